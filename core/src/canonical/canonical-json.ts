@@ -14,7 +14,7 @@ export class CanonicalJsonError extends Error {
  * into something else (NaN -> null, lone surrogates escaped), so we reject those first.
  */
 export function canonicalJson(value: unknown): string {
-  assertJcsRepresentable(value, '$');
+  assertJcsRepresentable(value, '$', new Set());
   const text = stringify(value);
   if (text === undefined) throw new CanonicalJsonError('canonical JSON: the value at $ is not JSON');
   return text;
@@ -25,7 +25,8 @@ export function canonicalJsonBytes(value: unknown): number {
   return Buffer.byteLength(canonicalJson(value), 'utf8');
 }
 
-function assertJcsRepresentable(value: unknown, path: string): void {
+/** `ancestors` holds the objects and arrays on the current path, so a cycle is an error, not a stack overflow. */
+function assertJcsRepresentable(value: unknown, path: string, ancestors: Set<object>): void {
   switch (typeof value) {
     case 'string':
       if (!value.isWellFormed()) throw new CanonicalJsonError(`canonical JSON: lone surrogate in a string at ${path}`);
@@ -37,20 +38,25 @@ function assertJcsRepresentable(value: unknown, path: string): void {
       return;
     case 'object':
       if (value === null) return;
+      if (ancestors.has(value)) throw new CanonicalJsonError(`canonical JSON: cycle at ${path}`);
       if (Array.isArray(value)) {
+        ancestors.add(value);
         for (let index = 0; index < value.length; index += 1) {
           if (!(index in value)) throw new CanonicalJsonError(`canonical JSON: sparse array at ${path}`);
-          assertJcsRepresentable(value[index], `${path}[${index}]`);
+          assertJcsRepresentable(value[index], `${path}[${index}]`, ancestors);
         }
+        ancestors.delete(value);
         return;
       }
       if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
         throw new CanonicalJsonError(`canonical JSON: non-plain object at ${path}`);
       }
+      ancestors.add(value);
       for (const [key, child] of Object.entries(value)) {
         if (!key.isWellFormed()) throw new CanonicalJsonError(`canonical JSON: lone surrogate in a key at ${path}`);
-        assertJcsRepresentable(child, `${path}.<key>`);
+        assertJcsRepresentable(child, `${path}.<key>`, ancestors);
       }
+      ancestors.delete(value);
       return;
     default:
       throw new CanonicalJsonError(`canonical JSON: ${typeof value} is not JSON at ${path}`);

@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PREVIEW_REQUEST_USAGE,
+  SEND_USAGE,
+  UsageError,
+  parsePreviewRequestArgs,
+  parseSendArgs,
+  type PreviewArgs,
+  type SendArgs,
+} from './grammar.js';
+
+// IDs in the names refer to the reference grammar cases (G-xx), adapted from a raw line to argv.
+
+function usageError(run: () => unknown): UsageError {
+  let caught: unknown;
+  try {
+    run();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(UsageError);
+  const error = caught as UsageError;
+  expect(error.exitCode).toBe(2);
+  return error;
+}
+
+const TABLE: PreviewArgs = { output: 'table', entrypoint: 'streaming', prompt: undefined };
+const JSON_OUT: PreviewArgs = { ...TABLE, output: 'json' };
+const BASE: PreviewArgs = { ...TABLE, output: 'base-prompt' };
+const withPrompt = (prompt: string, over: Partial<PreviewArgs> = {}): PreviewArgs => ({ ...TABLE, ...over, prompt });
+
+describe('parsePreviewRequestArgs: accepted', () => {
+  const cases: [string, string[], PreviewArgs][] = [
+    ['G-01 empty', [], TABLE],
+    ['G-02 manifest', ['manifest'], TABLE],
+    ['--manifest', ['--manifest'], TABLE],
+    ['G-03 json', ['json'], JSON_OUT],
+    ['G-04 --json', ['--json'], JSON_OUT],
+    ['G-05 prompt is a no-op alias', ['prompt'], TABLE],
+    ['G-06 base-prompt', ['base-prompt'], BASE],
+    ['G-07 --base-prompt', ['--base-prompt'], BASE],
+    ['G-11 --prompt takes the rest', ['--prompt', 'refactor', 'the', 'parser'], withPrompt('refactor the parser')],
+    ['G-12 json then --prompt', ['json', '--prompt', 'fix', 'the', 'failing', 'test'], withPrompt('fix the failing test', { output: 'json' })],
+    ['G-13 interior double spaces kept', ['--prompt', 'keep  two  spaces'], withPrompt('keep  two  spaces')],
+    ['G-14 newline kept', ['--prompt', 'line one\nline two'], withPrompt('line one\nline two')],
+    ['G-15 tabs kept', ['--prompt', 'tabs\tand\tmore'], withPrompt('tabs\tand\tmore')],
+    ['G-16 trailing space kept', ['--prompt', 'trailing space '], withPrompt('trailing space ')],
+    ['G-16 trailing space kept (single word)', ['--prompt', 'trailing '], withPrompt('trailing ')],
+    ['G-17 leading spaces kept', ['--prompt', '   padded start'], withPrompt('   padded start')],
+    ['G-18 trailing json is prompt text', ['--prompt', 'fix', 'it', 'json'], withPrompt('fix it json')],
+    ['G-19 json then quoted prompt', ['json', '--prompt', 'fix it'], withPrompt('fix it', { output: 'json' })],
+    ['G-28 json then --manifest: last wins', ['json', '--manifest'], TABLE],
+    ['json manifest: last wins', ['json', 'manifest'], TABLE],
+    ['manifest json: last wins', ['manifest', 'json'], JSON_OUT],
+    ['G-29 leading/trailing whitespace and newline kept', ['--prompt', '  lead\ntrail  '], withPrompt('  lead\ntrail  ')],
+    ['CRLF and mixed whitespace kept', ['--prompt', '\t a\r\n\tb \u00a0'], withPrompt('\t a\r\n\tb \u00a0')],
+    ['words are joined with single spaces', ['--prompt', 'a', ' b', 'c '], withPrompt('a  b c ')],
+    ['flags after --prompt are prompt text', ['--prompt', 'manifest', '--nope', 'base-prompt', '--prompt'], withPrompt('manifest --nope base-prompt --prompt')],
+    ['-- after --prompt is prompt text', ['--prompt', '--', '--help'], withPrompt('-- --help')],
+    ['non-ASCII prompt kept', ['--prompt', 'résumé 秘密 🐳'], withPrompt('résumé 秘密 🐳')],
+    ['--blocking before --prompt sets the entry point', ['--blocking', '--prompt', 'hi'], withPrompt('hi', { entrypoint: 'blocking' })],
+    ['--blocking after --prompt is prompt text', ['--prompt', 'hi', '--blocking'], withPrompt('hi --blocking')],
+    ['--blocking alone', ['--blocking'], { ...TABLE, entrypoint: 'blocking' }],
+    ['--blocking with json', ['json', '--blocking'], { ...JSON_OUT, entrypoint: 'blocking' }],
+    ['--blocking repeated', ['--blocking', '--blocking'], { ...TABLE, entrypoint: 'blocking' }],
+    ['--blocking with base-prompt', ['base-prompt', '--blocking'], { ...BASE, entrypoint: 'blocking' }],
+    ['json manifest base-prompt: json was cleared', ['json', 'manifest', 'base-prompt'], BASE],
+    ['base-prompt manifest stays base-prompt', ['base-prompt', 'manifest'], BASE],
+    ['prompt alias before --prompt', ['prompt', '--prompt', 'hi'], withPrompt('hi')],
+    ['--prompt=text', ['--prompt=fix', 'it'], withPrompt('fix it')],
+    ['--prompt=text keeps the text byte for byte', ['--prompt=  a\tb\n '], withPrompt('  a\tb\n ')],
+    ['--prompt=text splits at the first = only', ['--prompt=x=y'], withPrompt('x=y')],
+    ['--prompt= then a word: the empty first word is joined', ['--prompt=', 'foo'], withPrompt(' foo')],
+    ['json then --prompt=text', ['json', '--prompt=fix it'], withPrompt('fix it', { output: 'json' })],
+  ];
+
+  it.each(cases)('%s', (_name, argv, expected) => {
+    expect(parsePreviewRequestArgs(argv)).toEqual(expected);
+  });
+
+  it('does not modify its input', () => {
+    const argv = Object.freeze(['json', '--prompt', 'a', 'b']);
+    expect(parsePreviewRequestArgs(argv)).toEqual(withPrompt('a b', { output: 'json' }));
+    expect(argv).toEqual(['json', '--prompt', 'a', 'b']);
+  });
+});
+
+describe('parsePreviewRequestArgs: rejected', () => {
+  function expectPreviewError(argv: string[], ...fragments: string[]): UsageError {
+    const error = usageError(() => parsePreviewRequestArgs(argv));
+    const lines = error.message.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(PREVIEW_REQUEST_USAGE);
+    for (const fragment of fragments) expect(error.message).toContain(fragment);
+    return error;
+  }
+
+  it.each([
+    ['G-08 json base-prompt', ['json', 'base-prompt']],
+    ['G-09 base-prompt json', ['base-prompt', 'json']],
+    ['--json --base-prompt', ['--json', '--base-prompt']],
+    ['--base-prompt --json', ['--base-prompt', '--json']],
+  ])('%s: base-prompt excludes JSON', (_name, argv) => {
+    expectPreviewError(argv, '`base-prompt` cannot be combined with JSON');
+  });
+
+  it.each([
+    ['G-10 base-prompt --prompt hi', ['base-prompt', '--prompt', 'hi']],
+    ['base-prompt --prompt (bare)', ['base-prompt', '--prompt']],
+    ['--base-prompt --prompt=hi', ['--base-prompt', '--prompt=hi']],
+  ])('%s: base-prompt excludes --prompt', (_name, argv) => {
+    expectPreviewError(argv, '`base-prompt` cannot be combined with `--prompt`');
+  });
+
+  it.each([
+    ['G-20', ['nope']],
+    ['G-21', ['json', 'nope']],
+    ['G-22', ['--nope', '--prompt', 'hi']],
+    ['G-23', ['manifest', '-x']],
+    ['empty word', ['']],
+    ['whitespace-padded flag is not trimmed', ['json ']],
+    ['flags are case-sensitive', ['JSON']],
+    ['two flags in one word are not re-split', ['json manifest']],
+    ['-- before --prompt', ['--', '--prompt', 'hi']],
+    ['--streaming is not a flag', ['--streaming']],
+    ['--prompt prefix without =', ['--promptx', 'hi']],
+    ['prototype key', ['__proto__']],
+    ['prototype key', ['constructor']],
+    ['-h is not taken over by the parser', ['-h']],
+  ])('%s: %j is an unknown argument', (_name, argv) => {
+    expectPreviewError(argv, 'Unknown argument', '--prompt');
+  });
+
+  it('G-24 never echoes a huge secret-shaped unknown token', () => {
+    const token = 'sk-live-' + 'a'.repeat(10000) + '-/Users/alice/private/config\nsecond-line';
+    for (const argv of [[token], ['json', token], [token, '--prompt', 'hi']]) {
+      const error = expectPreviewError(argv, 'Unknown argument', '--prompt');
+      expect(Buffer.byteLength(error.message, 'utf8')).toBeLessThan(256);
+      for (const leaked of ['sk-live', '/Users/alice', 'second-line', 'aaaaaaaa']) {
+        expect(error.message).not.toContain(leaked);
+        expect(String(error.stack)).not.toContain(leaked);
+      }
+    }
+  });
+
+  it.each([
+    ['G-25 bare --prompt', ['--prompt']],
+    ['G-26 whitespace-only prompt', ['--prompt', '   ']],
+    ['G-27 json --prompt', ['json', '--prompt']],
+    ['empty prompt word', ['--prompt', '']],
+    ['several whitespace words', ['--prompt', ' ', '\t', '\n']],
+    ['Unicode whitespace only', ['--prompt', '\u00a0\u2003\u3000\u0085']],
+    ['--prompt= alone', ['--prompt=']],
+    ['--prompt= with whitespace', ['--prompt=  ', ' ']],
+  ])('%s: needs text', (_name, argv) => {
+    expectPreviewError(argv, 'needs text', 'preview-request');
+  });
+});
+
+describe('parseSendArgs', () => {
+  const cases: [string, string[], SendArgs][] = [
+    ['prompt only', ['--prompt', 'hi'], { json: false, entrypoint: 'streaming', prompt: 'hi' }],
+    ['--json --blocking --prompt x', ['--json', '--blocking', '--prompt', 'x'], { json: true, entrypoint: 'blocking', prompt: 'x' }],
+    ['--blocking --json --prompt x', ['--blocking', '--json', '--prompt', 'x'], { json: true, entrypoint: 'blocking', prompt: 'x' }],
+    ['flags after --prompt are prompt text', ['--prompt', 'a', '--json', '--blocking'], { json: false, entrypoint: 'streaming', prompt: 'a --json --blocking' }],
+    ['prompt kept byte for byte', ['--prompt', '  lead\ntrail  '], { json: false, entrypoint: 'streaming', prompt: '  lead\ntrail  ' }],
+    ['--prompt=text', ['--json', '--prompt=fix', 'it'], { json: true, entrypoint: 'streaming', prompt: 'fix it' }],
+  ];
+
+  it.each(cases)('%s', (_name, argv, expected) => {
+    expect(parseSendArgs(argv)).toEqual(expected);
+  });
+
+  function expectSendError(argv: string[], ...fragments: string[]): UsageError {
+    const error = usageError(() => parseSendArgs(argv));
+    const lines = error.message.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(SEND_USAGE);
+    for (const fragment of fragments) expect(error.message).toContain(fragment);
+    return error;
+  }
+
+  it.each([
+    ['empty', []],
+    ['flags only', ['--json', '--blocking']],
+  ])('missing --prompt is an error (%s)', (_name, argv) => {
+    expectSendError(argv, 'is required', '--prompt');
+  });
+
+  it.each([
+    ['bare --prompt', ['--prompt']],
+    ['whitespace prompt', ['--json', '--prompt', '  ']],
+  ])('%s: needs text', (_name, argv) => {
+    expectSendError(argv, 'needs text');
+  });
+
+  it.each([
+    ['manifest', ['manifest', '--prompt', 'x']],
+    ['--manifest', ['--manifest', '--prompt', 'x']],
+    ['base-prompt', ['base-prompt']],
+    ['--base-prompt', ['--base-prompt', '--prompt', 'x']],
+    ['prompt', ['prompt', '--prompt', 'x']],
+    ['bare json', ['json', '--prompt', 'x']],
+    ['--streaming', ['--streaming', '--prompt', 'x']],
+    ['nope', ['nope']],
+  ])('%s is unknown for send', (_name, argv) => {
+    expectSendError(argv, 'Unknown argument', '--prompt');
+  });
+
+  it('never echoes a secret-shaped unknown token', () => {
+    const token = 'sk-live-' + 'a'.repeat(10000) + '-/Users/alice/private/config\nsecond-line';
+    const error = expectSendError(['--json', token, '--prompt', 'x'], 'Unknown argument');
+    expect(Buffer.byteLength(error.message, 'utf8')).toBeLessThan(256);
+    for (const leaked of ['sk-live', '/Users/alice', 'second-line']) expect(error.message).not.toContain(leaked);
+  });
+});

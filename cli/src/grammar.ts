@@ -1,0 +1,185 @@
+// Argument grammar shared by `cw preview-request` and `cw send`.
+//
+// Adapted from CodeWhale's `/preview-request` parser, which reads one raw line. oclif hands us
+// argv words that the shell has already split, so the differences are:
+// - Each word before `--prompt` must equal a flag exactly. Words are never trimmed or re-split:
+//   a quoted `"json "` or an empty `""` is an unknown argument, not `json` or nothing, so a
+//   mistake fails loudly instead of silently changing the output mode.
+// - After `--prompt`, the remaining words are re-joined with single spaces. A single word (a
+//   quoted shell string) therefore comes through byte for byte, which stands in for the
+//   reference's "consume exactly one whitespace codepoint, keep the rest verbatim".
+// - `--prompt=TEXT` is accepted and means exactly `--prompt` followed by the word `TEXT`
+//   (split at the first `=` only). People write the `=` form out of habit with other CLIs, and
+//   rejecting it as "unknown" would be confusing. One rule, no special cases: `--prompt= foo`
+//   (two words) yields the prompt " foo", and `--prompt=` alone is the "needs text" error.
+// - `--` is not special. Before `--prompt` it is an unknown argument; after it, prompt text.
+//   (oclif takes over `--help` anywhere before a `--`, which happens before this parser runs.)
+//
+// Error messages are fixed text and never contain the offending word: it may be a secret
+// pasted in the wrong place.
+
+/** Error for bad command-line arguments; the command prints `message` to stderr and exits 2. */
+export class UsageError extends Error {
+  readonly exitCode = 2;
+
+  constructor(reason: string, usage: string) {
+    super(`${reason}\n${usage}`);
+    this.name = 'UsageError';
+  }
+}
+
+/** Usage line for `cw preview-request`. */
+export const PREVIEW_REQUEST_USAGE =
+  'Usage: cw preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt  (flags first; --prompt takes the rest)';
+
+/** Usage line for `cw send`. */
+export const SEND_USAGE = 'Usage: cw send [--json] [--blocking] --prompt <text>';
+
+/** A flag word a command may accept before `--prompt`. */
+export type FlagWord =
+  | 'json'
+  | '--json'
+  | 'manifest'
+  | '--manifest'
+  | 'prompt'
+  | 'base-prompt'
+  | '--base-prompt'
+  | '--blocking';
+
+/** What a command accepts: its flag words and the usage line its errors end with. */
+export interface Grammar {
+  readonly flags: ReadonlySet<FlagWord>;
+  readonly usage: string;
+}
+
+/** Grammar of `cw preview-request`: every flag. */
+export const PREVIEW_REQUEST_GRAMMAR: Grammar = {
+  flags: new Set<FlagWord>([
+    'json',
+    '--json',
+    'manifest',
+    '--manifest',
+    'prompt',
+    'base-prompt',
+    '--base-prompt',
+    '--blocking',
+  ]),
+  usage: PREVIEW_REQUEST_USAGE,
+};
+
+/** Grammar of `cw send`: only `--json` (reply as JSON) and `--blocking`. */
+export const SEND_GRAMMAR: Grammar = {
+  flags: new Set<FlagWord>(['--json', '--blocking']),
+  usage: SEND_USAGE,
+};
+
+/** Result of the shared parser before a command maps it to its own shape. */
+export interface ParsedArgs {
+  json: boolean;
+  basePromptOnly: boolean;
+  blocking: boolean;
+  prompt: string | undefined;
+}
+
+type Effect = 'json' | 'manifest' | 'noop' | 'base-prompt' | 'blocking';
+
+// A Map, not an object literal, so words like `__proto__` or `constructor` cannot match.
+const EFFECTS: ReadonlyMap<FlagWord, Effect> = new Map<FlagWord, Effect>([
+  ['json', 'json'],
+  ['--json', 'json'],
+  ['manifest', 'manifest'],
+  ['--manifest', 'manifest'],
+  ['prompt', 'noop'],
+  ['base-prompt', 'base-prompt'],
+  ['--base-prompt', 'base-prompt'],
+  ['--blocking', 'blocking'],
+]);
+
+const PROMPT_FLAG = '--prompt';
+const PROMPT_EQUALS = '--prompt=';
+
+const UNKNOWN_ARGUMENT =
+  'Unknown argument. Flags come before `--prompt`, which takes the rest of the arguments as prompt text.';
+const PROMPT_NEEDS_TEXT = '`--prompt` needs text after it.';
+const BASE_PROMPT_WITH_JSON = '`base-prompt` cannot be combined with JSON.';
+const BASE_PROMPT_WITH_PROMPT = '`base-prompt` cannot be combined with `--prompt`.';
+const PROMPT_REQUIRED = '`--prompt <text>` is required.';
+
+// Unicode White_Space matches the reference's Rust `char::is_whitespace`; JS `\s` differs
+// (it includes U+FEFF and omits U+0085).
+const ALL_WHITESPACE = /^\p{White_Space}*$/u;
+
+/** Parses argv against a command's grammar; throws UsageError. */
+export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs {
+  const parsed: ParsedArgs = { json: false, basePromptOnly: false, blocking: false, prompt: undefined };
+
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+
+    let promptWords: readonly string[] | undefined;
+    if (word === PROMPT_FLAG) promptWords = argv.slice(i + 1);
+    else if (word.startsWith(PROMPT_EQUALS)) {
+      promptWords = [word.slice(PROMPT_EQUALS.length), ...argv.slice(i + 1)];
+    }
+    if (promptWords !== undefined) {
+      // Checked before "needs text" so `base-prompt --prompt` names the real conflict.
+      if (parsed.basePromptOnly) throw new UsageError(BASE_PROMPT_WITH_PROMPT, grammar.usage);
+      const prompt = promptWords.join(' ');
+      if (ALL_WHITESPACE.test(prompt)) throw new UsageError(PROMPT_NEEDS_TEXT, grammar.usage);
+      parsed.prompt = prompt;
+      return parsed;
+    }
+
+    const effect = grammar.flags.has(word as FlagWord) ? EFFECTS.get(word as FlagWord) : undefined;
+    switch (effect) {
+      case 'json':
+        if (parsed.basePromptOnly) throw new UsageError(BASE_PROMPT_WITH_JSON, grammar.usage);
+        parsed.json = true;
+        break;
+      case 'manifest':
+        parsed.json = false;
+        break;
+      case 'noop':
+        break;
+      case 'base-prompt':
+        if (parsed.json) throw new UsageError(BASE_PROMPT_WITH_JSON, grammar.usage);
+        parsed.basePromptOnly = true;
+        break;
+      case 'blocking':
+        parsed.blocking = true;
+        break;
+      case undefined:
+        throw new UsageError(UNKNOWN_ARGUMENT, grammar.usage);
+    }
+  }
+  return parsed;
+}
+
+/** Parsed preview-request arguments. */
+export interface PreviewArgs {
+  output: 'json' | 'table' | 'base-prompt';
+  entrypoint: 'streaming' | 'blocking';
+  prompt: string | undefined;
+}
+
+/** Parses `cw preview-request` argv; throws UsageError. */
+export function parsePreviewRequestArgs(argv: readonly string[]): PreviewArgs {
+  const parsed = parseArgs(argv, PREVIEW_REQUEST_GRAMMAR);
+  // base-prompt and json exclude each other in the parser, so this order loses nothing.
+  const output = parsed.basePromptOnly ? 'base-prompt' : parsed.json ? 'json' : 'table';
+  return { output, entrypoint: parsed.blocking ? 'blocking' : 'streaming', prompt: parsed.prompt };
+}
+
+/** Parsed send arguments. */
+export interface SendArgs {
+  json: boolean;
+  entrypoint: 'streaming' | 'blocking';
+  prompt: string;
+}
+
+/** Parses `cw send` argv; throws UsageError, including when `--prompt` is missing. */
+export function parseSendArgs(argv: readonly string[]): SendArgs {
+  const parsed = parseArgs(argv, SEND_GRAMMAR);
+  if (parsed.prompt === undefined) throw new UsageError(PROMPT_REQUIRED, SEND_USAGE);
+  return { json: parsed.json, entrypoint: parsed.blocking ? 'blocking' : 'streaming', prompt: parsed.prompt };
+}

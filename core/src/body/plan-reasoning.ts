@@ -1,0 +1,38 @@
+import type { CapabilityRow, ReasoningTier } from '../route/capability-row.js';
+import type { ReasoningPlan } from './wire-body.js';
+
+/**
+ * Decides the reasoning control from the row: the user's tier (or the route default) mapped to the
+ * route's wire value. A tier the row maps to null, or a route without a control, sends nothing.
+ */
+export function planReasoning(row: CapabilityRow, requested: ReasoningTier | undefined): ReasoningPlan | null {
+  const control = row.reasoning;
+  if (!control) return null;
+  const tier = requested ?? control.default_tier;
+  if (!tier) return null;
+  const wireValue = control.values[tier];
+  const alsoSet = control.also_set[tier] ?? {};
+  if (wireValue === undefined || wireValue === null) {
+    // Some routes turn thinking off with a toggle only (e.g. thinking.type = disabled) and no effort.
+    if (Object.keys(alsoSet).length === 0) return null;
+  }
+  return {
+    tier,
+    origin: requested ? 'explicit' : 'route-default',
+    keyPath: control.key_path,
+    wireValue: wireValue ?? null,
+    alsoSet,
+  } as ReasoningPlan;
+}
+
+/** Writes a value at a dotted path, creating objects on the way; existing keys keep their wire position. */
+export function setPath(body: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node: Record<string, unknown> = body;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1] as string] = value;
+}

@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { DIALECTS, REASONING_TIERS } from '../route/capability-row.js';
+
+const customRoute = z
+  .object({
+    provider: z.literal('custom'),
+    dialect: z.enum(DIALECTS),
+    base_url: z.url({ protocol: /^https?$/ }),
+    model: z.string().min(1).max(256),
+    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+    context_window: z.number().int().positive().optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+  })
+  .strict();
+
+const mcpServer = z
+  .object({
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    disabled: z.boolean().default(false),
+  })
+  .strict();
+
+/** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
+export const cwConfigSchema = z
+  .object({
+    route: z.string().min(1).max(64).optional(),
+    model: z.string().min(1).max(256).optional(),
+    reasoning: z.enum(REASONING_TIERS).optional(),
+    session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _').optional(),
+    routes: z.record(z.string().min(1).max(64), customRoute).default({}),
+    mcpServers: z.record(z.string().min(1), mcpServer).default({}),
+  })
+  .strict();
+
+/** A validated config. */
+export type CwConfig = z.output<typeof cwConfigSchema>;
+/** One custom route from config. */
+export type CustomRouteConfig = z.output<typeof customRoute>;
+
+/** A config problem the user must fix; the message names the file and the field, never the value. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly exitCode = 1;
+}
+
+/** Reads and validates `config.json` in the cw home; a missing file is an empty config. */
+export async function loadConfig(home: string): Promise<CwConfig> {
+  const file = join(home, 'config.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return cwConfigSchema.parse({});
+    throw new ConfigError(`cannot read config.json in the cw home folder: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ConfigError('config.json is not valid JSON: fix the syntax (a JSON object is expected)');
+  }
+  const parsed = cwConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
+    throw new ConfigError(`config.json field ${field}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,27 @@
+import { HookMap, SyncBailHook, SyncWaterfallHook } from 'tapable';
+import type { AssistantReply, BodyLayout, BuildContext, ReplyPayload, WireBody } from './body/wire-body.js';
+import type { RouteQuery, ResolvedRoute } from './route/resolve-route.js';
+import type { ProjectionContext, ToolProjection } from './tools/project-tools.js';
+
+/**
+ * The extension points of cw, owned by the core. Plugins tap them with their package name, so every
+ * manifest field traces back to the stage or plugin that produced it.
+ */
+export class CoreHooks {
+  /** Bail: the first tap that recognises the route id answers. */
+  readonly resolveRoute = new SyncBailHook<[RouteQuery], ResolvedRoute | undefined>(['query']);
+  /** Waterfall: the core's projection engine taps first; later taps may refine the result. */
+  readonly projectTools = new SyncWaterfallHook<[ToolProjection, ProjectionContext]>(['projection', 'context']);
+  /** Per dialect waterfall: the dialect plugin builds the body, provider plugins refine it per route shape. */
+  readonly buildBody = new HookMap<SyncWaterfallHook<[WireBody, BuildContext]>>(
+    () => new SyncWaterfallHook<[WireBody, BuildContext]>(['body', 'context']),
+  );
+  /** Per dialect bail: says where the dialect keeps the system region, items and reasoning keys. */
+  readonly describeBody = new HookMap<SyncBailHook<[WireBody], BodyLayout | undefined>>(
+    () => new SyncBailHook<[WireBody], BodyLayout | undefined>(['body']),
+  );
+  /** Per dialect bail: turns what the provider answered into text, tool calls and usage. */
+  readonly decodeReply = new HookMap<SyncBailHook<[ReplyPayload], AssistantReply | undefined>>(
+    () => new SyncBailHook<[ReplyPayload], AssistantReply | undefined>(['payload']),
+  );
+}

@@ -1,0 +1,44 @@
+import type { ByteClasses } from './byte-classes.js';
+
+// The offline rule: about 4 bytes a token, and a 5% margin on the whole-body total.
+const BYTES_PER_TOKEN = 4;
+const MARGIN_PERCENT = 5;
+// Kept free between the input and the window edge, as production does, so a turn never lands exactly on it.
+const SAFETY_HEADROOM_TOKENS = 1_024;
+const MIN_INPUT_BUDGET_TOKENS = 1_024;
+
+/** Offline token estimates per byte class; never a provider count. */
+export interface TokenEstimates {
+  readonly system: number;
+  readonly tool_schemas: number;
+  readonly messages: number;
+  readonly tool_results: number;
+  readonly attachments: number;
+  readonly framing: number;
+  readonly total_conservative: number;
+}
+
+/** Estimates each class as ceil(bytes / 4); the total is estimated from the whole body, plus the margin. */
+export function estimateTokens(classes: ByteClasses): TokenEstimates {
+  const tokens = (bytes: number): number => Math.ceil(bytes / BYTES_PER_TOKEN);
+  const whole = tokens(classes.body);
+  return {
+    system: tokens(classes.system),
+    tool_schemas: tokens(classes.toolSchemas),
+    messages: tokens(classes.messages),
+    tool_results: tokens(classes.toolResults),
+    attachments: tokens(classes.attachments),
+    framing: tokens(classes.framing),
+    total_conservative: whole + Math.floor((whole * MARGIN_PERCENT) / 100),
+  };
+}
+
+/**
+ * The input budget ceiling: the window minus the output reservation (clamped so some input always
+ * fits) minus the safety headroom, capped by a route input limit when the route has one.
+ */
+export function inputBudgetCeiling(windowTokens: number, outputReservation: number, inputLimit: number | null): number {
+  const clampedOutput = Math.min(outputReservation, Math.max(0, windowTokens - (SAFETY_HEADROOM_TOKENS + MIN_INPUT_BUDGET_TOKENS)));
+  const ceiling = Math.max(0, windowTokens - clampedOutput - SAFETY_HEADROOM_TOKENS);
+  return inputLimit !== null && inputLimit > 0 ? Math.min(ceiling, inputLimit) : ceiling;
+}

@@ -1,0 +1,129 @@
+import { canonicalJson } from './canonical/canonical-json.js';
+import type { BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
+import { planReasoning, setPath } from './body/plan-reasoning.js';
+import type { ConversationMessage } from './prompt/conversation.js';
+import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
+import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
+import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
+import type { CwSnapshot } from './snapshot/snapshot.js';
+import type { ProjectionContext, ToolProjection } from './tools/project-tools.js';
+import type { ToolDefinition } from './tools/tool-definition.js';
+
+/** The one value that both preview describes and send puts on the wire. */
+export interface PreparedOutboundRequest {
+  readonly dialect: Dialect;
+  readonly routeShape: RouteShape;
+  readonly route: ResolvedRoute;
+  readonly wireModel: string;
+  readonly entrypoint: Entrypoint;
+  /** The full POST URL (never printed: it may carry a secret path). */
+  readonly url: string;
+  /** Non-secret headers; the credential is added by the transport from `apiKeyEnv`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly apiKeyEnv: string | null;
+  readonly body: WireBody;
+  /** The exact bytes the transport sends: the body serialized in wire key order. */
+  readonly bodyText: string;
+  readonly projection: ToolProjection;
+  readonly reasoning: ReasoningPlan | null;
+  readonly system: SystemPrompt;
+  /** The active catalog the projection started from. */
+  readonly activeTools: readonly ToolDefinition[];
+  /** The outbound conversation: stored history plus the new user message. */
+  readonly messages: readonly ConversationMessage[];
+  readonly outputCapTokens: number;
+}
+
+/** Preparation failed after the route resolved; the message is raw and is redacted before printing. */
+export class RequestPreparationError extends Error {
+  override readonly name = 'RequestPreparationError';
+}
+
+/**
+ * The seam: prompt -> route -> tools -> body. Pure with respect to the snapshot: it reads config,
+ * session and plugin state and writes nothing, so preview can call it freely and send can trust it.
+ */
+export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, entrypoint: Entrypoint): PreparedOutboundRequest {
+  const { hooks } = snapshot.registry;
+  const route = resolveRoute(hooks, {
+    routeId: snapshot.config.route ?? snapshot.defaultRouteId,
+    config: snapshot.config,
+    row: (routeId) => snapshot.registry.row(routeId),
+  });
+  const { row } = route;
+  const reasoning = planReasoning(row, snapshot.config.reasoning);
+  const activeTools = snapshot.catalog.filter((tool) => !tool.deferred);
+  const projectionContext: ProjectionContext = {
+    row,
+    tools: activeTools,
+    toolChoice: 'auto',
+    reasoningActive: reasoning !== null && reasoning.wireValue !== null,
+  };
+  const projection = hooks.projectTools.call({ wireTools: [], toolChoice: null, outcomes: [] }, projectionContext);
+  const system = composeSystemPrompt();
+  const messages: ConversationMessage[] = [...snapshot.session.messages, { role: 'user', content: prompt }];
+  const outputCapTokens = outputCapFor(row);
+  const wireModel = wireModelFor(route);
+  const context: BuildContext = {
+    row,
+    wireModel,
+    entrypoint,
+    system: system.text,
+    messages,
+    tools: projection.wireTools,
+    toolChoice: projection.toolChoice,
+    outputCapTokens,
+    reasoning,
+  };
+  const builder = hooks.buildBody.get(row.dialect);
+  if (!builder || !builder.isUsed()) {
+    throw new RequestPreparationError(`no loaded plugin builds ${row.dialect} bodies; reinstall cw or the dialect plugin`);
+  }
+  const body = builder.call({}, context);
+  applyReasoning(body, row, reasoning);
+  let bodyText: string;
+  try {
+    canonicalJson(body);
+    bodyText = JSON.stringify(body);
+  } catch (error) {
+    throw new RequestPreparationError(`the ${row.dialect} body is not valid JSON: ${(error as Error).message}`);
+  }
+  return {
+    dialect: row.dialect,
+    routeShape: row.route_shape,
+    route,
+    wireModel,
+    entrypoint,
+    url: joinUrl(row.endpoint.base_url, row.endpoint.path),
+    // Read off the finished body: Responses streams even on the blocking entry point.
+    headers: { 'content-type': 'application/json', accept: body['stream'] === true ? 'text/event-stream' : 'application/json', ...row.auth.headers },
+    apiKeyEnv: row.auth.api_key_env,
+    body,
+    bodyText,
+    projection,
+    reasoning,
+    system,
+    activeTools,
+    messages,
+    outputCapTokens,
+  };
+}
+
+/** The output cap: the row's default, never above the route's own output limit or its window. */
+function outputCapFor(row: CapabilityRow): number {
+  const limits = [row.output_cap.default_tokens, row.context.window_tokens];
+  if (row.context.output_limit_tokens !== null) limits.push(row.context.output_limit_tokens);
+  return Math.max(1, Math.min(...limits));
+}
+
+/** Reasoning placement is data (the row's key path), so the core applies it for every dialect alike. */
+function applyReasoning(body: WireBody, row: CapabilityRow, reasoning: ReasoningPlan | null): void {
+  if (!reasoning || !row.reasoning) return;
+  for (const param of row.reasoning.conflicting_params) delete body[param];
+  for (const [path, value] of Object.entries(reasoning.alsoSet)) setPath(body, path, value);
+  if (reasoning.wireValue !== null) setPath(body, reasoning.keyPath, reasoning.wireValue);
+}
+
+function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}

@@ -1,0 +1,36 @@
+import { isIPv4 } from 'node:net';
+import { fingerprint, sha256Hex } from '../canonical/sha256.js';
+
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost') return true;
+  // WHATWG URL has already normalized every IPv4 spelling (`127.1`, `0x7f.0.0.1`) to dotted decimal.
+  if (isIPv4(hostname)) return hostname.startsWith('127.');
+  // Departure: the reference's parser hands back `[::1]` with its brackets, which then fails to parse as
+  // an address, so it calls IPv6 loopback "remote". It is loopback, and saying so is more honest.
+  return hostname === '[::1]';
+}
+
+/**
+ * How an endpoint is shown: `http loopback`, or `https remote sha256:<12 hex>` where the digest covers
+ * only the lowercased host and any non-default port, so two routes to the same server compare equal
+ * while the host itself, the path, the query and any credentials stay hidden.
+ */
+export function endpointHostClass(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `unparseable ${fingerprint(url)}`;
+  }
+  const scheme = parsed.protocol === 'http:' ? 'http' : parsed.protocol === 'https:' ? 'https' : 'other';
+  const hostname = parsed.hostname.toLowerCase();
+  if (isLoopbackHost(hostname)) return `${scheme} loopback`;
+  // WHATWG has dropped the userinfo and any default port and converted IDN hosts to punycode.
+  const authority = parsed.port === '' ? hostname : `${hostname}:${parsed.port}`;
+  return `${scheme} remote ${fingerprint(authority)}`;
+}
+
+/** SHA-256 of the entire URL string, credentials and all: only ever compared, never decoded. */
+export function endpointFingerprint(url: string): string {
+  return sha256Hex(url);
+}

@@ -1,0 +1,121 @@
+import { looksIdentifying, looksOpaque } from './opaque.js';
+import { redactSecrets } from './redact-secrets.js';
+import { splitWhiteSpace, utf8Length } from './unicode-whitespace.js';
+
+/** Stands for a word that was withheld. */
+export const REDACTED = '<redacted>';
+/** Stands for a file-system path that was withheld. */
+export const PATH_REDACTED = '<path-redacted>';
+/** The whole text when nothing printable was left. */
+export const UNAVAILABLE = '<unavailable>';
+/** Marks text that was cut at the length bound. */
+export const ELLIPSIS = '\u2026';
+
+const MAX_ERROR_BYTES = 200;
+const MAX_WORD_BYTES = 40;
+const MAX_SCHEME_BYTES = 16;
+const MAX_HOST_BYTES = 80;
+// Not in the reference, which keeps edge punctuation of any length: a bound on the whole word keeps
+// every output word shorter than the budget, so truncation always keeps at least one whole word.
+const MAX_TOKEN_BYTES = 80;
+// Convergence takes two or three passes in practice; the cap only guards against a rule bug.
+const MAX_PASSES = 16;
+
+// Our own markers are passed through untouched so that a second pass over our output is a no-op
+// (the reference's allowlist would turn `<path-redacted>` and `<unavailable>` into `<redacted>`).
+const MARKERS: ReadonlySet<string> = new Set([REDACTED, PATH_REDACTED, UNAVAILABLE, ELLIPSIS]);
+
+const EDGE_PUNCTUATION = '.,;:!?()';
+const CORE_CHARS = /^[A-Za-z0-9_.-]+$/;
+const SCHEME_CHARS = /^[A-Za-z0-9+.-]+$/;
+const HOST_CHARS = /^[A-Za-z0-9.:-]+$/;
+// Unicode general category Cc, which is what Rust's `char::is_control` tests.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+function isEdge(char: string): boolean {
+  return EDGE_PUNCTUATION.includes(char);
+}
+
+// `scheme://host/<path-redacted>`: the host of a failing endpoint is often the whole diagnosis, the path
+// and query are where deployment names and keys live, and userinfo never survives.
+function safeUrlToken(token: string): string {
+  const marker = token.indexOf('://');
+  const scheme = token.slice(0, marker);
+  const authority = token.slice(marker + 3).split(/[/?#]/, 1)[0] ?? '';
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  const schemeOk = scheme !== '' && utf8Length(scheme) <= MAX_SCHEME_BYTES && SCHEME_CHARS.test(scheme);
+  const hostOk = host !== '' && utf8Length(host) <= MAX_HOST_BYTES && HOST_CHARS.test(host) && !looksOpaque(host);
+  return schemeOk && hostOk ? `${scheme}://${host}/${PATH_REDACTED}` : REDACTED;
+}
+
+function safeWordToken(token: string): string {
+  if (utf8Length(token) > MAX_TOKEN_BYTES) return REDACTED;
+  let first = 0;
+  while (first < token.length && isEdge(token.charAt(first))) first += 1;
+  if (first === token.length) return token;
+  let last = token.length - 1;
+  while (isEdge(token.charAt(last))) last -= 1;
+  const core = token.slice(first, last + 1);
+  const ordinary =
+    utf8Length(core) <= MAX_WORD_BYTES &&
+    !core.includes('..') &&
+    CORE_CHARS.test(core) &&
+    !looksOpaque(core) &&
+    !looksIdentifying(core);
+  return ordinary ? token : REDACTED;
+}
+
+function safeToken(token: string): string {
+  if (MARKERS.has(token)) return token;
+  if (CONTROL.test(token)) return REDACTED;
+  if (token.includes('://')) return safeUrlToken(token);
+  if (token.startsWith('/') || token.startsWith('~/') || token.includes('\\')) return PATH_REDACTED;
+  if (/["'`]/.test(token)) return REDACTED;
+  return safeWordToken(token);
+}
+
+// Departure: the reference cuts at byte 200 wherever that falls and appends `…`, which can split a
+// marker or leave a half word that a second pass rewrites. Cutting between words, with `…` as a word
+// of its own, keeps the output a fixed point. For text made of short words the result is byte-for-byte
+// the reference's.
+function bound(words: readonly string[]): string {
+  const joined = words.join(' ');
+  if (utf8Length(joined) <= MAX_ERROR_BYTES) return joined;
+  let kept = '';
+  for (const word of words) {
+    const next = kept === '' ? word : `${kept} ${word}`;
+    if (utf8Length(next) > MAX_ERROR_BYTES - 1) break;
+    kept = next;
+  }
+  return kept === '' ? ELLIPSIS : `${kept} ${ELLIPSIS}`;
+}
+
+function allowlistPass(text: string): string {
+  const words: string[] = [];
+  for (const token of splitWhiteSpace(redactSecrets(text))) {
+    const safe = safeToken(token);
+    if (safe === REDACTED && words[words.length - 1] === REDACTED) continue;
+    words.push(safe);
+  }
+  return words.length === 0 ? UNAVAILABLE : bound(words);
+}
+
+/**
+ * Error or diagnostic text from outside cw, reduced to what is safe to print: ordinary words, URL
+ * hosts and punctuation survive; paths, quoted spans, secrets and odd tokens become markers. One line,
+ * at most 200 bytes plus `…`.
+ *
+ * Departure: the reference runs its pipeline once, and that is not idempotent. Flattening lines or
+ * replacing a token can move the "first `:` or `=` of the line" the keyed-secret rule looks at, so a
+ * second pass may redact more. We repeat the pass until it changes nothing; every pass only withholds
+ * more, so this converges, and the result is by construction a fixed point.
+ */
+export function safeErrorText(text: string): string {
+  let current = allowlistPass(text);
+  for (let pass = 1; pass < MAX_PASSES; pass += 1) {
+    const next = allowlistPass(current);
+    if (next === current) return current;
+    current = next;
+  }
+  return REDACTED;
+}

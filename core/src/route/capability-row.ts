@@ -1,0 +1,162 @@
+import { z } from 'zod';
+
+/** The three wire dialects a route can speak; a dialect plugin supplies the body builder for each. */
+export const DIALECTS = ['chat-completions', 'anthropic-messages', 'openai-responses'] as const;
+/** A wire dialect id. */
+export type Dialect = (typeof DIALECTS)[number];
+
+/** Which builder branch ran for a route, as the manifest reports it. */
+export const ROUTE_SHAPES = [
+  'standard',
+  'deepseek-beta-strict-tools',
+  'kimi-code-k3',
+  'direct-moonshot-k3',
+  'codex-responses',
+  'opencode-zen',
+  'custom-compatible',
+] as const;
+/** A route shape id. */
+export type RouteShape = (typeof ROUTE_SHAPES)[number];
+
+const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const KEY_PATH = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$/;
+
+/** Where the context window figure came from, most to least authoritative. */
+export const CONTEXT_SOURCES = ['configured', 'provider-reported', 'catalog', 'name-suffix-hint', 'fallback'] as const;
+
+const billingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('metered') }).strict(),
+  z.object({ kind: z.literal('subscription'), plan: z.string().min(1).max(80) }).strict(),
+  z.object({ kind: z.literal('local') }).strict(),
+  z.object({ kind: z.literal('unknown') }).strict(),
+]);
+
+/** Reasoning tiers cw accepts from a user, before a route maps them to its own wire values. */
+export const REASONING_TIERS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+/** A user-facing reasoning tier. */
+export type ReasoningTier = (typeof REASONING_TIERS)[number];
+
+const jsonLeaf = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+const reasoningSchema = z
+  .object({
+    /** Dotted body path that carries the effort/budget/toggle, e.g. `reasoning_effort`, `thinking.effort`. */
+    key_path: z.string().regex(KEY_PATH),
+    value_kind: z.enum(['effort', 'budget', 'toggle']),
+    /** Wire value for each tier; a tier mapped to null sends no control at all. */
+    values: z.partialRecord(z.enum(REASONING_TIERS), jsonLeaf),
+    /** Extra body paths set whenever a control is sent for that tier (e.g. `thinking.type`). */
+    also_set: z.partialRecord(z.enum(REASONING_TIERS), z.record(z.string().regex(KEY_PATH), jsonLeaf)).default({}),
+    /** The tier used when the user selected none; null means the route sends no control by default. */
+    default_tier: z.enum(REASONING_TIERS).nullable(),
+    /** Top-level body keys removed when a reasoning control is sent (e.g. sampling the provider rejects). */
+    conflicting_params: z.array(z.string()).default([]),
+    /** True when sending reasoning forces tool_choice off the body (the provider rejects it while thinking). */
+    omits_tool_choice: z.boolean().default(false),
+  })
+  .strict();
+
+const toolSchemaRulesSchema = z
+  .object({
+    /** A named subset of JSON Schema the route accepts; documentation and diagnostics use it. */
+    dialect: z.enum(['openai-loose', 'openai-strict', 'mfjs', 'anthropic-input', 'object-root', 'deepseek-strict']),
+    /** Keywords the route rejects; a tool using one is relaxed (when a rule can rewrite it) or omitted. */
+    deny_keywords: z.array(z.string()).default([]),
+    /** When set, only these keywords may appear anywhere in a schema. */
+    allow_keywords: z.array(z.string()).nullable().default(null),
+    root_must_be_object: z.boolean().default(true),
+    /** Whether `type` may sit beside `anyOf`/`oneOf`/`allOf` in one schema node. */
+    type_beside_combinator: z.boolean().default(true),
+    allows_ref: z.boolean().default(true),
+    max_depth: z.number().int().positive().nullable().default(null),
+    max_schema_bytes: z.number().int().positive().nullable().default(null),
+    max_properties: z.number().int().positive().nullable().default(null),
+    max_any_of: z.number().int().positive().nullable().default(null),
+    max_enum: z.number().int().positive().nullable().default(null),
+    /** Tool names must match this pattern (source text of a JS RegExp). */
+    name_pattern: z.string().default('^[a-zA-Z0-9_-]{1,64}$'),
+    /** Whether function tools are sent with `strict: true`. */
+    strict_default: z.boolean().default(false),
+  })
+  .strict();
+
+const toolChoiceForm = z.enum(['auto', 'none', 'required', 'named']);
+
+const toolChoiceSchema = z
+  .object({
+    accepted: z.array(toolChoiceForm).min(1),
+    /** What each unaccepted form becomes; `omit` leaves tool_choice off the body. */
+    fallback: z.partialRecord(toolChoiceForm, z.enum(['auto', 'none', 'required', 'omit'])).default({}),
+  })
+  .strict();
+
+/** A capability row: one provider route described as data. Every field is documented in docs/capability-rows.md. */
+export const capabilityRowSchema = z
+  .object({
+    provider_id: z.string().regex(ID),
+    provider_display: z.string().min(1).max(80),
+    /** Plugin rows use short ids; a route built from user config may carry any id (it is redacted when shown). */
+    route_id: z.string().min(1).max(256),
+    dialect: z.enum(DIALECTS),
+    route_shape: z.enum(ROUTE_SHAPES),
+    endpoint: z
+      .object({
+        base_url: z.url(),
+        /** Path appended to base_url for the POST, e.g. `/chat/completions`. */
+        path: z.string().startsWith('/'),
+      })
+      .strict(),
+    auth: z
+      .object({
+        scheme: z.enum(['bearer', 'x-api-key', 'none']),
+        /** Environment variable that holds the key; the key itself is never stored. */
+        api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).nullable(),
+        /** Fixed extra headers (e.g. `anthropic-version`); never secrets. */
+        headers: z.record(z.string(), z.string()).default({}),
+      })
+      .strict(),
+    model: z
+      .object({
+        /** The model a user selects when they name none. */
+        default: z.string().min(1),
+        /** User-facing model id -> wire model id, for routes whose wire ids differ. */
+        wire_map: z.record(z.string(), z.string()).default({}),
+        /** Model ids this route knows; slash-bearing ids here may be printed verbatim. */
+        catalog: z.array(z.string()).default([]),
+      })
+      .strict(),
+    context: z
+      .object({
+        window_tokens: z.number().int().positive(),
+        source: z.enum(CONTEXT_SOURCES),
+        input_limit_tokens: z.number().int().positive().nullable().default(null),
+        output_limit_tokens: z.number().int().positive().nullable().default(null),
+      })
+      .strict(),
+    output_cap: z
+      .object({
+        /** Body key the output cap is written to; null when the route sends none. */
+        field: z.enum(['max_tokens', 'max_completion_tokens', 'max_output_tokens']).nullable(),
+        /** Tokens requested by default; also the output reservation in the input budget. */
+        default_tokens: z.number().int().positive(),
+      })
+      .strict(),
+    billing: billingSchema,
+    tool_schema: toolSchemaRulesSchema,
+    tool_choice: toolChoiceSchema,
+    reasoning: reasoningSchema.nullable(),
+    provenance: z
+      .object({
+        /** Where the facts in this row come from (a docs page, a config file, a measurement). */
+        source: z.string().min(1).max(200),
+      })
+      .strict(),
+  })
+  .strict();
+
+/** A capability row as a plugin writes it (defaults not yet applied). */
+export type CapabilityRowInput = z.input<typeof capabilityRowSchema>;
+/** A validated capability row with defaults applied. */
+export type CapabilityRowData = z.output<typeof capabilityRowSchema>;
+/** A registered row: the data plus which plugin registered it. */
+export type CapabilityRow = CapabilityRowData & { readonly plugin: string };

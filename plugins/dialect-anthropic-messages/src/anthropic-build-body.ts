@@ -1,0 +1,75 @@
+import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+
+type Block = { [key: string]: JsonValue };
+type Turn = { role: 'user' | 'assistant'; content: Block[] };
+
+/** Builds an Anthropic Messages body in wire key order: model, max_tokens, system, messages, tools, tool_choice, stream. */
+export function buildAnthropicBody(_seed: WireBody, context: BuildContext): WireBody {
+  const body: WireBody = { model: context.wireModel };
+  // Anthropic requires max_tokens; the row names the field, the dialect guarantees it is present.
+  body[context.row.output_cap.field ?? 'max_tokens'] = context.outputCapTokens;
+  if (context.system !== '') body['system'] = context.system;
+  body['messages'] = anthropicTurns(context.messages);
+  if (context.tools.length > 0) {
+    body['tools'] = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as JsonValue }));
+  }
+  const toolChoice = anthropicToolChoice(context.toolChoice);
+  if (toolChoice !== undefined) body['tool_choice'] = toolChoice;
+  // Messages mirrors the caller: the blocking entry point sends stream:false explicitly.
+  body['stream'] = context.entrypoint === 'streaming';
+  return body;
+}
+
+/** Anthropic wants strictly alternating roles, and tool results travel as blocks of a user turn. */
+function anthropicTurns(messages: readonly ConversationMessage[]): JsonValue[] {
+  const turns: Turn[] = [];
+  const push = (role: Turn['role'], blocks: Block[]): void => {
+    const last = turns[turns.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        push('user', [{ type: 'text', text: message.content }]);
+        break;
+      case 'assistant': {
+        const blocks: Block[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+        for (const call of message.tool_calls ?? []) {
+          blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) });
+        }
+        push('assistant', blocks);
+        break;
+      }
+      case 'tool':
+        push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content }]);
+        break;
+      default: {
+        const unreachable: never = message;
+        return unreachable;
+      }
+    }
+  }
+  // A lone text block is sent as a plain string: the shorter, more common wire form.
+  return turns.map((turn) => {
+    const only = turn.content.length === 1 ? turn.content[0] : undefined;
+    return { role: turn.role, content: only && only['type'] === 'text' ? (only['text'] as string) : turn.content };
+  });
+}
+
+function parseArguments(text: string): JsonValue {
+  try {
+    const parsed = JSON.parse(text) as JsonValue;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function anthropicToolChoice(choice: ReconciledToolChoice): JsonValue | undefined {
+  if (choice === null) return undefined;
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'required') return { type: 'any' };
+  return { type: 'tool', name: choice.name };
+}

@@ -1,0 +1,62 @@
+import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+
+/** Builds a Chat Completions body in wire key order: model, messages, tools, tool_choice, cap, stream. */
+export function buildChatBody(_seed: WireBody, context: BuildContext): WireBody {
+  const body: WireBody = { model: context.wireModel, messages: chatMessages(context) };
+  if (context.tools.length > 0) {
+    body['tools'] = context.tools.map((tool) => ({
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters as JsonValue,
+        ...(tool.strict ? { strict: true } : {}),
+      },
+    }));
+  }
+  const toolChoice = chatToolChoice(context.toolChoice);
+  if (toolChoice !== undefined) body['tool_choice'] = toolChoice;
+  const capField = context.row.output_cap.field;
+  if (capField) body[capField] = context.outputCapTokens;
+  // The blocking body never carries `stream`; streaming asks for the usage chunk too.
+  if (context.entrypoint === 'streaming') {
+    body['stream'] = true;
+    body['stream_options'] = { include_usage: true };
+  }
+  return body;
+}
+
+function chatMessages(context: BuildContext): JsonValue[] {
+  const items: JsonValue[] = [];
+  if (context.system !== '') items.push({ role: 'system', content: context.system });
+  for (const message of context.messages) items.push(chatMessage(message));
+  return items;
+}
+
+function chatMessage(message: ConversationMessage): JsonValue {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'assistant': {
+      const calls = message.tool_calls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        content: message.content === '' ? null : message.content,
+        tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+      };
+    }
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
+    default: {
+      const unreachable: never = message;
+      return unreachable;
+    }
+  }
+}
+
+function chatToolChoice(choice: ReconciledToolChoice): JsonValue | undefined {
+  if (choice === null) return undefined;
+  if (typeof choice === 'string') return choice;
+  return { type: 'function', function: { name: choice.name } };
+}

@@ -1,0 +1,56 @@
+import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+
+/** Builds an OpenAI Responses body in wire key order: model, instructions, input, tools, tool_choice, cap, stream, store. */
+export function buildResponsesBody(_seed: WireBody, context: BuildContext): WireBody {
+  const body: WireBody = { model: context.wireModel };
+  if (context.system !== '') body['instructions'] = context.system;
+  body['input'] = context.messages.flatMap(responsesItems);
+  if (context.tools.length > 0) {
+    // Responses tools are flat: name and parameters sit beside `type`, not under `function`.
+    body['tools'] = context.tools.map((tool) => ({
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters as JsonValue,
+      strict: tool.strict,
+    }));
+    body['parallel_tool_calls'] = true;
+  }
+  const toolChoice = responsesToolChoice(context.toolChoice);
+  if (toolChoice !== undefined) body['tool_choice'] = toolChoice;
+  const capField = context.row.output_cap.field;
+  if (capField) body[capField] = context.outputCapTokens;
+  // The blocking entry point also streams and folds the events: the two bodies are identical.
+  body['stream'] = true;
+  body['store'] = false;
+  return body;
+}
+
+function responsesItems(message: ConversationMessage): JsonValue[] {
+  switch (message.role) {
+    case 'user':
+      return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: message.content }] }];
+    case 'assistant': {
+      const items: JsonValue[] = [];
+      if (message.content !== '') {
+        items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: message.content }] });
+      }
+      for (const call of message.tool_calls ?? []) {
+        items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
+      }
+      return items;
+    }
+    case 'tool':
+      return [{ type: 'function_call_output', call_id: message.tool_call_id, output: message.content }];
+    default: {
+      const unreachable: never = message;
+      return unreachable;
+    }
+  }
+}
+
+function responsesToolChoice(choice: ReconciledToolChoice): JsonValue | undefined {
+  if (choice === null) return undefined;
+  if (typeof choice === 'string') return choice;
+  return { type: 'function', name: choice.name };
+}

@@ -1,0 +1,57 @@
+import type { CapabilityRowInput, CustomRouteConfig, Dialect } from '@cw/core';
+
+// Defaults for an endpoint we know nothing about: conservative, and labelled as fallbacks.
+const FALLBACK_WINDOW = 128_000;
+const FALLBACK_OUTPUT = 8_192;
+
+const PER_DIALECT: Record<Dialect, Pick<CapabilityRowInput, 'output_cap' | 'tool_schema'> & { path: (base: string) => string }> = {
+  'chat-completions': {
+    path: () => '/chat/completions',
+    output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
+    tool_schema: { dialect: 'openai-loose', root_must_be_object: true },
+  },
+  'anthropic-messages': {
+    // The reference convention: a base already ending in /v1 gets /messages, anything else /v1/messages.
+    path: (base) => (/\/v1\/?$/.test(base) ? '/messages' : '/v1/messages'),
+    output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
+    tool_schema: { dialect: 'anthropic-input', root_must_be_object: true },
+  },
+  'openai-responses': {
+    path: () => '/responses',
+    output_cap: { field: 'max_output_tokens', default_tokens: FALLBACK_OUTPUT },
+    tool_schema: { dialect: 'object-root', root_must_be_object: true },
+  },
+};
+
+/** Turns one `routes.<id>` entry of config.json into a capability row. */
+export function customRouteRow(routeId: string, route: CustomRouteConfig): CapabilityRowInput {
+  const dialect = PER_DIALECT[route.dialect];
+  const outputTokens = route.max_output_tokens ?? FALLBACK_OUTPUT;
+  return {
+    provider_id: 'custom',
+    provider_display: 'Custom endpoint',
+    route_id: routeId,
+    dialect: route.dialect,
+    route_shape: 'custom-compatible',
+    endpoint: { base_url: route.base_url, path: dialect.path(route.base_url) },
+    auth: {
+      scheme: route.api_key_env === undefined ? 'none' : route.dialect === 'anthropic-messages' ? 'x-api-key' : 'bearer',
+      api_key_env: route.api_key_env ?? null,
+      headers: route.dialect === 'anthropic-messages' ? { 'anthropic-version': '2023-06-01' } : {},
+    },
+    model: { default: route.model, wire_map: {}, catalog: [] },
+    context: {
+      window_tokens: route.context_window ?? FALLBACK_WINDOW,
+      source: route.context_window === undefined ? 'fallback' : 'configured',
+      input_limit_tokens: null,
+      output_limit_tokens: route.max_output_tokens ?? null,
+    },
+    output_cap: { field: dialect.output_cap.field, default_tokens: outputTokens },
+    billing: { kind: 'unknown' },
+    tool_schema: dialect.tool_schema,
+    tool_choice: { accepted: ['auto', 'none', 'required', 'named'], fallback: {} },
+    // cw cannot know where an arbitrary endpoint takes a reasoning control, so it sends none.
+    reasoning: null,
+    provenance: { source: 'user config.json routes entry' },
+  };
+}

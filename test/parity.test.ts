@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import canonicalize from 'canonicalize';
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
+import { runCw } from './support/run-cw.js';
+import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
+
+// Loopback, but never actually reached: nock intercepts fetch before any socket opens.
+const ORIGIN = 'http://127.0.0.1:18080';
+const KEY_ENV = 'CW_PARITY_TEST_KEY';
+
+const REPLIES: Record<WireDialect, { path: string; sse: string; json: unknown }> = {
+  'chat-completions': {
+    path: '/v1/chat/completions',
+    sse: 'data: {"choices":[{"delta":{"content":"parity ok"}}]}\n\ndata: {"choices":[],"usage":{"prompt_tokens":137,"completion_tokens":24}}\n\ndata: [DONE]\n\n',
+    json: { choices: [{ message: { role: 'assistant', content: 'parity ok' } }], usage: { prompt_tokens: 137, completion_tokens: 24 } },
+  },
+  'anthropic-messages': {
+    path: '/v1/messages',
+    sse: [
+      'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":137}}}\n\n',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"parity ok"}}\n\n',
+      'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":24}}\n\n',
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    ].join(''),
+    json: { content: [{ type: 'text', text: 'parity ok' }], usage: { input_tokens: 137, output_tokens: 24 } },
+  },
+  'openai-responses': {
+    path: '/v1/responses',
+    sse: [
+      'data: {"type":"response.output_text.delta","delta":"parity ok"}\n\n',
+      'data: {"type":"response.completed","response":{"output":[{"type":"message","content":[{"type":"output_text","text":"parity ok"}]}],"usage":{"input_tokens":137,"output_tokens":24}}}\n\n',
+    ].join(''),
+    json: null,
+  },
+};
+
+const sha256 = (bytes: string | Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+describe('preview and send agree byte for byte', () => {
+  const homes: string[] = [];
+  beforeAll(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    nock.cleanAll();
+    delete process.env['CW_HOME'];
+    delete process.env[KEY_ENV];
+  });
+  afterAll(async () => {
+    nock.enableNetConnect();
+    await Promise.all(homes.map(removeHome));
+  });
+
+  for (const dialect of Object.keys(REPLIES) as WireDialect[]) {
+    for (const entrypoint of ['streaming', 'blocking'] as const) {
+      it(`${dialect}, ${entrypoint}`, async () => {
+        const home = await tempHome({
+          route: 'parity',
+          routes: { parity: { provider: 'custom', dialect, base_url: `${ORIGIN}/v1`, model: 'parity-model', api_key_env: KEY_ENV } },
+        });
+        homes.push(home);
+        process.env['CW_HOME'] = home;
+        process.env[KEY_ENV] = FAKE_KEY;
+        const flags = entrypoint === 'blocking' ? ['--blocking'] : [];
+        const prompt = 'keep  these  bytes\tand\nthis line';
+
+        const preview = await runCw(['preview-request', 'json', ...flags, '--prompt', prompt]);
+        expect(preview.exitCode).toBe(0);
+        const manifest = JSON.parse(preview.stdout) as { body: { exact: { body_sha256: string; body_wire_sha256: string } } };
+        expect(manifest.body.exact.body_sha256).toMatch(/^[0-9a-f]{64}$/);
+
+        let captured: Buffer | undefined;
+        let authorization: string | undefined;
+        const reply = REPLIES[dialect];
+        const streams = entrypoint === 'streaming' || dialect === 'openai-responses';
+        nock(ORIGIN)
+          .post(reply.path)
+          // nock 15 hands a one-argument reply function the fetch Request: the raw bytes, unparsed.
+          .reply(async (request: Request) => {
+            captured = Buffer.from(await request.arrayBuffer());
+            authorization = request.headers.get('authorization') ?? request.headers.get('x-api-key') ?? '';
+            return streams
+              ? ([200, reply.sse, { 'content-type': 'text/event-stream' }] as const)
+              : ([200, JSON.stringify(reply.json), { 'content-type': 'application/json' }] as const);
+          });
+
+        const sent = await runCw(['send', ...flags, '--prompt', prompt]);
+        expect(sent.stderr).toBe('');
+        expect(sent.exitCode).toBe(0);
+        expect(sent.stdout).toContain('parity ok');
+        expect(captured).toBeDefined();
+        const wireBytes = captured as Buffer;
+
+        // Independent canonicalization of what the server received.
+        const received = JSON.parse(wireBytes.toString('utf8')) as unknown;
+        expect(sha256(canonicalize(received) as string)).toBe(manifest.body.exact.body_sha256);
+        expect(sha256(wireBytes)).toBe(manifest.body.exact.body_wire_sha256);
+        expect(authorization).toContain(FAKE_KEY);
+        const validation = validateWireBody(dialect, received);
+        expect(validation.errors).toEqual([]);
+        // The prompt reached the wire unchanged, and the turn was saved only after success.
+        expect(wireBytes.toString('utf8')).toContain(JSON.stringify(prompt).slice(1, -1));
+        const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as { messages: unknown[] };
+        expect(session.messages).toHaveLength(2);
+      });
+    }
+  }
+});
