@@ -10,8 +10,7 @@ export { loadPlugins } from './plugins/load-plugins.js';
 export type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
 export {
-  DIALECTS,
-  ROUTE_SHAPES,
+  labelSchema,
   REASONING_TIERS,
   capabilityRowSchema,
   type Dialect,

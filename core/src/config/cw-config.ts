@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DIALECTS, REASONING_TIERS } from '../route/capability-row.js';
+import { REASONING_TIERS, labelSchema } from '../route/capability-row.js';
 
 const customRoute = z
   .object({
     provider: z.literal('custom'),
-    dialect: z.enum(DIALECTS),
+    // Checked against the loaded dialect plugins when the route resolves.
+    dialect: labelSchema,
     base_url: z.url({ protocol: /^https?$/ }),
     model: z.string().min(1).max(256),
     api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
@@ -66,8 +67,21 @@ export async function loadConfig(home: string): Promise<CwConfig> {
   const parsed = cwConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-    throw new ConfigError(`config.json field ${field}: ${issue?.message ?? 'invalid value'}`);
+    throw new ConfigError(`config.json ${describeField(issue?.path ?? [])}: ${issue?.message ?? 'invalid value'}`);
   }
   return parsed.data;
+}
+
+/**
+ * Names a config field in words. Route and server names are the user's own keys, so they stand as
+ * separate words: the printer can then redact a hostile name without losing the rest of the message.
+ */
+function describeField(path: readonly PropertyKey[]): string {
+  const words = path.map(String);
+  if (words.length === 0) return 'top level';
+  const [first, key, ...rest] = words;
+  if ((first === 'routes' || first === 'mcpServers') && key !== undefined) {
+    return rest.length === 0 ? `${first} entry ${key}` : `${first} entry ${key}, field ${rest.join(' ')}`;
+  }
+  return `field ${words.join(' ')}`;
 }

@@ -48,7 +48,9 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): 
     registry.problems.push({ plugin, code: 'import-failed', detail: errorText(error) });
     return;
   }
-  const register = (module.register ?? module.default) as RegisterPlugin | undefined;
+  // ESM named export, ESM default export, or a CommonJS module.exports object.
+  const fallback = module.default as { register?: unknown } | undefined;
+  const register = (module.register ?? (typeof fallback === 'function' ? fallback : fallback?.register)) as RegisterPlugin | undefined;
   if (typeof register !== 'function') {
     registry.problems.push({ plugin, code: 'no-register-export', detail: 'the entry exports no register function' });
     return;

@@ -22,6 +22,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const HOST_NAME = /(?<![A-Za-z0-9-])(?:[A-Za-z0-9-]+\.){2,}[A-Za-z]{2,}(?![A-Za-z0-9-])/;
 // The one property name that rewrites an object's prototype if a label is ever used as a key.
 const PROTO_KEY = /__proto__/;
+// URL schemes that run or embed content when a label ends up as a link in some viewer.
+const SCRIPT_URL = /(?<![A-Za-z0-9+.-])(?:javascript|vbscript|data|file):/i;
 
 /** The reference's opaque test (with `sk-` anchored to a boundary) plus the credential shapes. */
 export function looksOpaque(text: string): boolean {
@@ -34,7 +36,7 @@ export function looksOpaque(text: string): boolean {
   );
 }
 
-/** True for e-mail addresses, IP literals, UUIDs, host names and `__proto__`: never printed bare. */
+/** True for e-mail addresses, IP literals, UUIDs, host names, `__proto__` and script URLs: never printed bare. */
 export function looksIdentifying(text: string): boolean {
   return (
     EMAIL.test(text) ||
@@ -42,6 +44,7 @@ export function looksIdentifying(text: string): boolean {
     IPV6_GAP.test(text) ||
     UUID.test(text) ||
     HOST_NAME.test(text) ||
-    PROTO_KEY.test(text)
+    PROTO_KEY.test(text) ||
+    SCRIPT_URL.test(text)
   );
 }

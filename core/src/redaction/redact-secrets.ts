@@ -21,6 +21,11 @@ const SECRET_PREFIXES = ['sk-', 'sk_', 'ghp_', 'gho_', 'xoxb-', 'xoxp-', 'pk-'] 
 
 const REDACTED_VALUE = '[redacted]';
 
+// Not in the reference: a PEM private key spans lines, so the per-line rules only see its pieces and
+// would print the armour lines. The whole block goes, through its END line or, if that was cut off,
+// through the end of the text.
+const PEM_PRIVATE_KEY = /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*$)/gi;
+
 function hasSensitiveHint(key: string): boolean {
   const lower = key.toLowerCase();
   return SENSITIVE_HINTS.some((hint) => lower.includes(hint));
@@ -77,6 +82,7 @@ function redactCore(core: string): string {
  */
 export function redactSecrets(text: string): string {
   return text
+    .replace(PEM_PRIVATE_KEY, REDACTED_VALUE)
     .split('\n')
     .map((rawLine) => {
       const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;

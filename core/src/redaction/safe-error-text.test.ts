@@ -213,3 +213,47 @@ describe('safeErrorText: tightenings over the reference', () => {
     expect(safeErrorText(`wait ${'.'.repeat(80)}`)).toBe(`wait ${'.'.repeat(80)}`);
   });
 });
+
+describe('safeErrorText: PEM private keys', () => {
+  it('withholds a whole private-key block, armour lines included', () => {
+    const pem = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAAFAKE0000', '-----END OPENSSH PRIVATE KEY-----'].join('\n');
+    expect(safeErrorText(`cannot load key:\n${pem}\nretrying`)).toBe('cannot load key: <redacted> retrying');
+    expect(safeErrorText('-----BEGIN PRIVATE KEY-----\nMIIFAKE')).toBe('<redacted>');
+  });
+});
+
+describe('safeErrorText: quoted spans and huge inputs', () => {
+  it('withholds a whole multi-word quoted span, not just the words touching a quote', () => {
+    expect(safeErrorText(`SyntaxError: Unexpected token 'u', "user said: my password is hunter2" is not valid JSON`)).toBe(
+      'SyntaxError: Unexpected token <redacted> is not valid JSON',
+    );
+    expect(safeErrorText("TypeError: Cannot read properties of undefined (reading 'Please summarise the attached board minutes')")).toBe(
+      'TypeError: Cannot read properties of undefined (reading <redacted>',
+    );
+    expect(safeErrorText('note \u201csmart quoted private note\u201d kept after')).toBe('note <redacted> kept after');
+    expect(safeErrorText('say " hello world " then')).toBe('say <redacted> then');
+  });
+
+  it('withholds an unclosed quoted span to the end, but not a bare quote character', () => {
+    expect(safeErrorText('failed near "The user asked me to')).toBe('failed near <redacted>');
+    expect(safeErrorText("Unexpected token ' in JSON at position 5")).toBe('Unexpected token <redacted> in JSON at position 5');
+  });
+
+  it('reads only the head of a huge text and says that it stopped', () => {
+    const huge = `${'<redacted> '.repeat(10_000)}tail words here`;
+    const output = safeErrorText(huge);
+    expect(output).toBe('<redacted> \u2026');
+    expect(safeErrorText(output)).toBe(output);
+    const start = Date.now();
+    safeErrorText('word '.repeat(2_000_000));
+    expect(Date.now() - start).toBeLessThan(2_000);
+  });
+
+  it('does not keep a fragment of a word cut at the input bound', () => {
+    const filler = 'ab '.repeat(21_840); // 65,520 characters
+    const key = 'gh' + 'p_' + 'A'.repeat(36);
+    const output = safeErrorText(`${filler}${key} end`);
+    expect(output).not.toContain('ghp_');
+    expect(output.endsWith(' \u2026')).toBe(true);
+  });
+});

@@ -6,6 +6,7 @@ const WHITE_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028
 
 const WHITE_SPACE_RUN = new RegExp(`[${WHITE_SPACE}]+`, 'u');
 const LEADING_OR_TRAILING = new RegExp(`^[${WHITE_SPACE}]+|[${WHITE_SPACE}]+$`, 'gu');
+const LAST_WHITE_SPACE = new RegExp(`[${WHITE_SPACE}][^${WHITE_SPACE}]*$`, 'u');
 
 /** Trim Unicode White_Space from both ends, as Rust's `str::trim` does (U+FEFF is not trimmed). */
 export function trimWhiteSpace(text: string): string {
@@ -15,6 +16,12 @@ export function trimWhiteSpace(text: string): string {
 /** Split on runs of Unicode White_Space, dropping empty pieces, as Rust's `split_whitespace` does. */
 export function splitWhiteSpace(text: string): string[] {
   return text.split(WHITE_SPACE_RUN).filter((piece) => piece !== '');
+}
+
+/** The text before its last White_Space character, or `''` when it has none. */
+export function beforeLastWhiteSpace(text: string): string {
+  const index = text.search(LAST_WHITE_SPACE);
+  return index < 0 ? '' : text.slice(0, index);
 }
 
 /** UTF-8 length; every bound in this module is in bytes, like the reference's. */

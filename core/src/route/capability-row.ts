@@ -1,22 +1,17 @@
 import { z } from 'zod';
 
-/** The three wire dialects a route can speak; a dialect plugin supplies the body builder for each. */
-export const DIALECTS = ['chat-completions', 'anthropic-messages', 'openai-responses'] as const;
-/** A wire dialect id. */
-export type Dialect = (typeof DIALECTS)[number];
+// Dialects and route shapes are labels that plugins declare, not a closed list in the core: a third
+// party adds a route of a new shape, or a new dialect, without a core release. A dialect id is usable
+// once some loaded plugin taps buildBody for it; resolution checks that.
+const LABEL = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
-/** Which builder branch ran for a route, as the manifest reports it. */
-export const ROUTE_SHAPES = [
-  'standard',
-  'deepseek-beta-strict-tools',
-  'kimi-code-k3',
-  'direct-moonshot-k3',
-  'codex-responses',
-  'opencode-zen',
-  'custom-compatible',
-] as const;
-/** A route shape id. */
-export type RouteShape = (typeof ROUTE_SHAPES)[number];
+/** A wire dialect id, e.g. `chat-completions`; a dialect plugin supplies its body builder. */
+export type Dialect = string;
+/** Which builder branch ran for a route, as the manifest reports it, e.g. `standard`. */
+export type RouteShape = string;
+
+/** A kebab-case label schema, for dialect ids, route shapes and schema-dialect names. */
+export const labelSchema = z.string().max(48).regex(LABEL, 'must be a kebab-case label');
 
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const KEY_PATH = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$/;
@@ -59,7 +54,7 @@ const reasoningSchema = z
 const toolSchemaRulesSchema = z
   .object({
     /** A named subset of JSON Schema the route accepts; documentation and diagnostics use it. */
-    dialect: z.enum(['openai-loose', 'openai-strict', 'mfjs', 'anthropic-input', 'object-root', 'deepseek-strict']),
+    dialect: labelSchema,
     /** Keywords the route rejects; a tool using one is relaxed (when a rule can rewrite it) or omitted. */
     deny_keywords: z.array(z.string()).default([]),
     /** When set, only these keywords may appear anywhere in a schema. */
@@ -97,8 +92,8 @@ export const capabilityRowSchema = z
     provider_display: z.string().min(1).max(80),
     /** Plugin rows use short ids; a route built from user config may carry any id (it is redacted when shown). */
     route_id: z.string().min(1).max(256),
-    dialect: z.enum(DIALECTS),
-    route_shape: z.enum(ROUTE_SHAPES),
+    dialect: labelSchema,
+    route_shape: labelSchema,
     endpoint: z
       .object({
         base_url: z.url(),

@@ -34,7 +34,13 @@ export function tapRowTable(hooks: CoreHooks): void {
 
 /** Runs the resolveRoute hook and re-validates what a tap answered, since a tap may build a row from config. */
 export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute {
-  const resolved = hooks.resolveRoute.call(query);
+  let resolved: ResolvedRoute | undefined;
+  try {
+    resolved = hooks.resolveRoute.call(query);
+  } catch (error) {
+    // A plugin's tap refused the route (e.g. a config entry it cannot serve): that is a plan failure.
+    throw new RoutePlanError(`route ${query.routeId} could not be resolved: ${(error as Error).message}`);
+  }
   if (!resolved) {
     throw new RoutePlanError(`route ${query.routeId} is not registered by any loaded plugin; run cw routes to list the routes`);
   }

@@ -1,10 +1,10 @@
-import type { CapabilityRowInput, CustomRouteConfig, Dialect } from '@cw/core';
+import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core';
 
 // Defaults for an endpoint we know nothing about: conservative, and labelled as fallbacks.
 const FALLBACK_WINDOW = 128_000;
 const FALLBACK_OUTPUT = 8_192;
 
-const PER_DIALECT: Record<Dialect, Pick<CapabilityRowInput, 'output_cap' | 'tool_schema'> & { path: (base: string) => string }> = {
+const PER_DIALECT: Record<string, Pick<CapabilityRowInput, 'output_cap' | 'tool_schema'> & { path: (base: string) => string }> = {
   'chat-completions': {
     path: () => '/chat/completions',
     output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
@@ -26,6 +26,9 @@ const PER_DIALECT: Record<Dialect, Pick<CapabilityRowInput, 'output_cap' | 'tool
 /** Turns one `routes.<id>` entry of config.json into a capability row. */
 export function customRouteRow(routeId: string, route: CustomRouteConfig): CapabilityRowInput {
   const dialect = PER_DIALECT[route.dialect];
+  if (!dialect) {
+    throw new Error(`custom routes speak ${Object.keys(PER_DIALECT).join(', ')}; set dialect to one of them`);
+  }
   const outputTokens = route.max_output_tokens ?? FALLBACK_OUTPUT;
   return {
     provider_id: 'custom',

@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { PluginDescriptor } from './plugin-api.js';
+import { loadPlugins } from './load-plugins.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/plugins/', import.meta.url));
+
+async function descriptor(folder: string): Promise<PluginDescriptor> {
+  const root = `${FIXTURES}${folder}`;
+  const pjson = JSON.parse(await readFile(`${root}/package.json`, 'utf8')) as { name: string; version: string; cw: unknown };
+  return { name: pjson.name, version: pjson.version, root, cw: pjson.cw, type: 'user' };
+}
+
+describe('loadPlugins', () => {
+  it('loads good plugins and reports each bad one without stopping', async () => {
+    const folders = ['broken-import', 'good-esm', 'wrong-api', 'no-register', 'throws', 'good-cjs', 'escapes-root'];
+    const registry = await loadPlugins(await Promise.all(folders.map(descriptor)));
+    expect(registry.plugins.map((plugin) => plugin.name)).toEqual(['cw-fixture-good-esm', 'cw-fixture-good-cjs']);
+    const codes = registry.problems.map((problem) => `${problem.plugin} ${problem.code}`);
+    expect(codes).toEqual([
+      'cw-fixture-broken-import import-failed',
+      'cw-fixture-good-esm invalid-row',
+      'cw-fixture-wrong-api api-version-mismatch',
+      'cw-fixture-no-register no-register-export',
+      'cw-fixture-throws register-threw',
+      'cw-fixture-escapes-root import-failed',
+    ]);
+  });
+
+  it('keeps the valid rows of a plugin whose other row is invalid, attributed to the plugin', async () => {
+    const registry = await loadPlugins([await descriptor('good-esm')]);
+    expect(registry.rows.map((row) => [row.route_id, row.plugin])).toEqual([['fixture-route', 'cw-fixture-good-esm']]);
+    expect(registry.plugins[0]?.routeIds).toEqual(['fixture-route']);
+    // The diagnostic names the field that failed, not the value.
+    expect(registry.problems[0]?.detail).toMatch(/^row field [a-z_.]+: /);
+  });
+
+  it('refuses a second row under an already registered route id', async () => {
+    const good = await descriptor('good-esm');
+    const registry = await loadPlugins([good, { ...good, name: 'cw-fixture-copy' }]);
+    expect(registry.rows).toHaveLength(1);
+    expect(registry.problems.map((problem) => problem.code)).toContain('duplicate-route');
+  });
+
+  it('reports a package without a cw field', async () => {
+    const registry = await loadPlugins([{ name: 'no-cw', version: '1.0.0', root: FIXTURES, cw: undefined, type: 'user' }]);
+    expect(registry.problems).toEqual([{ plugin: 'no-cw', code: 'missing-cw-field', detail: 'package.json has no cw.register entry' }]);
+  });
+});

@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BUNDLED_BASE_PROMPT } from '@cw/core';
+import { CW_BIN, FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
+import { runCw } from './support/run-cw.js';
+
+const execFileAsync = promisify(execFile);
+const homes: string[] = [];
+
+async function home(config?: unknown): Promise<string> {
+  const folder = await tempHome(config);
+  homes.push(folder);
+  process.env['CW_HOME'] = folder;
+  return folder;
+}
+
+afterEach(() => {
+  delete process.env['CW_HOME'];
+});
+afterAll(async () => {
+  await Promise.all(homes.map(removeHome));
+});
+
+describe('cw as a new user runs it', () => {
+  it('previews the default route as a separate process with no config, network or key', async () => {
+    const folder = await tempHome();
+    homes.push(folder);
+    const env = { ...process.env, CW_HOME: folder, DEEPSEEK_API_KEY: '' };
+    const { stdout } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hello'], { env });
+    const manifest = JSON.parse(stdout) as { route: { exact: { dialect: string; route_id: string } }; body: { exact: { body_sha256: string } } };
+    expect(manifest.route.exact.route_id).toBe('deepseek');
+    expect(manifest.route.exact.dialect).toBe('chat-completions');
+    expect(manifest.body.exact.body_sha256).toMatch(/^[0-9a-f]{64}$/);
+    // Preview writes nothing, not even the sessions folder.
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it('rejects an unknown argument with exit code 2, mentions --prompt and does not echo it', async () => {
+    await home();
+    const result = await runCw(['preview-request', 'nope']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--prompt');
+    expect(result.stderr).not.toContain('nope');
+    expect(result.stdout).toBe('');
+  });
+
+  it('answers the aliases dryrun and preview_request with the same manifest', async () => {
+    await home();
+    const outputs = [];
+    // One at a time: runCw captures the process's stdout, which concurrent runs would share.
+    for (const id of ['preview-request', 'dryrun', 'preview_request']) outputs.push(await runCw([id, 'json', '--prompt', 'same']));
+    for (const output of outputs) expect(output.exitCode).toBe(0);
+    expect(new Set(outputs.map((output) => output.stdout)).size).toBe(1);
+  });
+
+  it('without --prompt publishes typed-unavailable sections with no fields', async () => {
+    await home();
+    const { stdout, exitCode } = await runCw(['preview-request', 'json']);
+    expect(exitCode).toBe(0);
+    const manifest = JSON.parse(stdout) as Record<string, unknown>;
+    for (const section of ['route', 'tools', 'body']) {
+      expect(manifest[section]).toEqual({ unavailable: { reason: 'no-hypothetical-prompt-supplied', detail: null } });
+    }
+    for (const field of ['provider_id', 'route_id', 'dialect', 'endpoint_fingerprint', 'wire_model', 'billing', 'body_sha256']) {
+      expect(stdout).not.toContain(`"${field}"`);
+    }
+  });
+
+  it('base-prompt prints exactly the bundled base prompt bytes', async () => {
+    await home();
+    const { stdout, exitCode } = await runCw(['preview-request', 'base-prompt']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe(BUNDLED_BASE_PROMPT);
+  });
+
+  it('describes the blocking entry point when --blocking comes before --prompt', async () => {
+    await home();
+    const streaming = JSON.parse((await runCw(['preview-request', 'json', '--prompt', 'x'])).stdout) as { body: { exact: { body_sha256: string } }; route: { exact: { body_stream_field: unknown } } };
+    const blocking = JSON.parse((await runCw(['preview-request', 'json', '--blocking', '--prompt', 'x'])).stdout) as typeof streaming;
+    expect(streaming.route.exact.body_stream_field).toBe(true);
+    expect(blocking.route.exact.body_stream_field).toBeNull();
+    expect(blocking.body.exact.body_sha256).not.toBe(streaming.body.exact.body_sha256);
+  });
+});
+
+describe('bad input gets one clear line and a non-zero exit', () => {
+  it('a config that is not JSON names the file', async () => {
+    const folder = await home();
+    await writeFile(join(folder, 'config.json'), '{ "route": ');
+    const result = await runCw(['preview-request', 'json', '--prompt', 'x']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^cw: config\.json is not valid JSON.*\n$/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a config field of the wrong shape names the file and the field', async () => {
+    await home({ routes: { local: { provider: 'custom', dialect: 'chat-completions', base_url: 'ftp://example.test/v1', model: 'm' } } });
+    const result = await runCw(['preview-request', 'json', '--prompt', 'x']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('config.json routes entry local, field base_url: Invalid URL');
+    expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('an unknown route in config is a typed route-plan failure in the preview', async () => {
+    await home({ route: 'no-such-route' });
+    const { stdout } = await runCw(['preview-request', 'json', '--prompt', 'x']);
+    const manifest = JSON.parse(stdout) as { route: { unavailable: { reason: string } } };
+    expect(manifest.route.unavailable.reason).toBe('route-plan-failed');
+  });
+
+  it('cw send with the key variable unset names the variable and writes nothing', async () => {
+    const folder = await home({
+      route: 'local',
+      routes: { local: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: 'CW_TEST_UNSET_KEY' } },
+    });
+    delete process.env['CW_TEST_UNSET_KEY'];
+    const result = await runCw(['send', '--prompt', 'hello']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('CW_TEST_UNSET_KEY');
+    expect(await readdir(folder)).toEqual(['config.json']);
+  });
+
+  it('cw send without --prompt is a usage error', async () => {
+    await home();
+    const result = await runCw(['send']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--prompt');
+  });
+
+  it('never prints the key even when the route fails before sending', async () => {
+    await home({
+      route: 'local',
+      routes: { local: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: 'CW_TEST_SET_KEY' } },
+    });
+    process.env['CW_TEST_SET_KEY'] = FAKE_KEY;
+    try {
+      const result = await runCw(['send', '--prompt', 'hello']);
+      expect(result.exitCode).toBe(1);
+      expect(`${result.stdout}${result.stderr}`).not.toContain(FAKE_KEY);
+      expect(result.stderr).toContain('could not reach');
+    } finally {
+      delete process.env['CW_TEST_SET_KEY'];
+    }
+  });
+});
