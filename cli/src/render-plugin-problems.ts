@@ -5,6 +5,8 @@ export async function renderPluginProblems(problems: readonly PluginProblem[]): 
   if (problems.length === 0) return;
   const { safeErrorText, safePackageName } = await import('@cw/core');
   for (const problem of problems) {
-    process.stderr.write(`cw: warning: plugin ${safePackageName(problem.plugin)} did not load (${problem.code}): ${safeErrorText(problem.detail)}\n`);
+    const rowProblem = problem.code === 'invalid-row' || problem.code === 'duplicate-route';
+    const what = rowProblem ? 'had a route row rejected' : 'did not load';
+    process.stderr.write(`cw: warning: plugin ${safePackageName(problem.plugin)} ${what} (${problem.code}): ${safeErrorText(problem.detail)}\n`);
   }
 }

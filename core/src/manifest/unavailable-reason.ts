@@ -1,47 +1,66 @@
-/** Why a manifest section is not exact. Each names what a real turn would do that a preview may not. */
-export const UNAVAILABLE_REASONS = [
+// Why a manifest section is not exact. Each reason names what a real turn would do that a preview
+// may not. The lists are plain data (no zod) so the renderer and the builder can use them without
+// loading the schema; manifest-schema.ts builds its enums from them.
+
+/** Reasons that take `route`, `tools` and `body` alike, in precedence order (first match wins). */
+export const TURN_REASONS = [
+  'goal-state-not-snapshottable',
+  'goal-token-budget-exhausted',
   'auto-route-unresolved-until-next-prompt',
-  'auto-route-classification-not-executed',
   'no-hypothetical-prompt-supplied',
+  'auto-route-classification-not-executed',
   'message-submit-hooks-not-executed',
   'prompt-resolution-failed',
   'route-plan-failed',
-  'mcp-state-not-snapshottable',
-  'runtime-transforms-before-send',
-  'goal-token-budget-exhausted',
-  'goal-state-not-snapshottable',
-  'request-preparation-failed',
-  'provider-request-not-executed',
 ] as const;
+
+/** Reasons the `route` section can carry: a turn reason, or preparation failing after the route resolved. */
+export const ROUTE_REASONS = [...TURN_REASONS, 'request-preparation-failed'] as const;
+/** Reasons the `tools` section can carry: MCP state is the tools' own; projection failing is preparation failing. */
+export const TOOLS_REASONS = [...TURN_REASONS, 'mcp-state-not-snapshottable', 'request-preparation-failed'] as const;
+/** Reasons the `body` section can carry: it inherits the tools' reason, and runtime transforms are its own. */
+export const BODY_REASONS = [...TURN_REASONS, 'mcp-state-not-snapshottable', 'request-preparation-failed', 'runtime-transforms-before-send'] as const;
+/** The only reason provider-reported usage can carry in a preview. */
+export const USAGE_REASONS = ['provider-request-not-executed'] as const;
+
+/** Every section reason, in the order the docs list them. */
+export const UNAVAILABLE_REASONS = [...BODY_REASONS, ...USAGE_REASONS] as const;
 
 /** A typed unavailable reason, serialized in kebab-case. */
 export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+/** A reason that applies to all three request sections. */
+export type TurnReason = (typeof TURN_REASONS)[number];
 
-/** A section that could not be described exactly: a reason, an optional redacted detail, and no fields. */
-export interface Unavailable {
-  readonly unavailable: { readonly reason: UnavailableReason; readonly detail: string | null };
+/** Why the offline tokenizer count is absent; it is a sub-field of an exact body, not a section. */
+export const TOKENIZER_REASONS = ['no-offline-tokenizer-for-route', 'offline-tokenizer-not-requested', 'offline-tokenizer-failed'] as const;
+/** A typed reason for a missing offline tokenizer count. */
+export type TokenizerReason = (typeof TOKENIZER_REASONS)[number];
+
+/** The unavailable form of a section or sub-field: a reason, a redacted detail or null, and no fields. */
+export interface Unavailable<Reason extends string = UnavailableReason> {
+  unavailable: { reason: Reason; detail: string | null };
 }
 
-/** A manifest section: exact facts, or typed-unavailable with no fields at all. */
-export type Availability<T> = { readonly exact: T } | Unavailable;
-
-/** Builds the unavailable form of a section. */
-export function unavailable(reason: UnavailableReason, detail: string | null = null): Unavailable {
+/** Builds the unavailable form; `detail` must already be redacted. */
+export function unavailable<Reason extends string>(reason: Reason, detail: string | null = null): Unavailable<Reason> {
   return { unavailable: { reason, detail } };
 }
 
 /** Words a person reads for each reason, in the human table. */
-export const REASON_LABELS: Readonly<Record<UnavailableReason, string>> = {
+export const REASON_LABELS: Readonly<Record<UnavailableReason | TokenizerReason, string>> = {
+  'goal-state-not-snapshottable': 'the active goal state cannot be snapshotted exactly',
+  'goal-token-budget-exhausted': 'the active goal token budget is exhausted; no request is eligible',
   'auto-route-unresolved-until-next-prompt': 'auto model routing is unresolved until the next prompt',
-  'auto-route-classification-not-executed': 'auto route classification was not executed because preview is offline',
   'no-hypothetical-prompt-supplied': 'no hypothetical prompt supplied: the next user message is part of the request',
+  'auto-route-classification-not-executed': 'auto route classification was not executed because preview is offline',
   'message-submit-hooks-not-executed': 'message-submit hooks are configured and a preview must not run them',
   'prompt-resolution-failed': 'the prompt could not be resolved into model-facing content',
   'route-plan-failed': 'the route could not be resolved for this turn',
   'mcp-state-not-snapshottable': 'MCP tool state cannot be snapshotted without connecting',
-  'runtime-transforms-before-send': 'the turn loop would transform this request before sending it',
-  'goal-token-budget-exhausted': 'the active goal token budget is exhausted; no request is eligible',
-  'goal-state-not-snapshottable': 'the active goal state cannot be snapshotted exactly',
   'request-preparation-failed': 'request preparation failed',
+  'runtime-transforms-before-send': 'the turn would transform this request before sending it',
   'provider-request-not-executed': 'no request was sent, so there is no provider-reported usage',
+  'no-offline-tokenizer-for-route': 'no offline tokenizer ships for this route',
+  'offline-tokenizer-not-requested': 'the offline tokenizer was not run for this call',
+  'offline-tokenizer-failed': 'the offline tokenizer could not be loaded',
 };
