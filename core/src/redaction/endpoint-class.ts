@@ -10,11 +10,9 @@ function isLoopbackHost(hostname: string): boolean {
   return hostname === '[::1]';
 }
 
-/**
- * How an endpoint is shown: `http loopback`, or `https remote sha256:<12 hex>` where the digest covers
- * only the lowercased host and any non-default port, so two routes to the same server compare equal
- * while the host itself, the path, the query and any credentials stay hidden.
- */
+// The remote digest covers only the lowercased host and any non-default port, so two routes to the same
+// server compare equal while the host itself, the path, the query and any credentials stay hidden.
+/** An endpoint shown as `http loopback`, `https remote sha256:<12 hex>`, `other …` or `unparseable …`. */
 export function endpointHostClass(url: string): string {
   let parsed: URL;
   try {

@@ -76,10 +76,8 @@ function redactCore(core: string): string {
   return core;
 }
 
-/**
- * Replace the values of `secret=…` style pairs and prefixed keys (`sk-…`, `ghp_…`) with `[redacted]`,
- * line by line. The line structure is kept; the allowlist that runs next flattens it.
- */
+// The line structure is kept; the allowlist that runs next flattens it.
+/** Replaces the values of `secret=…` pairs, prefixed keys (`sk-…`) and PEM key blocks with `[redacted]`. */
 export function redactSecrets(text: string): string {
   return text
     .replace(PEM_PRIVATE_KEY, REDACTED_VALUE)

@@ -147,16 +147,15 @@ function head(text: string): { readonly text: string; readonly cut: boolean } {
   return { text: beforeLastWhiteSpace(text.slice(0, MAX_INPUT_CHARS + 1)), cut: true };
 }
 
-/**
- * Error or diagnostic text from outside cw, reduced to what is safe to print: ordinary words, URL
- * hosts and punctuation survive; paths, quoted spans, secrets and odd tokens become markers. One line,
- * at most 200 bytes plus `…`.
- *
- * Departure: the reference runs its pipeline once, and that is not idempotent. Flattening lines or
- * replacing a token can move the "first `:` or `=` of the line" the keyed-secret rule looks at, so a
- * second pass may redact more. We repeat the pass until it changes nothing; every pass only withholds
- * more, so this converges, and the result is by construction a fixed point.
- */
+// Ordinary words, URL hosts and punctuation survive; paths, quoted spans, secrets and odd words become
+// markers.
+//
+// Departure: the reference runs its pipeline once, and that is not idempotent. Flattening lines or
+// replacing a word can move the "first `:` or `=` of the line" that the keyed-secret rule looks at, so
+// a second pass may withhold more. We repeat the pass until it changes nothing. Every pass only
+// withholds more, so this converges (in at most three passes in fuzzing), and the result is a fixed
+// point by construction; the pass cap falls back to `<redacted>`, itself a fixed point.
+/** Outside error text reduced to a safe single line of at most 200 bytes plus `…`; idempotent. */
 export function safeErrorText(text: string): string {
   const input = head(text);
   let current = allowlistPass(input.text, input.cut);

@@ -9,10 +9,8 @@ const MAX_PHRASE_BYTES = 80;
 const IDENTIFIER_CHARS = /^[A-Za-z0-9._+@:/-]+$/;
 const PHRASE_CHARS = /^[A-Za-z0-9._+@: (),-]+$/;
 
-/**
- * A label with no letters and seven or more digits is a phone, account or record number, not a name.
- * Tightening over the reference, which would publish `+1-555-0100`.
- */
+// A label with no letters and seven or more digits is a phone, account or record number, not a name.
+// Tightening over the reference, which would publish `+1-555-0100`.
 function looksLikeANumber(text: string): boolean {
   return !/[A-Za-z]/.test(text) && (text.match(/[0-9]/g)?.length ?? 0) >= 7;
 }
@@ -34,19 +32,17 @@ function hasIdentifierShape(trimmed: string): boolean {
   );
 }
 
-/**
- * A provider id, route id, effort or tool-choice value: published trimmed only when it is a short,
- * ordinary, slash-free ASCII word; otherwise `sha256:<12 hex>` of the untrimmed value.
- */
+// Used for provider ids, route ids, reasoning efforts and tool-choice values. The allowlist is checked on
+// the trimmed value but the fingerprint covers the untrimmed one, as in the reference.
+/** An id published trimmed only if it is a short, ordinary, slash-free ASCII word; else its fingerprint. */
 export function safeIdentifier(raw: string): string {
   const trimmed = trimWhiteSpace(raw);
   return hasIdentifierShape(trimmed) && !trimmed.includes('/') ? trimmed : fingerprint(raw);
 }
 
-/**
- * A model id. Slash-bearing ids (`vendor/model`) are published only when they exactly match an entry of
- * the local catalog, because a path looks just like one; a vendor-looking prefix is not enough.
- */
+// A path looks just like `vendor/model`, so a vendor-looking prefix is not enough: the exact id must be
+// one the route's own catalog lists.
+/** A model id; one with a slash is published only when it is exactly an entry of `catalog`. */
 export function safeCatalogModel(raw: string, catalog: ReadonlySet<string>): string {
   const trimmed = trimWhiteSpace(raw);
   if (!trimmed.includes('/')) return safeIdentifier(raw);
