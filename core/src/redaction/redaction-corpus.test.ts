@@ -1,74 +1,17 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { endpointFingerprint, endpointHostClass } from './endpoint-class.js';
 import { safeCatalogModel, safeIdentifier, safePhrase } from './safe-label.js';
 import { safeErrorText } from './safe-error-text.js';
 import { terminalSafe } from './terminal-safe.js';
-
-interface CorpusItem {
-  readonly category: string;
-  readonly text: string;
-}
-
-const fixture = (name: string): string => readFileSync(new URL(`../../../test/fixtures/labels/${name}`, import.meta.url), 'utf8');
-
-// The corpus format: `#` lines are comments, `# == name ==` starts a category, blank lines are skipped.
-function parseCorpus(source: string, decode: (line: string) => string): CorpusItem[] {
-  const items: CorpusItem[] = [];
-  let category = '';
-  for (const line of source.split('\n')) {
-    const heading = /^# == ([^=]+) ==/.exec(line);
-    if (heading) category = heading[1]?.trim() ?? '';
-    if (line === '' || line.startsWith('#')) continue;
-    items.push({ category, text: decode(line) });
-  }
-  return items;
-}
-
-const decodeEscapes = (line: string): string => line.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-
-const HOSTILE = parseCorpus(fixture('hostile-labels.txt'), decodeEscapes);
-const BENIGN = parseCorpus(fixture('benign-labels.txt'), (line) => line);
-const BLNS: unknown = JSON.parse(fixture('blns.json'));
+import { BENIGN, BLNS, HOSTILE, leakedSecret } from '../../../test/support/label-corpus.js';
 
 const CATALOG: ReadonlySet<string> = new Set(['qwen/qwen3.6-flash', 'deepseek-ai/deepseek-v3', 'moonshotai/kimi-k2']);
 const FINGERPRINT = /^sha256:[0-9a-f]{12}$/;
 const CONTROL_OR_LINE_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
-// An independent, deliberately loose reading of the credential shapes in the research notes, kept
-// separate from the implementation so that a gap in one is not silently shared by the other.
-const SECRET_SHAPES: readonly RegExp[] = [
-  /sk-[A-Za-z0-9_-]{8,}/gi,
-  /[spr]k_(?:test|live|prod)_[A-Za-z0-9]{8,}/gi,
-  /gh[pousr]_[A-Za-z0-9_]{16,}/gi,
-  /github_pat_\w{16,}/gi,
-  /xox[a-z]-[A-Za-z0-9-]{8,}/gi,
-  /xapp-[A-Za-z0-9-]{8,}/gi,
-  /(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}/g,
-  /AIza[\w-]{16,}/g,
-  /eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+)*/g,
-  /(?:hf|gsk|npm)_[A-Za-z0-9]{16,}/gi,
-  /(?:xai|pplx)-[A-Za-z0-9]{16,}/gi,
-  /glpat-[\w-]{16,}/gi,
-  /-----BEGIN[A-Z ]*PRIVATE KEY-----/g,
-  /[A-Za-z0-9+/=_-]{32,}/g,
-];
-
-function secretShapedParts(text: string): string[] {
-  return SECRET_SHAPES.flatMap((shape) => [...text.matchAll(shape)].map((match) => match[0]));
-}
-
-// A leak of part of a key is still a leak: no 12-character window of a prefixed key may survive.
 function expectNoSecretOf(input: string, output: string): void {
-  for (const part of secretShapedParts(input)) {
-    expect(output, `leaked ${part}`).not.toContain(part);
-    if (/^(?:sk|gh|xox|AKIA|ASIA|AIza|eyJ|glpat)/i.test(part)) {
-      for (let start = 0; start + 12 <= part.length; start += 1) {
-        expect(output, `leaked part of ${part}`).not.toContain(part.slice(start, start + 12));
-      }
-    }
-  }
+  expect(leakedSecret(input, output), 'leaked a secret-shaped part').toBeUndefined();
 }
 
 function surfaces(text: string): Record<string, string> {

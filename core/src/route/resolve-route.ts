@@ -55,5 +55,7 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
 
 /** The id that goes on the wire for the selected model on this route. */
 export function wireModelFor(route: ResolvedRoute): string {
-  return route.row.model.wire_map[route.model] ?? route.model;
+  // Own keys only: a model id such as `constructor` must not find Object.prototype members.
+  const map = route.row.model.wire_map;
+  return Object.hasOwn(map, route.model) ? (map[route.model] as string) : route.model;
 }

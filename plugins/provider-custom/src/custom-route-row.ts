@@ -25,7 +25,7 @@ const PER_DIALECT: Record<string, Pick<CapabilityRowInput, 'output_cap' | 'tool_
 
 /** Turns one `routes.<id>` entry of config.json into a capability row. */
 export function customRouteRow(routeId: string, route: CustomRouteConfig): CapabilityRowInput {
-  const dialect = PER_DIALECT[route.dialect];
+  const dialect = Object.hasOwn(PER_DIALECT, route.dialect) ? PER_DIALECT[route.dialect] : undefined;
   if (!dialect) {
     throw new Error(`custom routes speak ${Object.keys(PER_DIALECT).join(', ')}; set dialect to one of them`);
   }
