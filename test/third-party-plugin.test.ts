@@ -20,7 +20,9 @@ describe('a third-party plugin loads through the same mechanism as the built-ins
     const home = await tempHome({ route: 'fixture-route' });
     folders.push(home);
     const env = { ...process.env, CW_DATA_DIR: dataDir, CW_HOME: home };
-    await execFileAsync(process.execPath, [CW_BIN, 'plugins', 'link', join(REPO_ROOT, 'test/fixtures/plugins/good-esm'), '--no-install'], { env });
+    for (const fixture of ['good-esm', 'throws']) {
+      await execFileAsync(process.execPath, [CW_BIN, 'plugins', 'link', join(REPO_ROOT, 'test/fixtures/plugins', fixture), '--no-install'], { env });
+    }
 
     const { stdout, stderr } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hi'], { env });
     const manifest = JSON.parse(stdout) as { route: { exact: { route_id: string; registered_by: string; endpoint_host_class: string } } };
@@ -29,6 +31,10 @@ describe('a third-party plugin loads through the same mechanism as the built-ins
     expect(manifest.route.exact.endpoint_host_class).toBe('http loopback');
     // The fixture's second row is invalid: reported as a warning, while everything else still works.
     expect(stderr).toContain('cw-fixture-good-esm had a route row rejected (invalid-row)');
+    // A plugin that throws while registering is reported, redacted: its message named a path and a key.
+    expect(stderr).toContain('cw-fixture-throws did not load (register-threw)');
+    expect(stderr).not.toContain('/home/someone');
+    expect(stderr).not.toContain('sk-test');
     await removeHome(home);
   });
 });
