@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BUNDLED_BASE_PROMPT } from '@cw/core';
 import { CW_BIN, FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
+import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
 
 const execFileAsync = promisify(execFile);
@@ -30,6 +31,7 @@ describe('cw as a new user runs it', () => {
     homes.push(folder);
     const env = { ...process.env, CW_HOME: folder, DEEPSEEK_API_KEY: '' };
     const { stdout } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hello'], { env });
+    expectValidManifest(stdout);
     const manifest = JSON.parse(stdout) as { route: { exact: { dialect: string; route_id: string } }; body: { exact: { body_sha256: string } } };
     expect(manifest.route.exact.route_id).toBe('deepseek');
     expect(manifest.route.exact.dialect).toBe('chat-completions');
@@ -60,6 +62,7 @@ describe('cw as a new user runs it', () => {
     await home();
     const { stdout, exitCode } = await runCw(['preview-request', 'json']);
     expect(exitCode).toBe(0);
+    expectValidManifest(stdout);
     const manifest = JSON.parse(stdout) as Record<string, unknown>;
     for (const section of ['route', 'tools', 'body']) {
       expect(manifest[section]).toEqual({ unavailable: { reason: 'no-hypothetical-prompt-supplied', detail: null } });
@@ -80,6 +83,8 @@ describe('cw as a new user runs it', () => {
     await home();
     const streaming = JSON.parse((await runCw(['preview-request', 'json', '--prompt', 'x'])).stdout) as { body: { exact: { body_sha256: string } }; route: { exact: { body_stream_field: unknown } } };
     const blocking = JSON.parse((await runCw(['preview-request', 'json', '--blocking', '--prompt', 'x'])).stdout) as typeof streaming;
+    expectValidManifest(streaming);
+    expectValidManifest(blocking);
     expect(streaming.route.exact.body_stream_field).toBe(true);
     expect(blocking.route.exact.body_stream_field).toBeNull();
     expect(blocking.body.exact.body_sha256).not.toBe(streaming.body.exact.body_sha256);
@@ -107,6 +112,7 @@ describe('bad input gets one clear line and a non-zero exit', () => {
   it('an unknown route in config is a typed route-plan failure in the preview', async () => {
     await home({ route: 'no-such-route' });
     const { stdout } = await runCw(['preview-request', 'json', '--prompt', 'x']);
+    expectValidManifest(stdout);
     const manifest = JSON.parse(stdout) as { route: { unavailable: { reason: string } } };
     expect(manifest.route.unavailable.reason).toBe('route-plan-failed');
   });

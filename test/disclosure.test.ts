@@ -4,11 +4,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS, ConfigError, previewRequest, renderManifestTable, safeErrorText, type CwSnapshot, type PluginRegistry } from '@cw/core';
 import { BLNS, HOSTILE, leakedSecret } from './support/label-corpus.js';
 import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
+import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
 
 // Every printed form of one preview: the JSON manifest and the human table.
 function printed(snapshot: CwSnapshot, prompt: string): string {
   const { manifest } = previewRequest(snapshot, prompt, 'streaming');
+  expectValidManifest(manifest);
   return `${JSON.stringify(manifest, null, 2)}\n${renderManifestTable(manifest, { color: false })}`;
 }
 
@@ -69,6 +71,7 @@ describe('naughty strings never break the output', () => {
       try {
         const snapshot = await snapshotOf(home, registry);
         const { manifest } = previewRequest(snapshot, text, 'blocking');
+        expectValidManifest(manifest);
         const json = JSON.stringify(manifest, null, 2);
         expect(() => JSON.parse(json) as unknown).not.toThrow();
         const table = renderManifestTable(manifest, { color: false });

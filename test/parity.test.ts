@@ -5,6 +5,7 @@ import canonicalize from 'canonicalize';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
+import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
 
@@ -70,6 +71,7 @@ describe('preview and send agree byte for byte', () => {
 
         const preview = await runCw(['preview-request', 'json', ...flags, '--prompt', prompt]);
         expect(preview.exitCode).toBe(0);
+        expectValidManifest(preview.stdout);
         const manifest = JSON.parse(preview.stdout) as { body: { exact: { body_sha256: string; body_wire_sha256: string } } };
         expect(manifest.body.exact.body_sha256).toMatch(/^[0-9a-f]{64}$/);
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CW_BIN, REPO_ROOT, removeHome, tempHome } from './support/cw-fixture.js';
+import { expectValidManifest } from './support/manifest-schema.js';
 
 const execFileAsync = promisify(execFile);
 const folders: string[] = [];
@@ -25,6 +26,7 @@ describe('a third-party plugin loads through the same mechanism as the built-ins
     }
 
     const { stdout, stderr } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hi'], { env });
+    expectValidManifest(stdout);
     const manifest = JSON.parse(stdout) as { route: { exact: { route_id: string; registered_by: string; endpoint_host_class: string } } };
     expect(manifest.route.exact.route_id).toBe('fixture-route');
     expect(manifest.route.exact.registered_by).toBe('cw-fixture-good-esm');

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  PREVIEW_DIFF_USAGE,
   PREVIEW_REQUEST_USAGE,
   SEND_USAGE,
   UsageError,
+  parseDiffArgs,
   parsePreviewRequestArgs,
   parseSendArgs,
   type PreviewArgs,
@@ -212,5 +214,42 @@ describe('parseSendArgs', () => {
     const error = expectSendError(['--json', token, '--prompt', 'x'], 'Unknown argument');
     expect(Buffer.byteLength(error.message, 'utf8')).toBeLessThan(256);
     for (const leaked of ['sk-live', '/Users/alice', 'second-line']) expect(error.message).not.toContain(leaked);
+  });
+});
+
+describe('parseDiffArgs (the words after `diff`)', () => {
+  it.each([
+    ['two files', ['a.json', 'b.json'], { json: false, files: ['a.json', 'b.json'] }],
+    ['--json first', ['--json', 'a.json', 'b.json'], { json: true, files: ['a.json', 'b.json'] }],
+    ['--json between', ['a.json', '--json', 'b.json'], { json: true, files: ['a.json', 'b.json'] }],
+    ['--json last', ['a.json', 'b.json', '--json'], { json: true, files: ['a.json', 'b.json'] }],
+    ['a file named json is a file', ['json', 'b.json'], { json: false, files: ['json', 'b.json'] }],
+    ['the same file twice', ['a.json', 'a.json'], { json: false, files: ['a.json', 'a.json'] }],
+    ['paths with spaces stay whole', ['my runs/a.json', './-b.json'], { json: false, files: ['my runs/a.json', './-b.json'] }],
+  ])('%s', (_name, argv, expected) => {
+    expect(parseDiffArgs(argv)).toEqual(expected);
+  });
+
+  it.each([
+    ['no files', [], 'needs exactly two'],
+    ['one file', ['a.json'], 'needs exactly two'],
+    ['three files', ['a', 'b', 'c'], 'needs exactly two'],
+    ['only --json', ['--json'], 'needs exactly two'],
+    ['an empty word', ['a.json', ''], 'needs exactly two'],
+    ['an unknown flag', ['a.json', '--nope', 'b.json'], 'Unknown flag'],
+    ['a dash word is never a file', ['-', 'b.json'], 'Unknown flag'],
+  ])('rejects %s with a usage error (exit 2)', (_name, argv, message) => {
+    let caught: unknown;
+    try {
+      parseDiffArgs(argv);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    const error = caught as UsageError;
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(message);
+    expect(error.message.split('\n')[1]).toBe(PREVIEW_DIFF_USAGE);
+    expect(error.message).not.toContain('--nope');
   });
 });

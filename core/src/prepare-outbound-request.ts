@@ -1,12 +1,13 @@
 import { canonicalJson } from './canonical/canonical-json.js';
+import { narrowCatalog, surfaceBudget } from './catalog/narrow-catalog.js';
 import type { BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
-import { planReasoning, setPath } from './body/plan-reasoning.js';
+import { planReasoning } from './body/plan-reasoning.js';
 import type { ConversationMessage } from './prompt/conversation.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
 import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
 import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
-import type { ProjectionContext, ToolProjection } from './tools/project-tools.js';
+import { EMPTY_PROJECTION, ToolChoiceError, type ProjectionContext, type ToolProjection } from './tools/project-tools.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
 
 /** The one value that both preview describes and send puts on the wire. */
@@ -34,9 +35,24 @@ export interface PreparedOutboundRequest {
   readonly outputCapTokens: number;
 }
 
-/** Preparation failed after the route resolved; the message is raw and is redacted before printing. */
+/** The tool surface of a turn: what projection started from and what it produced. */
+export interface PreparedToolSurface {
+  readonly activeTools: readonly ToolDefinition[];
+  readonly projection: ToolProjection;
+}
+
+/**
+ * Preparation failed after the route resolved; the message is raw and is redacted before printing.
+ * When the failure came after projection, the tool surface is attached: it is still exact.
+ */
 export class RequestPreparationError extends Error {
   override readonly name = 'RequestPreparationError';
+  constructor(
+    message: string,
+    readonly toolSurface: PreparedToolSurface | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -52,14 +68,18 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
   });
   const { row } = route;
   const reasoning = planReasoning(row, snapshot.config.reasoning);
-  const activeTools = snapshot.catalog.filter((tool) => !tool.deferred);
+  const { active: activeTools } = narrowCatalog(snapshot.catalog, snapshot.config.tools, surfaceBudget(snapshot.config.tools));
+  // Tools the gates let through but the budget keeps back: projected too, so tool search knows which it may offer.
+  const deferredTools = narrowCatalog(snapshot.catalog, snapshot.config.tools, 'full').active.filter((tool) => !activeTools.includes(tool));
   const projectionContext: ProjectionContext = {
     row,
     tools: activeTools,
+    deferredTools,
     toolChoice: 'auto',
     reasoningActive: reasoning !== null && reasoning.wireValue !== null,
   };
-  const projection = hooks.projectTools.call({ wireTools: [], toolChoice: null, outcomes: [] }, projectionContext);
+  const projection = project(hooks, projectionContext);
+  const toolSurface: PreparedToolSurface = { activeTools, projection };
   const system = composeSystemPrompt();
   const messages: ConversationMessage[] = [...snapshot.session.messages, { role: 'user', content: prompt }];
   const outputCapTokens = outputCapFor(row);
@@ -76,17 +96,24 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
     reasoning,
   };
   const builder = hooks.buildBody.get(row.dialect);
-  if (!builder || !builder.isUsed()) {
-    throw new RequestPreparationError(`no loaded plugin builds ${row.dialect} bodies; reinstall cw or the dialect plugin`);
+  if (!builder || !hooks.buildsDialect(row.dialect)) {
+    throw new RequestPreparationError(`no loaded plugin builds ${row.dialect} bodies; reinstall cw or the dialect plugin`, toolSurface);
   }
-  const body = builder.call({}, context);
-  applyReasoning(body, row, reasoning);
+  let body: WireBody;
+  try {
+    body = builder.call({}, context);
+  } catch (error) {
+    // A plugin tap threw: the turn cannot be built, but route and tools were already decided.
+    throw new RequestPreparationError(`building the ${row.dialect} body failed: ${(error as Error).message}`, toolSurface);
+  }
+  // Keys the route never takes go last, after every tap, so no plugin can put one back.
+  for (const key of row.omit_body_keys) delete body[key];
   let bodyText: string;
   try {
     canonicalJson(body);
     bodyText = JSON.stringify(body);
   } catch (error) {
-    throw new RequestPreparationError(`the ${row.dialect} body is not valid JSON: ${(error as Error).message}`);
+    throw new RequestPreparationError(`the ${row.dialect} body is not valid JSON: ${(error as Error).message}`, toolSurface);
   }
   return {
     dialect: row.dialect,
@@ -109,19 +136,21 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
   };
 }
 
+/** Runs the projectTools hook; a named tool_choice error stays typed, any other tap failure is a preparation failure. */
+function project(hooks: CwSnapshot['registry']['hooks'], context: ProjectionContext): ToolProjection {
+  try {
+    return hooks.projectTools.call(EMPTY_PROJECTION, context);
+  } catch (error) {
+    if (error instanceof ToolChoiceError) throw error;
+    throw new RequestPreparationError(`tool projection failed: ${(error as Error).message}`);
+  }
+}
+
 /** The output cap: the row's default, never above the route's own output limit or its window. */
 function outputCapFor(row: CapabilityRow): number {
   const limits = [row.output_cap.default_tokens, row.context.window_tokens];
   if (row.context.output_limit_tokens !== null) limits.push(row.context.output_limit_tokens);
   return Math.max(1, Math.min(...limits));
-}
-
-/** Reasoning placement is data (the row's key path), so the core applies it for every dialect alike. */
-function applyReasoning(body: WireBody, row: CapabilityRow, reasoning: ReasoningPlan | null): void {
-  if (!reasoning || !row.reasoning) return;
-  for (const param of row.reasoning.conflicting_params) delete body[param];
-  for (const [path, value] of Object.entries(reasoning.alsoSet)) setPath(body, path, value);
-  if (reasoning.wireValue !== null) setPath(body, reasoning.keyPath, reasoning.wireValue);
 }
 
 function joinUrl(base: string, path: string): string {

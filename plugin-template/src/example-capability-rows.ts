@@ -16,7 +16,7 @@ export const EXAMPLE_ROW: CapabilityRowInput = {
   context: { window_tokens: 128_000, source: 'catalog', input_limit_tokens: null, output_limit_tokens: null },
   output_cap: { field: 'max_tokens', default_tokens: 8_192 },
   billing: { kind: 'metered' },
-  tool_schema: { dialect: 'openai-loose', root_must_be_object: true },
+  tool_schema: { dialect: 'loose', root_must_be_object: true },
   tool_choice: { accepted: ['auto', 'none', 'required', 'named'], fallback: {} },
   reasoning: null,
   provenance: { source: 'https://api.example.com/docs (replace with the page you took these facts from)' },

@@ -5,9 +5,13 @@ import { reportError } from '../report-error.js';
 export default class PreviewRequest extends Command {
   static override summary = 'Show exactly what the next turn would send, without sending it';
   static override description =
-    'Prints a redacted manifest of the next request: route, dialect, wire model, tools after projection, reasoning control, byte and token accounting, context headroom and whole-body hashes. Flags come first; --prompt takes the rest of the line as prompt text.';
-  static override usage = 'preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt';
-  static override examples = ['<%= config.bin %> preview-request json --prompt "fix the failing test"', '<%= config.bin %> preview-request --blocking --prompt hello'];
+    'Prints a redacted manifest of the next request: route, dialect, wire model, tools after projection, reasoning control, byte and token accounting, context headroom and whole-body hashes. Flags come first; --prompt takes the rest of the line as prompt text. `diff A.json B.json` compares two saved JSON manifests.';
+  static override usage = ['preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt', 'preview-request diff <A.json> <B.json> [--json]'];
+  static override examples = [
+    '<%= config.bin %> preview-request json --prompt "fix the failing test"',
+    '<%= config.bin %> preview-request --blocking --prompt hello',
+    '<%= config.bin %> preview-request diff deepseek.json local.json',
+  ];
   static override hiddenAliases = ['dryrun', 'preview_request'];
   static override strict = false;
 
@@ -15,6 +19,11 @@ export default class PreviewRequest extends Command {
     // this.parse() would reject --prompt and the bare-word flags: the grammar is ours, read from raw argv.
     this.parsed = true;
     try {
+      // `diff` is only ever the first word: after --prompt it is prompt text like any other word.
+      if (this.argv[0] === 'diff') {
+        await this.diff(this.argv.slice(1));
+        return;
+      }
       const { parsePreviewRequestArgs } = await import('../grammar.js');
       const args = parsePreviewRequestArgs(this.argv);
       const core = await import('@cw/core');
@@ -30,11 +39,45 @@ export default class PreviewRequest extends Command {
       if (args.output === 'json') {
         process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
       } else {
-        const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-        process.stdout.write(core.renderManifestTable(manifest, { color }));
+        process.stdout.write(core.renderManifestTable(manifest, { color: useColor() }));
       }
     } catch (error) {
       await reportError(this, error);
     }
+  }
+
+  /** Compares two saved manifests; prints only what they already hold, plus cw's own words. */
+  private async diff(argv: readonly string[]): Promise<void> {
+    const { parseDiffArgs } = await import('../grammar.js');
+    const args = parseDiffArgs(argv);
+    const core = await import('@cw/core');
+    const [a, b] = await Promise.all([readManifest(args.files[0], 'A'), readManifest(args.files[1], 'B')]);
+    const diff = core.diffManifests(core.parseManifestText(a, 'A'), core.parseManifestText(b, 'B'));
+    if (args.json) process.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
+    else process.stdout.write(core.renderManifestDiff(diff, { color: useColor() }));
+  }
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org). */
+function useColor(): boolean {
+  const noColor = process.env['NO_COLOR'];
+  return process.stdout.isTTY === true && (noColor === undefined || noColor === '');
+}
+
+// A manifest is a few kilobytes; anything this large is not one, and is not read into memory.
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+async function readManifest(file: string, side: 'A' | 'B'): Promise<string> {
+  const { readFile, stat } = await import('node:fs/promises');
+  const { ManifestInputError } = await import('@cw/core');
+  try {
+    const info = await stat(file);
+    if (info.isFile() && info.size > MAX_MANIFEST_BYTES) throw new ManifestInputError(`manifest ${side} is larger than 1 MiB, so it is not a cw manifest`);
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (error instanceof ManifestInputError) throw error;
+    // The path itself is not echoed: the side names it, and the code says what went wrong.
+    const code = (error as NodeJS.ErrnoException).code ?? 'read error';
+    throw new ManifestInputError(`cannot read manifest ${side} (${code}); pass the path of a file saved with cw preview-request json`);
   }
 }

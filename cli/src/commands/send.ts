@@ -20,12 +20,22 @@ export default class Send extends Command {
       const { snapshot, home, registry } = await loadRuntime(this.config);
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
-      const { manifest, reply } = await core.sendTurn(snapshot, { home, prompt: args.prompt, entrypoint: args.entrypoint, env: process.env });
+      const { projectionWarningLine } = await import('../render-projection-warning.js');
+      const { manifest, reply, warning } = await core.sendTurn(snapshot, {
+        home,
+        prompt: args.prompt,
+        entrypoint: args.entrypoint,
+        env: process.env,
+        // Printed before the request goes out: the person sees which tools were left off first.
+        onWarning: (found) => process.stderr.write(projectionWarningLine(found, core.terminalSafe)),
+      });
       if (args.json) {
         const body = 'exact' in manifest.body ? manifest.body.exact : null;
         const result = {
           reply: { text: reply.text, tool_calls: reply.toolCalls, usage: reply.usage },
           sent: body === null ? null : { body_sha256: body.body_sha256, body_wire_sha256: body.body_wire_sha256 },
+          tool_projection_warning:
+            warning === null ? null : { code: warning.code, omitted: warning.omitted, omitted_count: warning.omitted_count, more: warning.more, tool_choice: warning.tool_choice },
         };
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       } else {

@@ -25,6 +25,19 @@ const mcpServer = z
   })
   .strict();
 
+const toolName = z.string().min(1).max(128);
+
+const toolGates = z
+  .object({
+    /** Only these catalog tools may be sent; absent means no allow gate. */
+    allow: z.array(toolName).max(1024).optional(),
+    /** These catalog tools are never sent; absent means no deny gate. */
+    deny: z.array(toolName).max(1024).optional(),
+    /** `standard` keeps deferred tools behind discovery; `full` sends them up front too. */
+    surface: z.enum(['standard', 'full']).default('standard'),
+  })
+  .strict();
+
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
 export const cwConfigSchema = z
   .object({
@@ -34,11 +47,14 @@ export const cwConfigSchema = z
     session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _').optional(),
     routes: z.record(z.string().min(1).max(64), customRoute).default({}),
     mcpServers: z.record(z.string().min(1), mcpServer).default({}),
+    tools: toolGates.default({ surface: 'standard' }),
   })
   .strict();
 
 /** A validated config. */
 export type CwConfig = z.output<typeof cwConfigSchema>;
+/** The tool gates and surface budget from config. */
+export type ToolGatesConfig = z.output<typeof toolGates>;
 /** One custom route from config. */
 export type CustomRouteConfig = z.output<typeof customRoute>;
 

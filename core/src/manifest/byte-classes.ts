@@ -1,7 +1,7 @@
 import { canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
 import type { BodyLayout, WireBody } from '../body/wire-body.js';
 
-/** Canonical JSON byte counts per region of a body. system + tool_schemas + messages + framing == body. */
+/** Canonical JSON byte counts per region of a body. system + toolSchemas + messages + framing == body. */
 export interface ByteClasses {
   readonly body: number;
   readonly system: number;
@@ -17,31 +17,58 @@ export interface ByteClasses {
   readonly framing: number;
 }
 
+/** The JSON values each class is measured over, selected with the dialect's layout. */
+export interface ClassValues {
+  readonly system: readonly JsonValue[];
+  /** The body's `tools` value, or undefined when the body has none. */
+  readonly tools: JsonValue | undefined;
+  /** The whole items array (system items included), or undefined when the body has none. */
+  readonly items: JsonValue | undefined;
+  /** The items that are conversation, not system, in order. */
+  readonly conversationItems: readonly JsonValue[];
+  readonly systemItems: readonly JsonValue[];
+  readonly toolResultItems: readonly JsonValue[];
+  readonly attachmentParts: readonly JsonValue[];
+}
+
+/** Selects the values behind each class; the same selection feeds byte counts and tokenizer counts. */
+export function classValues(body: WireBody, layout: BodyLayout): ClassValues {
+  const items = layout.itemsKey ? body[layout.itemsKey] : undefined;
+  const itemList: readonly JsonValue[] = Array.isArray(items) ? items : [];
+  const systemIndexes = new Set(layout.systemItemIndexes);
+  return {
+    system: layout.systemValues,
+    tools: body['tools'],
+    items,
+    conversationItems: itemList.filter((_item, index) => !systemIndexes.has(index)),
+    systemItems: layout.systemItemIndexes.map((index) => itemList[index] ?? null),
+    toolResultItems: layout.toolResultItemIndexes.map((index) => itemList[index] ?? null),
+    attachmentParts: layout.attachmentParts,
+  };
+}
+
 /**
  * Attributes canonical bytes to regions using the dialect's layout. The classes are sizes of selected
  * values, not slices of the buffer, which is why framing is defined as the remainder.
  */
 export function byteClasses(body: WireBody, layout: BodyLayout): ByteClasses {
+  const values = classValues(body, layout);
+  const sum = (list: readonly JsonValue[]): number => list.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
   const total = canonicalJsonBytes(body);
-  const system = layout.systemValues.reduce<number>((sum, value) => sum + canonicalJsonBytes(value), 0);
-  const toolSchemas = body['tools'] === undefined ? 0 : canonicalJsonBytes(body['tools']);
-  const items = layout.itemsKey ? body[layout.itemsKey] : undefined;
-  const itemList: readonly JsonValue[] = Array.isArray(items) ? items : [];
-  const systemIndexes = new Set(layout.systemItemIndexes);
+  const system = sum(values.system);
+  const toolSchemas = values.tools === undefined ? 0 : canonicalJsonBytes(values.tools);
   // System items sit inside the items array on some dialects; their bytes count once, as system.
-  const messages =
-    items === undefined ? 0 : canonicalJsonBytes(items) - layout.systemItemIndexes.reduce((sum, index) => sum + canonicalJsonBytes(itemList[index] ?? null), 0);
-  const toolResults = layout.toolResultItemIndexes.reduce((sum, index) => sum + canonicalJsonBytes(itemList[index] ?? null), 0);
-  const attachments = layout.attachmentParts.reduce<number>((sum, part) => sum + canonicalJsonBytes(part), 0);
+  // The commas that separated them stay in messages, which keeps the identity exact.
+  const messages = values.items === undefined ? 0 : canonicalJsonBytes(values.items) - sum(values.systemItems);
   return {
     body: total,
     system,
     toolSchemas,
     messages,
-    messageCount: itemList.length - systemIndexes.size,
-    toolResults,
-    attachments,
-    attachmentCount: layout.attachmentParts.length,
+    messageCount: values.conversationItems.length,
+    toolResults: sum(values.toolResultItems),
+    attachments: sum(values.attachmentParts),
+    attachmentCount: values.attachmentParts.length,
     framing: total - system - toolSchemas - messages,
   };
 }

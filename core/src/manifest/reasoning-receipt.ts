@@ -1,30 +1,49 @@
 import type { JsonValue } from '../canonical/canonical-json.js';
 import type { BodyLayout, ReasoningPlan, WireBody } from '../body/wire-body.js';
+import type { CapabilityRow } from '../route/capability-row.js';
 
 /** What the finished body says about reasoning, read off the JSON rather than inferred from the request. */
 export interface ReasoningReceipt {
+  /** Top-level keys that carry a reasoning control and are present on the body, in report order. */
   readonly controlKeys: readonly string[];
   readonly effort: string | null;
-  /** A constant key path (`reasoning_effort`, `thinking.effort`, ...), never a key lifted from the body. */
+  /** Where the effort was read: a constant path, or the path the route's row declares. Never a key lifted from the body. */
   readonly effortSource: string | null;
   readonly budgetTokens: number | null;
+  /** Where the budget was read, under the same rule as effortSource. */
+  readonly budgetSource: string | null;
   readonly resolution: 'explicit' | 'route-default' | 'not-applicable';
 }
 
 // `include` discloses reasoning output; on its own it does not ask the model to reason.
 const DISCLOSURE_ONLY_KEYS = new Set(['include']);
+// The flat Chat key wins, as in the reference: it is the one most routes read.
+const FLAT_EFFORT_KEY = 'reasoning_effort';
 
-/** Reads the reasoning control from the body using the dialect's key list. */
-export function reasoningReceipt(body: WireBody, layout: BodyLayout, plan: ReasoningPlan | null): ReasoningReceipt {
-  const controlKeys = layout.reasoningKeys.filter((key) => body[key] !== undefined);
+/**
+ * Reads the reasoning control off the body. Keys come from two constant sources: the dialect's
+ * list (describeBody) and the paths the route's row declares, so routes whose control lives
+ * somewhere the dialect list does not know (`chat_template_kwargs.reasoning_effort`,
+ * `enable_thinking`, `google.thinking_config.thinking_level`) are still reported.
+ */
+export function reasoningReceipt(body: WireBody, layout: BodyLayout, plan: ReasoningPlan | null, control: CapabilityRow['reasoning']): ReasoningReceipt {
+  const rowPaths = control === null ? [] : [control.key_path, ...Object.values(control.also_set).flatMap((paths) => Object.keys(paths ?? {}))];
+  const candidates = [...layout.reasoningKeys];
+  for (const path of rowPaths) {
+    const top = path.split('.')[0] ?? path;
+    if (!candidates.includes(top)) candidates.push(top);
+  }
+  const controlKeys = candidates.filter((key) => body[key] !== undefined);
+
   let effort: string | null = null;
   let effortSource: string | null = null;
-  let budgetTokens: number | null = null;
-  const flat = body['reasoning_effort'];
+  const flat = body[FLAT_EFFORT_KEY];
   if (typeof flat === 'string') {
     effort = flat;
-    effortSource = 'reasoning_effort';
+    effortSource = FLAT_EFFORT_KEY;
   }
+  let budgetTokens: number | null = null;
+  let budgetSource: string | null = null;
   for (const key of controlKeys) {
     const value = body[key];
     if (!isObject(value)) continue;
@@ -32,12 +51,35 @@ export function reasoningReceipt(body: WireBody, layout: BodyLayout, plan: Reaso
       effort = value['effort'];
       effortSource = `${key}.effort`;
     }
-    if (budgetTokens === null && typeof value['budget_tokens'] === 'number') budgetTokens = value['budget_tokens'];
+    if (budgetTokens === null && typeof value['budget_tokens'] === 'number') {
+      budgetTokens = value['budget_tokens'];
+      budgetSource = `${key}.budget_tokens`;
+    }
   }
-  // Anthropic's adaptive routes put effort beside thinking, under output_config, which is already on the list.
+  if (control !== null) {
+    const declared = valueAt(body, control.key_path);
+    if (effort === null && control.value_kind === 'effort' && typeof declared === 'string') {
+      effort = declared;
+      effortSource = control.key_path;
+    }
+    if (budgetTokens === null && control.value_kind === 'budget' && typeof declared === 'number') {
+      budgetTokens = declared;
+      budgetSource = control.key_path;
+    }
+  }
+
   const controls = controlKeys.some((key) => !DISCLOSURE_ONLY_KEYS.has(key));
   const resolution = !controls ? 'not-applicable' : plan?.origin === 'explicit' ? 'explicit' : 'route-default';
-  return { controlKeys, effort, effortSource, budgetTokens, resolution };
+  return { controlKeys, effort, effortSource, budgetTokens, budgetSource, resolution };
+}
+
+function valueAt(body: WireBody, path: string): JsonValue | undefined {
+  let node: JsonValue | undefined = body;
+  for (const key of path.split('.')) {
+    if (!isObject(node)) return undefined;
+    node = node[key];
+  }
+  return node;
 }
 
 function isObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {

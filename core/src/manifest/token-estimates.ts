@@ -1,4 +1,5 @@
 import type { ByteClasses } from './byte-classes.js';
+import type { BodyFacts } from './manifest-schema.js';
 
 // The offline rule: about 4 bytes a token, and a 5% margin on the whole-body total.
 const BYTES_PER_TOKEN = 4;
@@ -8,21 +9,14 @@ const SAFETY_HEADROOM_TOKENS = 1_024;
 const MIN_INPUT_BUDGET_TOKENS = 1_024;
 
 /** Offline token estimates per byte class; never a provider count. */
-export interface TokenEstimates {
-  readonly system: number;
-  readonly tool_schemas: number;
-  readonly messages: number;
-  readonly tool_results: number;
-  readonly attachments: number;
-  readonly framing: number;
-  readonly total_conservative: number;
-}
+export type TokenEstimates = BodyFacts['estimates'];
 
 /** Estimates each class as ceil(bytes / 4); the total is estimated from the whole body, plus the margin. */
 export function estimateTokens(classes: ByteClasses): TokenEstimates {
   const tokens = (bytes: number): number => Math.ceil(bytes / BYTES_PER_TOKEN);
   const whole = tokens(classes.body);
   return {
+    basis: 'offline-estimate',
     system: tokens(classes.system),
     tool_schemas: tokens(classes.toolSchemas),
     messages: tokens(classes.messages),
@@ -41,4 +35,9 @@ export function inputBudgetCeiling(windowTokens: number, outputReservation: numb
   const clampedOutput = Math.min(outputReservation, Math.max(0, windowTokens - (SAFETY_HEADROOM_TOKENS + MIN_INPUT_BUDGET_TOKENS)));
   const ceiling = Math.max(0, windowTokens - clampedOutput - SAFETY_HEADROOM_TOKENS);
   return inputLimit !== null && inputLimit > 0 ? Math.min(ceiling, inputLimit) : ceiling;
+}
+
+/** Signed headroom: negative means the request does not fit, and is never clamped to zero. */
+export function inputHeadroom(ceiling: number, estimate: TokenEstimates): number {
+  return ceiling - estimate.total_conservative;
 }

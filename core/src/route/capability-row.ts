@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withSchemaDialectDefaults } from '../tools/schema-dialects.js';
 
 // Dialects and route shapes are labels that plugins declare, not a closed list in the core: a third
 // party adds a route of a new shape, or a new dialect, without a core release. A dialect id is usable
@@ -18,6 +19,11 @@ const KEY_PATH = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$/;
 
 /** Where the context window figure came from, most to least authoritative. */
 export const CONTEXT_SOURCES = ['configured', 'provider-reported', 'catalog', 'name-suffix-hint', 'fallback'] as const;
+
+/** BPE encodings cw can count offline (from the gpt-tokenizer package); a row names the one its model family uses. */
+export const OFFLINE_TOKENIZERS = ['o200k_base', 'cl100k_base'] as const;
+/** An offline tokenizer encoding name. */
+export type OfflineTokenizer = (typeof OFFLINE_TOKENIZERS)[number];
 
 const billingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('metered') }).strict(),
@@ -48,32 +54,51 @@ const reasoningSchema = z
     conflicting_params: z.array(z.string()).default([]),
     /** True when sending reasoning forces tool_choice off the body (the provider rejects it while thinking). */
     omits_tool_choice: z.boolean().default(false),
+    /** True when a forced tool_choice (required or named) is refused while reasoning is sent. */
+    forbids_forced_tool_choice: z.boolean().default(false),
   })
   .strict();
 
+const limit = z.number().int().positive().nullable();
+
+/** A route's tool-schema rules as a row writes them: a schema dialect name, and only the fields that differ from it. */
 const toolSchemaRulesSchema = z
   .object({
-    /** A named subset of JSON Schema the route accepts; documentation and diagnostics use it. */
+    /** A named JSON Schema subset (docs/capability-rows.md); it supplies every field the row leaves out. */
     dialect: labelSchema,
-    /** Keywords the route rejects; a tool using one is relaxed (when a rule can rewrite it) or omitted. */
-    deny_keywords: z.array(z.string()).default([]),
-    /** When set, only these keywords may appear anywhere in a schema. */
-    allow_keywords: z.array(z.string()).nullable().default(null),
-    root_must_be_object: z.boolean().default(true),
-    /** Whether `type` may sit beside `anyOf`/`oneOf`/`allOf` in one schema node. */
-    type_beside_combinator: z.boolean().default(true),
-    allows_ref: z.boolean().default(true),
-    max_depth: z.number().int().positive().nullable().default(null),
-    max_schema_bytes: z.number().int().positive().nullable().default(null),
-    max_properties: z.number().int().positive().nullable().default(null),
-    max_any_of: z.number().int().positive().nullable().default(null),
-    max_enum: z.number().int().positive().nullable().default(null),
-    /** Tool names must match this pattern (source text of a JS RegExp). */
-    name_pattern: z.string().default('^[a-zA-Z0-9_-]{1,64}$'),
-    /** Whether function tools are sent with `strict: true`. */
-    strict_default: z.boolean().default(false),
+    deny_keywords: z.array(z.string()).optional(),
+    allow_keywords: z.array(z.string()).nullable().optional(),
+    root_must_be_object: z.boolean().optional(),
+    allows_root_combinators: z.boolean().optional(),
+    type_beside_combinator: z.boolean().optional(),
+    allows_type_list: z.boolean().optional(),
+    requires_type: z.boolean().optional(),
+    allows_ref: z.boolean().optional(),
+    allows_recursive_ref: z.boolean().optional(),
+    allows_tuple_items: z.boolean().optional(),
+    allowed_formats: z.array(z.string()).nullable().optional(),
+    enum_allows_null: z.boolean().optional(),
+    max_depth: limit.optional(),
+    max_schema_bytes: limit.optional(),
+    max_properties: limit.optional(),
+    max_any_of: limit.optional(),
+    max_enum: limit.optional(),
+    name_pattern: z.string().min(1).max(200).refine(compilesAsRegExp, 'must be a valid regular expression').optional(),
+    max_tools: limit.optional(),
+    strict_default: z.boolean().optional(),
+    strict_fallback: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .transform(withSchemaDialectDefaults);
+
+function compilesAsRegExp(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const toolChoiceForm = z.enum(['auto', 'none', 'required', 'named']);
 
@@ -81,7 +106,8 @@ const toolChoiceSchema = z
   .object({
     accepted: z.array(toolChoiceForm).min(1),
     /** What each unaccepted form becomes; `omit` leaves tool_choice off the body. */
-    fallback: z.partialRecord(toolChoiceForm, z.enum(['auto', 'none', 'required', 'omit'])).default({}),
+    /** What each unaccepted form becomes: another form, `omit` (no tool_choice), or `drop-tools` (no tools either). */
+    fallback: z.partialRecord(toolChoiceForm, z.enum(['auto', 'none', 'required', 'omit', 'drop-tools'])).default({}),
   })
   .strict();
 
@@ -140,6 +166,10 @@ export const capabilityRowSchema = z
     tool_schema: toolSchemaRulesSchema,
     tool_choice: toolChoiceSchema,
     reasoning: reasoningSchema.nullable(),
+    /** Top-level body keys this route never takes (e.g. sampling a fixed-sampling model rejects); removed after every tap. */
+    omit_body_keys: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)).default([]),
+    /** Offline BPE encoding of the route's model family, for preview token counts; null when none ships with cw. */
+    tokenizer: z.enum(OFFLINE_TOKENIZERS).nullable().default(null),
     provenance: z
       .object({
         /** Where the facts in this row come from (a docs page, a config file, a measurement). */

@@ -8,13 +8,13 @@ const PER_DIALECT: Record<string, Pick<CapabilityRowInput, 'output_cap' | 'tool_
   'chat-completions': {
     path: () => '/chat/completions',
     output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
-    tool_schema: { dialect: 'openai-loose', root_must_be_object: true },
+    tool_schema: { dialect: 'loose', root_must_be_object: true },
   },
   'anthropic-messages': {
     // The reference convention: a base already ending in /v1 gets /messages, anything else /v1/messages.
     path: (base) => (/\/v1\/?$/.test(base) ? '/messages' : '/v1/messages'),
     output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
-    tool_schema: { dialect: 'anthropic-input', root_must_be_object: true },
+    tool_schema: { dialect: 'draft-2020-object', root_must_be_object: true },
   },
   'openai-responses': {
     path: () => '/responses',

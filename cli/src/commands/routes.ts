@@ -1,0 +1,40 @@
+import { Command, Flags } from '@oclif/core';
+import { reportError } from '../report-error.js';
+
+/** `cw routes`: every route cw can send to, as capability rows. */
+export default class Routes extends Command {
+  static override summary = 'List every route: the capability rows plugins registered and the routes in your config';
+  static override description =
+    'Prints one line per route: route id, provider, wire dialect, route shape, default model and the plugin that registered it. With --json, prints the full capability rows (endpoint as host class and fingerprint only; every identifier redacted).';
+  static override examples = ['<%= config.bin %> routes', '<%= config.bin %> routes --json'];
+  static override flags = {
+    json: Flags.boolean({ description: 'Print the full capability rows as JSON.' }),
+  };
+
+  async run(): Promise<void> {
+    try {
+      const { flags } = await this.parse(Routes);
+      const core = await import('@cw/core');
+      const { loadRuntime } = await import('../load-runtime.js');
+      const { snapshot, registry } = await loadRuntime(this.config);
+      const { renderPluginProblems } = await import('../render-plugin-problems.js');
+      await renderPluginProblems(registry.problems);
+      const { listRoutes } = await import('../list-routes.js');
+      const { routeView, routeCells, renderTable, ROUTE_COLUMNS } = await import('../route-view.js');
+      const { routes, unresolved } = listRoutes(core, snapshot);
+      for (const entry of unresolved) {
+        process.stderr.write(`cw: warning: configured route ${core.safeIdentifier(entry.routeId)} does not resolve: ${core.safeErrorText(entry.detail)}\n`);
+      }
+      const views = routes.map((entry) => routeView(core, entry.row, entry.definedBy));
+      const defaultRoute = core.safeIdentifier(snapshot.config.route ?? snapshot.defaultRouteId);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ default_route: defaultRoute, routes: views }, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(renderTable(ROUTE_COLUMNS, views.map(routeCells)));
+      process.stdout.write(`\n${views.length} routes; the active route is ${defaultRoute}. Details: cw routes --json\n`);
+    } catch (error) {
+      await reportError(this, error);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import type { RouteView } from './route-view.js';
+
+/** What `cw plugins:inspect` shows for one plugin; every string in it is already redacted. */
+export interface InspectedPlugin {
+  readonly name: string;
+  readonly version: string;
+  readonly type: string;
+  readonly tag: string | null;
+  readonly commands: readonly string[];
+  readonly dependencies: Readonly<Record<string, { readonly from: string | null; readonly version: string }>>;
+  /** Null for a package that is not a cw plugin (it declares no `cw` field). */
+  readonly cw: {
+    readonly api_version: number | null;
+    readonly routes: readonly RouteView[];
+    readonly problems: readonly { readonly code: string; readonly detail: string }[];
+  } | null;
+}
+
+interface Node {
+  readonly label: string;
+  readonly children?: readonly Node[];
+}
+
+function lines(nodes: readonly Node[], prefix: string): string[] {
+  return nodes.flatMap((node, index) => {
+    const last = index === nodes.length - 1;
+    const own = `${prefix}${last ? '└─ ' : '├─ '}${node.label}`;
+    return [own, ...lines(node.children ?? [], `${prefix}${last ? '   ' : '│  '}`)];
+  });
+}
+
+/** The tree oclif prints for a plugin, with `location` replaced by the install type and cw's rows added. */
+export function renderPluginTree(plugin: InspectedPlugin): string {
+  const facts: Node[] = [
+    { label: `version ${plugin.version}` },
+    ...(plugin.tag === null ? [] : [{ label: `tag ${plugin.tag}` }]),
+    { label: `type ${plugin.type}` },
+    { label: 'commands', children: plugin.commands.map((id) => ({ label: id })) },
+    {
+      label: 'dependencies',
+      children: Object.entries(plugin.dependencies).map(([name, dep]) => ({ label: `${name} ${dep.from === null ? dep.version : `${dep.from} => ${dep.version}`}` })),
+    },
+  ];
+  if (plugin.cw === null) {
+    facts.push({ label: 'cw: not a cw plugin (no cw field in package.json)' });
+  } else {
+    facts.push({
+      label: `cw routes (${plugin.cw.routes.length})`,
+      children: plugin.cw.routes.map((route) => ({
+        label: route.route_id,
+        children: [
+          { label: `provider ${route.provider_id} (${route.provider_display})` },
+          { label: `dialect ${route.dialect}, shape ${route.route_shape}` },
+          { label: `endpoint ${route.endpoint.host_class}` },
+          { label: `model ${route.model.default}` },
+          { label: `tool schema ${String(route.tool_schema['dialect'])}` },
+          { label: `reasoning ${route.reasoning === null ? 'none' : `${String(route.reasoning['key_path'])} (${String(route.reasoning['value_kind'])})`}` },
+          { label: `output cap ${route.output_cap.field ?? 'not sent'}` },
+          { label: `provenance ${route.provenance.source}` },
+        ],
+      })),
+    });
+    if (plugin.cw.problems.length > 0) {
+      facts.push({ label: 'cw load problems', children: plugin.cw.problems.map((problem) => ({ label: `${problem.code}: ${problem.detail}` })) });
+    }
+  }
+  return [plugin.name, ...lines(facts, '')].join('\n') + '\n';
+}

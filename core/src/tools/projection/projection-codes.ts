@@ -1,0 +1,46 @@
+/** Codes of the relaxation rules, in the order the engine runs them. Stable: scripts match on them. */
+export const RELAXATION_CODES = [
+  'root-object-type',
+  'inline-refs',
+  'flatten-root-union',
+  'drop-conditional-requirements',
+  'merge-all-of',
+  'one-of-to-any-of',
+  'const-to-enum',
+  'infer-literal-type',
+  'tuple-to-prefix-items',
+  'move-type-into-branches',
+  'type-list-to-any-of',
+  'strip-annotations',
+  'constraints-to-description',
+  'close-objects-for-strict',
+  'strict-off',
+] as const;
+/** A relaxation rule code. */
+export type RelaxationCode = (typeof RELAXATION_CODES)[number];
+
+/** Why a tool was omitted: the first rule of the route it still breaks after every relaxation. Stable. */
+export const OMISSION_CODES = [
+  'name-not-accepted',
+  'duplicate-name',
+  'tool-limit-exceeded',
+  'root-not-object',
+  'root-combinator-not-accepted',
+  'keyword-not-accepted',
+  'type-beside-combinator',
+  'type-list-not-accepted',
+  'untyped-node',
+  'ref-not-accepted',
+  'ref-unresolvable',
+  'tuple-items-not-accepted',
+  'enum-null-not-accepted',
+  'limit-depth',
+  'limit-size',
+  'limit-properties',
+  'limit-any-of',
+  'limit-enum',
+  'recursive-ref',
+  'strict-not-satisfiable',
+] as const;
+/** An omission code. */
+export type OmissionCode = (typeof OMISSION_CODES)[number];

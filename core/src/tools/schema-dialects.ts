@@ -1,0 +1,200 @@
+// Named JSON Schema subsets a route can accept for tool parameters. A row names one and may override
+// any field; the preset supplies the rest. Facts and sources: docs/capability-rows.md, "Schema dialects".
+
+/** The schema dialects cw ships presets for. A row may name another label; it then starts from `loose`. */
+export const SCHEMA_DIALECTS = ['loose', 'strict', 'strict-narrow', 'mfjs', 'draft-2020-object', 'object-root'] as const;
+/** A schema dialect cw ships a preset for. */
+export type SchemaDialect = (typeof SCHEMA_DIALECTS)[number];
+
+/** What a route accepts in tool definitions, as data the projection engine reads. */
+export interface ToolSchemaRules {
+  /** The named subset these rules started from; documentation and diagnostics use it. */
+  readonly dialect: string;
+  /** Keywords the route rejects anywhere in a schema. */
+  readonly deny_keywords: readonly string[];
+  /** When set, the only keywords that may appear anywhere in a schema. */
+  readonly allow_keywords: readonly string[] | null;
+  /** The root must be `type: "object"`. */
+  readonly root_must_be_object: boolean;
+  /** Whether `oneOf` / `anyOf` / `allOf` may sit at the root. */
+  readonly allows_root_combinators: boolean;
+  /** Whether `type` may sit beside `anyOf` / `oneOf` / `allOf` in one node. */
+  readonly type_beside_combinator: boolean;
+  /** Whether `type` may be a list (`["string", "null"]`). */
+  readonly allows_type_list: boolean;
+  /** Every subschema must declare a `type` (or be a union or reference); `{}` only as additionalProperties. */
+  readonly requires_type: boolean;
+  /** Whether `$ref` (to `$defs` / `definitions` in the same document) is accepted. */
+  readonly allows_ref: boolean;
+  /** Whether a reference may lead back to itself (a recursive schema such as a tree). */
+  readonly allows_recursive_ref: boolean;
+  /** Whether draft-07 array-form `items` (a tuple) is accepted. */
+  readonly allows_tuple_items: boolean;
+  /** When set, the only `format` values the route accepts; others move into the description. */
+  readonly allowed_formats: readonly string[] | null;
+  /** Whether `null` may appear inside an `enum`. */
+  readonly enum_allows_null: boolean;
+  /** Deepest nesting of object schemas; the root object is depth 1. */
+  readonly max_depth: number | null;
+  /** Largest schema, in UTF-8 bytes of its JSON text. */
+  readonly max_schema_bytes: number | null;
+  /** Most properties, counted over every object in the schema. */
+  readonly max_properties: number | null;
+  /** Most branches in one `anyOf` / `oneOf`. */
+  readonly max_any_of: number | null;
+  /** Most enum values, counted over the whole schema. */
+  readonly max_enum: number | null;
+  /** Tool names must match this pattern (source of a JS RegExp). */
+  readonly name_pattern: string;
+  /** Most tools one request may carry; later tools in catalog order are omitted. */
+  readonly max_tools: number | null;
+  /** Function tools are sent with `strict: true`, after the strict-mode rewrite. */
+  readonly strict_default: boolean;
+  /** A tool that cannot be made strict is sent non-strict, as authored, instead of being omitted. */
+  readonly strict_fallback: boolean;
+}
+
+// The permissive base every preset starts from: what an OpenAI-compatible chat endpoint takes.
+const LOOSE: ToolSchemaRules = {
+  dialect: 'loose',
+  deny_keywords: [],
+  allow_keywords: null,
+  root_must_be_object: true,
+  allows_root_combinators: true,
+  type_beside_combinator: true,
+  allows_type_list: true,
+  requires_type: false,
+  allows_ref: true,
+  allows_recursive_ref: true,
+  allows_tuple_items: true,
+  allowed_formats: null,
+  enum_allows_null: true,
+  max_depth: null,
+  max_schema_bytes: null,
+  max_properties: null,
+  max_any_of: null,
+  max_enum: null,
+  name_pattern: '^[a-zA-Z0-9_-]{1,64}$',
+  max_tools: null,
+  strict_default: false,
+  strict_fallback: false,
+};
+
+// OpenAI Structured Outputs "Supported schemas" (function strict mode).
+const STRICT_MODE_KEYWORDS = [
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'enum',
+  'const',
+  'description',
+  '$ref',
+  '$defs',
+  'pattern',
+  'format',
+  'multipleOf',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+];
+
+/** Each schema dialect's full rules; a row's own fields override these. */
+export const SCHEMA_DIALECT_PRESETS: Readonly<Record<SchemaDialect, ToolSchemaRules>> = {
+  'loose': LOOSE,
+  'strict': {
+    ...LOOSE,
+    dialect: 'strict',
+    allow_keywords: STRICT_MODE_KEYWORDS,
+    allowed_formats: ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'],
+    allows_root_combinators: false,
+    requires_type: true,
+    allows_tuple_items: false,
+    max_depth: 10,
+    max_schema_bytes: 120_000,
+    max_properties: 5_000,
+    max_enum: 1_000,
+    strict_default: true,
+    strict_fallback: true,
+  },
+  // A strict mode narrower than OpenAI's: no string-length or item-count bounds.
+  'strict-narrow': {
+    ...LOOSE,
+    dialect: 'strict-narrow',
+    allow_keywords: STRICT_MODE_KEYWORDS.filter((keyword) => keyword !== 'minItems' && keyword !== 'maxItems'),
+    allowed_formats: ['email', 'hostname', 'ipv4', 'ipv6', 'uuid'],
+    allows_root_combinators: false,
+    requires_type: true,
+    allows_tuple_items: false,
+    strict_default: true,
+    strict_fallback: true,
+  },
+  // MFJS validator allowlist and limits (walle docs/mfjs-spec.md), and the name rule the API enforces.
+  mfjs: {
+    ...LOOSE,
+    dialect: 'mfjs',
+    allow_keywords: [
+      '$id',
+      '$ref',
+      '$defs',
+      'anyOf',
+      'properties',
+      'additionalProperties',
+      'items',
+      'type',
+      'enum',
+      'required',
+      'maxLength',
+      'minLength',
+      'maximum',
+      'minimum',
+      'maxItems',
+      'minItems',
+      'title',
+      'description',
+      'default',
+    ],
+    allows_root_combinators: false,
+    type_beside_combinator: false,
+    allows_type_list: false,
+    requires_type: true,
+    allows_recursive_ref: false,
+    allows_tuple_items: false,
+    enum_allows_null: false,
+    max_depth: 5,
+    max_schema_bytes: 120_000,
+    max_properties: 100,
+    max_any_of: 10,
+    max_enum: 500,
+    name_pattern: '^[a-zA-Z][a-zA-Z0-9_-]{0,63}$',
+  },
+  // Anthropic `input_schema`: draft 2020-12, root `type: "object"` with no top-level union.
+  'draft-2020-object': {
+    ...LOOSE,
+    dialect: 'draft-2020-object',
+    allows_root_combinators: false,
+    allows_tuple_items: false,
+    name_pattern: '^[a-zA-Z0-9_-]{1,128}$',
+  },
+  // Routes that only require a plain object root (Responses, some chat gateways).
+  'object-root': {
+    ...LOOSE,
+    dialect: 'object-root',
+    allows_root_combinators: false,
+  },
+};
+
+/** A row's tool-schema fields as written: a dialect label plus any overrides. */
+export type ToolSchemaRulesInput = { readonly dialect: string } & { readonly [K in Exclude<keyof ToolSchemaRules, 'dialect'>]?: ToolSchemaRules[K] | undefined };
+
+/** Fills every field a row leaves out from its schema dialect's preset (`loose` for a label cw has no preset for). */
+export function withSchemaDialectDefaults(input: ToolSchemaRulesInput): ToolSchemaRules {
+  const preset = (SCHEMA_DIALECT_PRESETS as Readonly<Record<string, ToolSchemaRules>>)[input.dialect] ?? LOOSE;
+  const overrides = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  return { ...preset, ...overrides, dialect: input.dialect };
+}

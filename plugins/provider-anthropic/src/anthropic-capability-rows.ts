@@ -1,0 +1,36 @@
+import type { CapabilityRowInput } from '@cw/core';
+
+const ADAPTIVE = { 'thinking.type': 'adaptive' } as const;
+
+/**
+ * Anthropic's Messages route: adaptive thinking with `output_config.effort` (xhigh and max both
+ * send `max`). Off sends nothing: some models refuse an explicit `disabled`. Forced tool use is
+ * refused while thinking.
+ */
+export const ANTHROPIC_ROW: CapabilityRowInput = {
+  provider_id: 'anthropic',
+  provider_display: 'Anthropic',
+  route_id: 'anthropic',
+  dialect: 'anthropic-messages',
+  route_shape: 'standard',
+  endpoint: { base_url: 'https://api.anthropic.com', path: '/v1/messages' },
+  auth: { scheme: 'x-api-key', api_key_env: 'ANTHROPIC_API_KEY', headers: { 'anthropic-version': '2023-06-01' } },
+  model: { default: 'claude-sonnet-4-6', catalog: ['claude-sonnet-4-6', 'claude-opus-4-8', 'claude-sonnet-5'] },
+  context: { window_tokens: 200_000, source: 'catalog', output_limit_tokens: 64_000 },
+  output_cap: { field: 'max_tokens', default_tokens: 32_000 },
+  billing: { kind: 'metered' },
+  tool_schema: { dialect: 'draft-2020-object' },
+  tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
+  reasoning: {
+    key_path: 'output_config.effort',
+    value_kind: 'effort',
+    values: { off: null, minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'max', max: 'max' },
+    also_set: { minimal: ADAPTIVE, low: ADAPTIVE, medium: ADAPTIVE, high: ADAPTIVE, xhigh: ADAPTIVE, max: ADAPTIVE },
+    default_tier: 'high',
+    forbids_forced_tool_choice: true,
+  },
+  provenance: { source: 'Anthropic docs: Messages API, adaptive thinking, effort, 2026-07' },
+};
+
+/** Every route this plugin registers. */
+export const ANTHROPIC_ROWS: readonly CapabilityRowInput[] = [ANTHROPIC_ROW];

@@ -1,0 +1,36 @@
+import type { CapabilityRowInput } from '@cw/core';
+
+const SUMMARY = { 'reasoning.summary': 'auto' } as const;
+
+/**
+ * OpenAI Codex on the ChatGPT backend: Responses at `/codex/responses`, billed to the ChatGPT plan.
+ * The backend answers 400 to `max_output_tokens`, so the row sends no cap (the default still sizes
+ * the input budget). Effort is low, medium, high or xhigh; reasoning cannot be turned off.
+ */
+export const CODEX_ROW: CapabilityRowInput = {
+  provider_id: 'openai-codex',
+  provider_display: 'OpenAI Codex (ChatGPT)',
+  route_id: 'codex',
+  dialect: 'openai-responses',
+  route_shape: 'codex-responses',
+  endpoint: { base_url: 'https://chatgpt.com/backend-api', path: '/codex/responses' },
+  auth: { scheme: 'bearer', api_key_env: 'CODEX_ACCESS_TOKEN' },
+  model: { default: 'gpt-5.6', catalog: ['gpt-5.6', 'gpt-5.6-codex'] },
+  context: { window_tokens: 128_000, source: 'fallback' },
+  output_cap: { field: null, default_tokens: 32_768 },
+  billing: { kind: 'subscription', plan: 'Codex OAuth quota' },
+  tool_schema: { dialect: 'object-root' },
+  tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
+  reasoning: {
+    key_path: 'reasoning.effort',
+    value_kind: 'effort',
+    values: { off: 'low', minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'xhigh' },
+    also_set: { off: SUMMARY, minimal: SUMMARY, low: SUMMARY, medium: SUMMARY, high: SUMMARY, xhigh: SUMMARY, max: SUMMARY },
+    default_tier: 'medium',
+  },
+  tokenizer: 'o200k_base',
+  provenance: { source: 'OpenAI Codex client behaviour and Responses API reference, 2026-08' },
+};
+
+/** Every route this plugin registers. */
+export const CODEX_ROWS: readonly CapabilityRowInput[] = [CODEX_ROW];

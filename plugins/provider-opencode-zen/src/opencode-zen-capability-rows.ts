@@ -1,0 +1,52 @@
+import type { CapabilityRowInput } from '@cw/core';
+
+const BASE_URL = 'https://opencode.ai/zen/v1';
+const SUMMARY = { 'reasoning.summary': 'auto' } as const;
+
+/** OpenCode Zen's chat route, for the models Zen serves on Chat Completions; no reasoning control is sent. */
+export const OPENCODE_ZEN_CHAT_ROW: CapabilityRowInput = {
+  provider_id: 'opencode-zen',
+  provider_display: 'OpenCode Zen',
+  route_id: 'opencode-zen-chat',
+  dialect: 'chat-completions',
+  route_shape: 'opencode-zen',
+  endpoint: { base_url: BASE_URL, path: '/chat/completions' },
+  auth: { scheme: 'bearer', api_key_env: 'OPENCODE_API_KEY' },
+  model: { default: 'deepseek-v4-pro', catalog: ['deepseek-v4-pro', 'glm-5.3', 'kimi-k2.7-code'] },
+  context: { window_tokens: 128_000, source: 'fallback' },
+  output_cap: { field: 'max_tokens', default_tokens: 32_768 },
+  billing: { kind: 'metered' },
+  tool_schema: { dialect: 'loose' },
+  tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
+  reasoning: null,
+  provenance: { source: 'OpenCode Zen docs: models and endpoints, 2026-08' },
+};
+
+/** OpenCode Zen's Responses route, for the GPT models; the public id maps to Zen's wire id. */
+export const OPENCODE_ZEN_RESPONSES_ROW: CapabilityRowInput = {
+  provider_id: 'opencode-zen',
+  provider_display: 'OpenCode Zen',
+  route_id: 'opencode-zen-responses',
+  dialect: 'openai-responses',
+  route_shape: 'opencode-zen',
+  endpoint: { base_url: BASE_URL, path: '/responses' },
+  auth: { scheme: 'bearer', api_key_env: 'OPENCODE_API_KEY' },
+  model: { default: 'gpt-5.6', wire_map: { 'gpt-5.6': 'gpt-5.6-sol' }, catalog: ['gpt-5.6', 'gpt-5.6-sol'] },
+  context: { window_tokens: 400_000, source: 'catalog' },
+  output_cap: { field: 'max_output_tokens', default_tokens: 32_768 },
+  billing: { kind: 'metered' },
+  tool_schema: { dialect: 'object-root' },
+  tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
+  reasoning: {
+    key_path: 'reasoning.effort',
+    value_kind: 'effort',
+    values: { off: 'none', minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'max' },
+    also_set: { minimal: SUMMARY, low: SUMMARY, medium: SUMMARY, high: SUMMARY, xhigh: SUMMARY, max: SUMMARY },
+    default_tier: 'medium',
+  },
+  tokenizer: 'o200k_base',
+  provenance: { source: 'OpenCode Zen docs: models and endpoints, 2026-08' },
+};
+
+/** Every route this plugin registers. */
+export const OPENCODE_ZEN_ROWS: readonly CapabilityRowInput[] = [OPENCODE_ZEN_CHAT_ROW, OPENCODE_ZEN_RESPONSES_ROW];

@@ -1,0 +1,28 @@
+import type { BuildContext, WireBody } from '@cw/core';
+import { OPENMODEL_ROW } from './openmodel-capability-rows.js';
+
+/** After the core placed the reasoning control (stage 50): this tap adjusts the budget it wrote. */
+export const OPENMODEL_BODY_STAGE = 100;
+
+// Anthropic's extended thinking: the budget is at least 1,024 tokens and strictly below max_tokens.
+const MIN_BUDGET_TOKENS = 1_024;
+
+/**
+ * Fits the thinking budget into this request: `min(tier budget, max_tokens - 1)`, and no thinking at
+ * all when that leaves less than the minimum. It depends on the output cap of the request, which a
+ * row cannot relate to another value, so it is code.
+ */
+export function refineOpenModelBody(body: WireBody, context: BuildContext): WireBody {
+  if (context.row.route_id !== OPENMODEL_ROW.route_id) return body;
+  const thinking = body['thinking'];
+  const maxTokens = body['max_tokens'];
+  if (typeof thinking !== 'object' || thinking === null || Array.isArray(thinking) || typeof maxTokens !== 'number') return body;
+  const budget = thinking['budget_tokens'];
+  if (typeof budget !== 'number') return body;
+  const fitted = Math.min(budget, maxTokens - 1);
+  if (fitted < MIN_BUDGET_TOKENS) {
+    const { thinking: _dropped, ...rest } = body;
+    return rest;
+  }
+  return fitted === budget ? body : { ...body, thinking: { ...thinking, budget_tokens: fitted } };
+}

@@ -1,0 +1,7 @@
+import type { PluginApi } from '@cw/core';
+import { XAI_ROWS } from './xai-capability-rows.js';
+
+/** Registers the xAI route. */
+export function register(api: PluginApi): void {
+  for (const row of XAI_ROWS) api.addRoute(row);
+}
