@@ -46,8 +46,11 @@ const reasoningSchema = z
     value_kind: z.enum(['effort', 'budget', 'toggle']),
     /** Wire value for each tier; a tier mapped to null sends no control at all. */
     values: z.partialRecord(z.enum(REASONING_TIERS), jsonLeaf),
-    /** Extra body paths set whenever a control is sent for that tier (e.g. `thinking.type`). */
-    also_set: z.partialRecord(z.enum(REASONING_TIERS), z.record(z.string().regex(KEY_PATH), jsonLeaf)).default({}),
+    /**
+     * Extra body paths set with the control (e.g. `thinking.type`), keyed by tier, or by `on` (every
+     * tier but off) and `all`; a tier's own entry wins over `on`, which wins over `all`.
+     */
+    also_set: z.partialRecord(z.enum([...REASONING_TIERS, 'on', 'all']), z.record(z.string().regex(KEY_PATH), jsonLeaf)).default({}),
     /** The tier used when the user selected none; null means the route sends no control by default. */
     default_tier: z.enum(REASONING_TIERS).nullable(),
     /** Top-level body keys removed when a reasoning control is sent (e.g. sampling the provider rejects). */

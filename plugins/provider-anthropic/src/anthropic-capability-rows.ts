@@ -25,7 +25,7 @@ export const ANTHROPIC_ROW: CapabilityRowInput = {
     key_path: 'output_config.effort',
     value_kind: 'effort',
     values: { off: null, minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'max', max: 'max' },
-    also_set: { minimal: ADAPTIVE, low: ADAPTIVE, medium: ADAPTIVE, high: ADAPTIVE, xhigh: ADAPTIVE, max: ADAPTIVE },
+    also_set: { on: ADAPTIVE },
     default_tier: 'high',
     forbids_forced_tool_choice: true,
   },

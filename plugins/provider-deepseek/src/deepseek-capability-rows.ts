@@ -7,15 +7,7 @@ const CHAT_REASONING: CapabilityRowInput['reasoning'] = {
   key_path: 'reasoning_effort',
   value_kind: 'effort',
   values: { off: null, minimal: 'low', low: 'low', medium: 'high', high: 'high', xhigh: 'max', max: 'max' },
-  also_set: {
-    off: { 'thinking.type': 'disabled' },
-    minimal: { 'thinking.type': 'enabled' },
-    low: { 'thinking.type': 'enabled' },
-    medium: { 'thinking.type': 'enabled' },
-    high: { 'thinking.type': 'enabled' },
-    xhigh: { 'thinking.type': 'enabled' },
-    max: { 'thinking.type': 'enabled' },
-  },
+  also_set: { off: { 'thinking.type': 'disabled' }, on: { 'thinking.type': 'enabled' } },
   default_tier: 'high',
   conflicting_params: [],
   // Thinking mode answers 400 to required/named tool_choice; auto is the default anyway.
@@ -81,15 +73,7 @@ export const DEEPSEEK_ANTHROPIC_ROW: CapabilityRowInput = {
     key_path: 'output_config.effort',
     value_kind: 'effort',
     values: { off: null, minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'max', max: 'max' },
-    also_set: {
-      off: { 'thinking.type': 'disabled' },
-      minimal: { 'thinking.type': 'adaptive' },
-      low: { 'thinking.type': 'adaptive' },
-      medium: { 'thinking.type': 'adaptive' },
-      high: { 'thinking.type': 'adaptive' },
-      xhigh: { 'thinking.type': 'adaptive' },
-      max: { 'thinking.type': 'adaptive' },
-    },
+    also_set: { off: { 'thinking.type': 'disabled' }, on: { 'thinking.type': 'adaptive' } },
     default_tier: 'high',
     // Messages thinking refuses a forced tool (`any` / `tool`).
     forbids_forced_tool_choice: true,

@@ -25,7 +25,7 @@ export const CODEX_ROW: CapabilityRowInput = {
     key_path: 'reasoning.effort',
     value_kind: 'effort',
     values: { off: 'low', minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'xhigh' },
-    also_set: { off: SUMMARY, minimal: SUMMARY, low: SUMMARY, medium: SUMMARY, high: SUMMARY, xhigh: SUMMARY, max: SUMMARY },
+    also_set: { all: SUMMARY },
     default_tier: 'medium',
   },
   tokenizer: 'o200k_base',

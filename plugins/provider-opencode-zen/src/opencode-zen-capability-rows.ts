@@ -41,7 +41,7 @@ export const OPENCODE_ZEN_RESPONSES_ROW: CapabilityRowInput = {
     key_path: 'reasoning.effort',
     value_kind: 'effort',
     values: { off: 'none', minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'max' },
-    also_set: { minimal: SUMMARY, low: SUMMARY, medium: SUMMARY, high: SUMMARY, xhigh: SUMMARY, max: SUMMARY },
+    also_set: { on: SUMMARY },
     default_tier: 'medium',
   },
   tokenizer: 'o200k_base',

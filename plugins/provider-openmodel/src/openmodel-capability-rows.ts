@@ -24,7 +24,7 @@ export const OPENMODEL_ROW: CapabilityRowInput = {
     key_path: 'thinking.budget_tokens',
     value_kind: 'budget',
     values: { off: null, minimal: 4_096, low: 4_096, medium: 8_192, high: 16_384, xhigh: 32_768, max: 32_768 },
-    also_set: { minimal: ENABLED, low: ENABLED, medium: ENABLED, high: ENABLED, xhigh: ENABLED, max: ENABLED },
+    also_set: { on: ENABLED },
     default_tier: 'high',
     forbids_forced_tool_choice: true,
   },
