@@ -2,33 +2,18 @@ import { execFile } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUNDLED_BASE_PROMPT } from '@cw/core';
-import { CW_BIN, FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
+import { CW_BIN, FAKE_KEY, useCwHomes } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
 
 const execFileAsync = promisify(execFile);
-const homes: string[] = [];
-
-async function home(config?: unknown): Promise<string> {
-  const folder = await tempHome(config);
-  homes.push(folder);
-  process.env['CW_HOME'] = folder;
-  return folder;
-}
-
-afterEach(() => {
-  delete process.env['CW_HOME'];
-});
-afterAll(async () => {
-  await Promise.all(homes.map(removeHome));
-});
+const home = useCwHomes();
 
 describe('cw as a new user runs it', () => {
   it('previews the default route as a separate process with no config, network or key', async () => {
-    const folder = await tempHome();
-    homes.push(folder);
+    const folder = await home();
     const env = { ...process.env, CW_HOME: folder, DEEPSEEK_API_KEY: '' };
     const { stdout } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hello'], { env });
     expectValidManifest(stdout);

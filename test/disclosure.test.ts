@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS, ConfigError, previewRequest, renderManifestTable, safeErrorText, type CwSnapshot, type PluginRegistry } from '@cw/core';
 import { BLNS, HOSTILE, leakedSecret } from './support/label-corpus.js';
-import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
+import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome, useCwHomes } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
 
@@ -55,6 +55,33 @@ describe('hostile identifiers never reach any output', () => {
       expect(output.includes(text.trim())).toBe(false);
       expect(leakedSecret(text, output)).toBeUndefined();
       expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+  });
+});
+
+describe('a config full of secret-shaped values', () => {
+  const home = useCwHomes();
+  const routeId = `sk-test-${'1'.repeat(24)}`;
+  const model = `deployments/${'ab12'.repeat(8)}`;
+  const tenant = `sk-test-${'2'.repeat(24)}`;
+  const baseUrl = `https://user:hunter2@${tenant}.tenant.example:8443/v1/deployments/prod-key-8f2a?api_key=${'3'.repeat(24)}`;
+  const secrets = [routeId, model, tenant, 'hunter2', 'prod-key-8f2a', '3'.repeat(24), 'tenant.example', '/v1/deployments'];
+
+  it('yields a manifest, a table and errors that contain none of them', async () => {
+    await home({ route: routeId, routes: { [routeId]: { provider: 'custom', dialect: 'openai-responses', base_url: baseUrl, model, api_key_env: 'CW_SECRET_SHAPED_KEY' } } });
+    delete process.env['CW_SECRET_SHAPED_KEY'];
+    const outputs = [
+      await runCw(['preview-request', 'json', '--prompt', 'hi']),
+      await runCw(['preview-request', '--prompt', 'hi']),
+      await runCw(['send', '--prompt', 'hi']),
+    ];
+    expect(outputs.map((output) => output.exitCode)).toEqual([0, 0, 1]);
+    const manifest = JSON.parse(outputs[0]!.stdout) as { route: { exact: { route_id: string; wire_model: string; endpoint_host_class: string } } };
+    expect(manifest.route.exact.route_id).toMatch(/^sha256:[0-9a-f]{12}$/);
+    expect(manifest.route.exact.wire_model).toMatch(/^sha256:[0-9a-f]{12}$/);
+    expect(manifest.route.exact.endpoint_host_class).toMatch(/^https remote sha256:[0-9a-f]{12}$/);
+    for (const output of outputs) {
+      for (const secret of secrets) expect(`${output.stdout}${output.stderr}`).not.toContain(secret);
     }
   });
 });

@@ -5,29 +5,18 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nock from 'nock';
 import { BUNDLED_BASE_PROMPT, REASON_LABELS } from '@cw/core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { FAKE_KEY, removeHome, tempHome, writeSession } from './support/cw-fixture.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_KEY, useCwHomes, writeSession } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { HISTORY_WITH_TOOL_RESULTS } from './support/manifest-preview.js';
 import { runCw } from './support/run-cw.js';
 
-const homes: string[] = [];
+const home = useCwHomes();
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[/;
 
-async function home(config?: unknown): Promise<string> {
-  const folder = await tempHome(config);
-  homes.push(folder);
-  process.env['CW_HOME'] = folder;
-  return folder;
-}
-
 afterEach(() => {
-  delete process.env['CW_HOME'];
   delete process.env['NO_COLOR'];
-});
-afterAll(async () => {
-  await Promise.all(homes.map(removeHome));
 });
 
 function expectFits80(text: string): void {
@@ -201,8 +190,7 @@ describe('cw preview-request diff', () => {
   }
 
   it('groups what differs between two routes, as the seed lists it, within 80 columns', async () => {
-    const folder = await tempHome();
-    homes.push(folder);
+    const folder = await home();
     const a = await saved(folder, 'deepseek.json', undefined);
     const b = await saved(folder, 'local.json', { ...CUSTOM('openai-responses'), reasoning: 'high' });
     const { stdout, exitCode } = await runCw(['preview-request', 'diff', a, b]);
@@ -229,8 +217,7 @@ describe('cw preview-request diff', () => {
   });
 
   it('identical manifests say so; a section exact on one side only is reported under availability', async () => {
-    const folder = await tempHome();
-    homes.push(folder);
+    const folder = await home();
     const a = await saved(folder, 'a.json', undefined);
     const same = await runCw(['preview-request', 'diff', a, a]);
     expect(same.stdout).toContain('The two manifests are identical.');
@@ -246,8 +233,7 @@ describe('cw preview-request diff', () => {
   });
 
   it('bad input: one line, exit 1; usage problems exit 2', async () => {
-    const folder = await tempHome();
-    homes.push(folder);
+    const folder = await home();
     const good = await saved(folder, 'good.json', undefined);
     const notJson = join(folder, 'not.json');
     await writeFile(notJson, 'sk-live-abcdef0123456789 is not json');

@@ -1,22 +1,8 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { removeHome, tempHome } from './support/cw-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useCwHomes } from './support/cw-fixture.js';
 import { runCw } from './support/run-cw.js';
 
-const homes: string[] = [];
-
-async function home(config?: unknown): Promise<string> {
-  const folder = await tempHome(config);
-  homes.push(folder);
-  process.env['CW_HOME'] = folder;
-  return folder;
-}
-
-afterEach(() => {
-  delete process.env['CW_HOME'];
-});
-afterAll(async () => {
-  await Promise.all(homes.map(removeHome));
-});
+const home = useCwHomes();
 
 // The routes and shapes the built-in plugins must register (the seed's dialect table).
 const BUILT_IN: Record<string, [dialect: string, shape: string]> = {

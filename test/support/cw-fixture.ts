@@ -1,3 +1,4 @@
+import { afterAll, afterEach } from 'vitest';
 import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,3 +57,23 @@ export async function removeHome(home: string): Promise<void> {
 
 /** An obviously fake key for fixtures; never a real credential shape with entropy. */
 export const FAKE_KEY = `sk-test-${'0'.repeat(32)}`;
+
+/**
+ * Gives a test file fresh cw homes: each call makes one, points CW_HOME at it, and the homes are
+ * removed when the file's tests end.
+ */
+export function useCwHomes(): (config?: unknown) => Promise<string> {
+  const homes: string[] = [];
+  afterEach(() => {
+    delete process.env['CW_HOME'];
+  });
+  afterAll(async () => {
+    await Promise.all(homes.map(removeHome));
+  });
+  return async (config?: unknown) => {
+    const folder = await tempHome(config);
+    homes.push(folder);
+    process.env['CW_HOME'] = folder;
+    return folder;
+  };
+}

@@ -2,30 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { diffManifests, ManifestInputError, parseManifestText } from './diff-manifests.js';
 import type { RequestManifest } from './manifest-schema.js';
 import { renderManifestDiff } from './render-manifest-diff.js';
+import { unavailableManifest } from '../../../test/support/example-manifest.js';
 import { unavailable } from './unavailable-reason.js';
 
-const BASE: RequestManifest = {
-  schema_version: 1,
-  session: {
-    agent_role: 'primary',
-    lane_kind: 'cli-single-turn',
-    session_name: 'default',
-    stored_message_count: 0,
-    requested_route: 'deepseek',
-    requested_model: 'route-default',
-    routing_mode: 'fixed-route',
-    requested_reasoning: 'route-default',
-    hypothetical_prompt_supplied: false,
-    mode: 'agent',
-    approval_mode: 'tool-calls-not-executed',
-    allowed_tool_gate_count: null,
-    disallowed_tool_gate_count: null,
-    base_prompt: { origin: 'bundled with this cw build', bytes: 590, sha256: 'c'.repeat(64) },
-  },
-  route: unavailable('no-hypothetical-prompt-supplied'),
-  tools: unavailable('no-hypothetical-prompt-supplied'),
-  body: unavailable('no-hypothetical-prompt-supplied'),
-};
+const BASE: RequestManifest = unavailableManifest();
 
 describe('parseManifestText', () => {
   it('accepts a valid manifest', () => expect(parseManifestText(JSON.stringify(BASE), 'A')).toEqual(BASE));

@@ -24,6 +24,7 @@ const control = (key_path: string, value_kind: 'effort' | 'budget' | 'toggle'): 
   default_tier: null,
   conflicting_params: [],
   omits_tool_choice: false,
+  forbids_forced_tool_choice: false,
 });
 
 describe('reasoningReceipt', () => {

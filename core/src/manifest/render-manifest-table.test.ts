@@ -1,34 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestManifest } from './manifest-schema.js';
+import { unavailableManifest } from '../../../test/support/example-manifest.js';
 import { renderManifestTable, TABLE_WIDTH } from './render-manifest-table.js';
-import { REASON_LABELS, unavailable, type UnavailableReason } from './unavailable-reason.js';
+import { REASON_LABELS } from './unavailable-reason.js';
 
-function manifestWith(reason: UnavailableReason, detail: string | null, session: Partial<RequestManifest['session']> = {}): RequestManifest {
-  const section = unavailable(reason, detail) as RequestManifest['body'];
-  return {
-    schema_version: 1,
-    session: {
-      agent_role: 'primary',
-      lane_kind: 'cli-single-turn',
-      session_name: 'default',
-      stored_message_count: 0,
-      requested_route: 'deepseek',
-      requested_model: 'route-default',
-      routing_mode: 'fixed-route',
-      requested_reasoning: 'route-default',
-      hypothetical_prompt_supplied: reason !== 'no-hypothetical-prompt-supplied',
-      mode: 'agent',
-      approval_mode: 'tool-calls-not-executed',
-      allowed_tool_gate_count: null,
-      disallowed_tool_gate_count: null,
-      base_prompt: { origin: 'bundled with this cw build', bytes: 590, sha256: 'c'.repeat(64) },
-      ...session,
-    },
-    route: section as RequestManifest['route'],
-    tools: section as RequestManifest['tools'],
-    body: section,
-  };
-}
+const manifestWith = unavailableManifest;
 
 const widest = (text: string): number => Math.max(...text.split('\n').map((line) => [...line].length));
 

@@ -165,7 +165,7 @@ describe('relaxation rules', () => {
 
 describe('projectSchema', () => {
   it('falls back to a non-strict tool when a strict route cannot take the schema strictly', () => {
-    const map = { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['tags'] } as const;
+    const map = { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['tags'] };
     const result = projectSchema(draft(map), STRICT);
     expect(result).toEqual({ outcome: 'relaxed', draft: draft(map), strict: false, rules: ['strict-off'] });
     expect(projectSchema(draft(map), { ...STRICT, strict_fallback: false })).toEqual({ outcome: 'omitted', reason: 'strict-not-satisfiable' });

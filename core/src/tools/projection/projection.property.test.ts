@@ -24,7 +24,7 @@ const { schema } = fc.letrec<{ schema: JsonSchema }>((tie) => {
     fc.record({ type: fc.constant('string'), format: fc.constantFrom('uri', 'email', 'date-time'), pattern: fc.constant('^[a-z]+$'), minLength: fc.nat(5) }, { requiredKeys: ['type'] }),
     fc.record({ type: fc.constantFrom('integer', 'number'), minimum: fc.integer({ min: -5, max: 0 }), exclusiveMaximum: fc.integer({ min: 1, max: 9 }) }, { requiredKeys: ['type'] }),
     fc.record({ type: fc.constant('boolean') }),
-    fc.record({ type: fc.constant(['string', 'null']), maxLength: fc.nat(9), enum: fc.constant(['a', 'b', null]) }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant<JsonValue>(['string', 'null']), maxLength: fc.nat(9), enum: fc.constant<JsonValue>(['a', 'b', null]) }, { requiredKeys: ['type'] }),
   );
   const literalOnly: fc.Arbitrary<JsonSchema> = fc.oneof(
     literal.map((value) => ({ const: value })),
