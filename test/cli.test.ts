@@ -90,7 +90,7 @@ describe('bad input gets one clear line and a non-zero exit', () => {
     await home({ routes: { local: { provider: 'custom', dialect: 'chat-completions', base_url: 'ftp://example.test/v1', model: 'm' } } });
     const result = await runCw(['preview-request', 'json', '--prompt', 'x']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('config.json routes entry local, field base_url: Invalid URL');
+    expect(result.stderr).toContain('config.json routes entry local, field base_url: must be a valid url (http or https)');
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
@@ -112,6 +112,35 @@ describe('bad input gets one clear line and a non-zero exit', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('CW_TEST_UNSET_KEY');
     expect(await readdir(folder)).toEqual(['config.json']);
+  });
+
+  it('names a key variable that carries the api_key marker, since it is what the user must set', async () => {
+    await home({ route: 'moonshot' });
+    const saved = process.env['MOONSHOT_API_KEY'];
+    delete process.env['MOONSHOT_API_KEY'];
+    try {
+      const result = await runCw(['send', '--prompt', 'hello']);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toBe('cw: set the environment variable MOONSHOT_API_KEY to the API key of this route; nothing was sent\n');
+    } finally {
+      if (saved !== undefined) process.env['MOONSHOT_API_KEY'] = saved;
+    }
+  });
+
+  it('an invalid enum value lists the values config.json accepts', async () => {
+    await home({ reasoning: 'extreme' });
+    const result = await runCw(['preview-request', '--prompt', 'x']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe('cw: config.json field reasoning: must be one of off, minimal, low, medium, high, xhigh, max\n');
+  });
+
+  it('a hostile route key in a config error is fingerprinted, the field is still named', async () => {
+    const hostile = `sk-test-${'4'.repeat(24)}`;
+    await home({ routes: { [hostile]: { provider: 'custom', dialect: 'chat-completions', base_url: 'ftp://example.test', model: 'm' } } });
+    const result = await runCw(['preview-request', '--prompt', 'x']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^cw: config\.json routes entry sha256:[0-9a-f]{12}, field base_url: must be a valid url/);
+    expect(result.stderr).not.toContain(hostile);
   });
 
   it('cw send without --prompt is a usage error', async () => {

@@ -2,6 +2,8 @@ import type { Command } from '@oclif/core';
 
 interface ExitCoded {
   readonly exitCode?: number;
+  /** Set by errors that compose their printed form from cw's own words and safe labels. */
+  readonly safeMessage?: unknown;
 }
 
 /**
@@ -13,7 +15,12 @@ export async function reportError(command: Command, error: unknown): Promise<nev
   const exitCode = (error as ExitCoded).exitCode ?? 1;
   const message = error instanceof Error ? error.message : String(error);
   const isUsage = error instanceof Error && error.name === 'UsageError';
-  const text = isUsage ? terminalSafe(message.split('\n')[0] ?? '') : safeErrorText(message);
+  const safeMessage = (error as ExitCoded).safeMessage;
+  const text = isUsage
+    ? terminalSafe(message.split('\n')[0] ?? '')
+    : typeof safeMessage === 'string'
+      ? terminalSafe(safeMessage)
+      : safeErrorText(message);
   const usage = isUsage ? message.split('\n').slice(1).join(' ') : '';
   process.stderr.write(`cw: ${text}\n${usage ? `${terminalSafe(usage)}\n` : ''}`);
   return command.exit(exitCode);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { safeIdentifier } from '../redaction/safe-label.js';
 import { REASONING_TIERS, labelSchema } from '../route/capability-row.js';
 
 const customRoute = z
@@ -62,6 +63,12 @@ export type CustomRouteConfig = z.output<typeof customRoute>;
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly exitCode = 1;
+  /** The message as printed: cw's own words, schema facts, and user keys only as safe labels. */
+  readonly safeMessage: string;
+  constructor(message: string, safeMessage: string = message) {
+    super(message);
+    this.safeMessage = safeMessage;
+  }
 }
 
 /** Reads and validates `config.json` in the cw home; a missing file is an empty config. */
@@ -83,7 +90,9 @@ export async function loadConfig(home: string): Promise<CwConfig> {
   const parsed = cwConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`config.json ${describeField(issue?.path ?? [])}: ${issue?.message ?? 'invalid value'}`);
+    const path = issue?.path ?? [];
+    const problem = issue ? describeProblem(issue) : 'is invalid';
+    throw new ConfigError(`config.json ${describeField(path, String)}: ${problem}`, `config.json ${describeField(path, safeIdentifier)}: ${problem}`);
   }
   return parsed.data;
 }
@@ -92,12 +101,37 @@ export async function loadConfig(home: string): Promise<CwConfig> {
  * Names a config field in words. Route and server names are the user's own keys, so they stand as
  * separate words: the printer can then redact a hostile name without losing the rest of the message.
  */
-function describeField(path: readonly PropertyKey[]): string {
+function describeField(path: readonly PropertyKey[], label: (key: string) => string): string {
   const words = path.map(String);
   if (words.length === 0) return 'top level';
   const [first, key, ...rest] = words;
   if ((first === 'routes' || first === 'mcpServers') && key !== undefined) {
-    return rest.length === 0 ? `${first} entry ${key}` : `${first} entry ${key}, field ${rest.join(' ')}`;
+    return rest.length === 0 ? `${first} entry ${label(key)}` : `${first} entry ${label(key)}, field ${rest.join(' ')}`;
   }
   return `field ${words.join(' ')}`;
+}
+
+/**
+ * Says what is wrong in cw's words. Zod's own messages quote the allowed values and sometimes the
+ * user's keys; the allowed values are ours and worth showing, the user's keys are not.
+ */
+function describeProblem(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_type':
+      return `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`;
+    case 'unrecognized_keys':
+      return `has ${issue.keys.length === 1 ? 'an unknown field' : `${issue.keys.length} unknown fields`}; see the README for the fields config.json takes`;
+    case 'invalid_format':
+      // A pattern's message is ours (set in the schema above) or zod's, which names the pattern only.
+      if (issue.format === 'regex') return issue.message;
+      return `must be a valid ${issue.format}${issue.format === 'url' ? ' (http or https)' : ''}`;
+    case 'too_big':
+      return `is too long or too large (at most ${String(issue.maximum)})`;
+    case 'too_small':
+      return `is too short or too small (at least ${String(issue.minimum)})`;
+    default:
+      return 'is invalid';
+  }
 }

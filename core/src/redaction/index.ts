@@ -4,3 +4,4 @@ export { safePackageName } from './safe-package-name.js';
 export { safeErrorText, REDACTED, PATH_REDACTED, UNAVAILABLE } from './safe-error-text.js';
 export { endpointHostClass, endpointFingerprint } from './endpoint-class.js';
 export { terminalSafe, terminalSafeMultiline } from './terminal-safe.js';
+export { safeEnvVarName } from './safe-env-var-name.js';
