@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewRequest, REASONING_TIERS, type CwSnapshot, type Entrypoint, type PluginRegistry, type ReasoningTier, type WireBody } from '@cw/core';
 import { builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
+import { expectValidManifest } from './support/manifest-schema.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
 
 // What each built-in route must put on the wire, from the facts in docs/capability-rows.md.
@@ -69,6 +70,7 @@ afterAll(async () => {
 function preview(routeId: string, entrypoint: Entrypoint, reasoning?: ReasoningTier) {
   const snapshot: CwSnapshot = { ...base, config: { ...base.config, route: routeId, ...(reasoning === undefined ? {} : { reasoning }) } };
   const result = previewRequest(snapshot, 'Summarize the repository layout.', entrypoint);
+  expectValidManifest(result.manifest);
   expect(result.prepared, `${routeId} ${entrypoint} ${reasoning ?? 'default'}`).not.toBeNull();
   if (!result.prepared) throw new Error('no prepared request');
   return result;

@@ -18,6 +18,7 @@ import {
 } from '@cw/core';
 import { CW_BIN, FAKE_KEY, REPO_ROOT, builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
+import { expectValidManifest } from './support/manifest-schema.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -61,12 +62,20 @@ function summary(outcomes: readonly ToolOutcome[]): Record<string, string> {
   return Object.fromEntries(outcomes.map((entry) => [entry.name, entry.outcome === 'exact' ? 'exact' : entry.outcome === 'relaxed' ? `relaxed:${entry.rules.join('+')}` : `omitted:${entry.reason}`]));
 }
 
+
+/** Every manifest a test produces must validate against the published schema. */
+function validatedPreview(...args: Parameters<typeof previewRequest>): ReturnType<typeof previewRequest> {
+  const result = previewRequest(...args);
+  expectValidManifest(result.manifest);
+  return result;
+}
+
 describe('one catalog, projected per route', () => {
   // fetch needs relaxing for MFJS; a digit-leading name and a patternProperties map cannot go at all.
   const catalog = [...BUILTIN_TOOLS, byName('fetch'), byName('21st_magic_component_builder'), byName('set_headers')];
 
   it('on a Moonshot route: the MFJS-incompatible tools are relaxed or omitted, the rest stay exact, and the request is built', () => {
-    const { prepared, manifest } = previewRequest(on('moonshot', catalog), 'hello', 'streaming');
+    const { prepared, manifest } = validatedPreview(on('moonshot', catalog), 'hello', 'streaming');
     expect(prepared).not.toBeNull();
     expect(summary(prepared?.projection.outcomes ?? [])).toEqual({
       ...Object.fromEntries(BUILTIN_TOOLS.map((tool) => [tool.name, 'exact'])),
@@ -92,7 +101,7 @@ describe('one catalog, projected per route', () => {
 
   it('on an OpenAI-compatible route the same catalog is exact, and sent as authored', () => {
     for (const routeId of ['deepseek', 'openrouter', 'vllm']) {
-      const { prepared } = previewRequest(on(routeId, catalog), 'hello', 'streaming');
+      const { prepared } = validatedPreview(on(routeId, catalog), 'hello', 'streaming');
       expect(new Set(prepared?.projection.outcomes.map((entry) => entry.outcome)), routeId).toEqual(new Set(['exact']));
       expect(prepared?.projection.warning).toBeNull();
       const fetch = ((prepared?.body['tools'] ?? []) as { function: { name: string; parameters: unknown } }[]).find((tool) => tool.function.name === 'fetch');
@@ -112,7 +121,7 @@ describe('one catalog, projected per route', () => {
 
   it('bounds the manifest list to eight tools and counts the rest', () => {
     const many = Array.from({ length: 11 }, (_, index) => mcpTool(`9tool_${index}`, { type: 'object', properties: {} }));
-    const { manifest, prepared } = previewRequest(on('moonshot', [...BUILTIN_TOOLS, ...many]), 'hello', 'blocking');
+    const { manifest, prepared } = validatedPreview(on('moonshot', [...BUILTIN_TOOLS, ...many]), 'hello', 'blocking');
     const tools = 'exact' in manifest.tools ? manifest.tools.exact : null;
     expect(tools?.projection.changed).toHaveLength(8);
     expect(tools?.projection.more_changed_count).toBe(3);
@@ -122,7 +131,7 @@ describe('one catalog, projected per route', () => {
 
   it('projects deferred tools for tool search: an omitted one is never offered', () => {
     const deferred = [mcpTool('later_fetch', byName('fetch').input_schema, true), mcpTool('later_headers', byName('set_headers').input_schema, true)];
-    const { prepared } = previewRequest(on('moonshot', [...BUILTIN_TOOLS, ...deferred]), 'hello', 'streaming');
+    const { prepared } = validatedPreview(on('moonshot', [...BUILTIN_TOOLS, ...deferred]), 'hello', 'streaming');
     expect(summary(prepared?.projection.deferred ?? [])).toEqual({
       later_fetch: 'relaxed:const-to-enum+infer-literal-type+constraints-to-description',
       later_headers: 'omitted:keyword-not-accepted',
@@ -134,7 +143,7 @@ describe('one catalog, projected per route', () => {
 
   it('flattens a root union on Anthropic and Responses routes, and the body keeps an object input_schema', () => {
     for (const [routeId, dialect] of [['anthropic', 'anthropic-messages'], ['codex', 'openai-responses'], ['xai', 'chat-completions']] as const) {
-      const { prepared } = previewRequest(on(routeId, [...BUILTIN_TOOLS, byName('apply_patch')]), 'hello', 'streaming');
+      const { prepared } = validatedPreview(on(routeId, [...BUILTIN_TOOLS, byName('apply_patch')]), 'hello', 'streaming');
       expect(prepared?.projection.outcomes.at(-1), routeId).toEqual({ name: 'apply_patch', outcome: 'relaxed', rules: ['flatten-root-union'] });
       expect(validateWireBody(dialect, prepared?.body).errors).toEqual([]);
     }
@@ -153,7 +162,7 @@ describe('the wild corpus through every built-in route', () => {
 
   it('every route gets the outcome its schema dialect predicts, and every body validates against its dialect schema', () => {
     for (const row of registry.rows) {
-      const { prepared } = previewRequest(on(row.route_id, corpusTools), 'hello', 'streaming');
+      const { prepared } = validatedPreview(on(row.route_id, corpusTools), 'hello', 'streaming');
       expect(prepared, row.route_id).not.toBeNull();
       const actual = summary(prepared?.projection.outcomes ?? []);
       for (const entry of corpus.cases) {
