@@ -1,4 +1,5 @@
 import { HookMap, SyncBailHook, SyncWaterfallHook } from 'tapable';
+import type { JsonValue } from './canonical/canonical-json.js';
 import { placeReasoning, REASONING_PLACEMENT_STAGE, REASONING_PLACEMENT_TAP } from './body/place-reasoning.js';
 import type { AssistantReply, BodyLayout, BuildContext, ReplyPayload, WireBody } from './body/wire-body.js';
 import type { RouteQuery, ResolvedRoute } from './route/resolve-route.js';
@@ -33,5 +34,9 @@ export class CoreHooks {
   /** Per dialect bail: turns what the provider answered into text, tool calls and usage. */
   readonly decodeReply = new HookMap<SyncBailHook<[ReplyPayload], AssistantReply | undefined>>(
     () => new SyncBailHook<[ReplyPayload], AssistantReply | undefined>(['payload']),
+  );
+  /** Per dialect bail: the reply text one stream event adds, so send can print it as it arrives. */
+  readonly readTextDelta = new HookMap<SyncBailHook<[JsonValue], string | undefined>>(
+    () => new SyncBailHook<[JsonValue], string | undefined>(['event']),
   );
 }

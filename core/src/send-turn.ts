@@ -44,6 +44,8 @@ export async function sendTurn(
     env: NodeJS.ProcessEnv;
     /** Called with the request's projection warning before anything is sent, so a person sees it first. */
     onWarning?: (warning: ToolProjectionWarning) => void;
+    /** Receives reply text as it streams in; a blocking reply arrives whole in the result instead. */
+    onText?: (delta: string) => void;
   },
 ): Promise<SentTurn> {
   // The offline tokenizer only feeds the manifest's counts, which send does not show.
@@ -53,7 +55,10 @@ export async function sendTurn(
   apiKeyFor(request, options.env);
   const { warning } = request.projection;
   if (warning !== null) options.onWarning?.(warning);
-  const reply = await sendPreparedRequest(request, snapshot.registry.hooks, { env: options.env });
+  const reply = await sendPreparedRequest(request, snapshot.registry.hooks, {
+    env: options.env,
+    ...(options.onText ? { onText: options.onText } : {}),
+  });
   const turn: ConversationMessage[] = [
     { role: 'user', content: options.prompt },
     reply.toolCalls.length > 0 ? { role: 'assistant', content: reply.text, tool_calls: reply.toolCalls } : { role: 'assistant', content: reply.text },

@@ -21,6 +21,7 @@ export default class Send extends Command {
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       const { projectionWarningLine } = await import('../render-projection-warning.js');
+      let streamed = false;
       const { manifest, reply, warning } = await core.sendTurn(snapshot, {
         home,
         prompt: args.prompt,
@@ -28,6 +29,15 @@ export default class Send extends Command {
         env: process.env,
         // Printed before the request goes out: the person sees which tools were left off first.
         onWarning: (found) => process.stderr.write(projectionWarningLine(found, core.terminalSafe)),
+        // Text as it arrives, for a person; --json prints one document at the end instead.
+        ...(args.json
+          ? {}
+          : {
+              onText: (delta: string) => {
+                streamed = true;
+                process.stdout.write(core.terminalSafeMultiline(delta));
+              },
+            }),
       });
       if (args.json) {
         const body = 'exact' in manifest.body ? manifest.body.exact : null;
@@ -40,7 +50,7 @@ export default class Send extends Command {
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       } else {
         // The reply is the model's text, shown to the person who asked for it; only terminal controls are removed.
-        process.stdout.write(`${core.terminalSafeMultiline(reply.text)}\n`);
+        process.stdout.write(streamed ? '\n' : `${core.terminalSafeMultiline(reply.text)}\n`);
       }
     } catch (error) {
       await reportError(this, error);

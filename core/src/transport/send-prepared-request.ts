@@ -44,7 +44,12 @@ export function apiKeyFor(prepared: PreparedOutboundRequest, env: NodeJS.Process
 export async function sendPreparedRequest(
   prepared: PreparedOutboundRequest,
   hooks: CoreHooks,
-  options: { env: NodeJS.ProcessEnv; signal?: AbortSignal },
+  options: {
+    env: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    /** Receives reply text as stream events arrive (only for streamed replies whose dialect reads deltas). */
+    onText?: (delta: string) => void;
+  },
 ): Promise<AssistantReply> {
   const key = apiKeyFor(prepared, options.env);
   const headers: Record<string, string> = { ...prepared.headers };
@@ -66,7 +71,7 @@ export async function sendPreparedRequest(
   }
   const contentType = response.headers.get('content-type') ?? '';
   const payload: ReplyPayload = contentType.includes('text/event-stream')
-    ? { kind: 'sse', events: await readServerSentEvents(response) }
+    ? { kind: 'sse', events: await readServerSentEvents(response, textSink(hooks, prepared.dialect, options.onText)) }
     : { kind: 'json', body: await readJson(response) };
   const reply = hooks.decodeReply.get(prepared.dialect)?.call(payload);
   if (!reply) throw new ProviderError(`no loaded plugin decodes ${prepared.dialect} replies`, response.status);
@@ -90,7 +95,7 @@ async function readJson(response: Response): Promise<JsonValue> {
 }
 
 /** Parses an SSE stream into its JSON data events; `[DONE]` and comments are skipped. */
-async function readServerSentEvents(response: Response): Promise<JsonValue[]> {
+async function readServerSentEvents(response: Response, onEvent: (event: JsonValue) => void): Promise<JsonValue[]> {
   const events: JsonValue[] = [];
   if (!response.body) return events;
   const decoder = new TextDecoder();
@@ -102,11 +107,14 @@ async function readServerSentEvents(response: Response): Promise<JsonValue[]> {
       .map((line) => line.slice(5).replace(/^ /, ''))
       .join('\n');
     if (data === '' || data === '[DONE]') return;
+    let event: JsonValue;
     try {
-      events.push(JSON.parse(data) as JsonValue);
+      event = JSON.parse(data) as JsonValue;
     } catch {
       throw new ProviderError('the provider sent a stream event that is not JSON', response.status);
     }
+    events.push(event);
+    onEvent(event);
   };
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
@@ -120,4 +128,14 @@ async function readServerSentEvents(response: Response): Promise<JsonValue[]> {
   buffer += decoder.decode();
   if (buffer.trim() !== '') flush(buffer);
   return events;
+}
+
+/** Feeds each event's text delta, read by the dialect's own tap, to the caller's sink. */
+function textSink(hooks: CoreHooks, dialect: string, onText: ((delta: string) => void) | undefined): (event: JsonValue) => void {
+  const reader = hooks.readTextDelta.get(dialect);
+  if (!onText || !reader) return () => undefined;
+  return (event) => {
+    const delta = reader.call(event);
+    if (delta) onText(delta);
+  };
 }

@@ -36,7 +36,7 @@ export function decodeAnthropicReply(payload: ReplyPayload): AssistantReply {
       }
       case 'content_block_delta': {
         const delta = asObject(event['delta']);
-        if (delta['type'] === 'text_delta') text += asString(delta['text']);
+        text += anthropicTextDelta(event) ?? '';
         const call = calls.get(index);
         if (delta['type'] === 'input_json_delta' && call) call.arguments += asString(delta['partial_json']);
         break;
@@ -49,6 +49,13 @@ export function decodeAnthropicReply(payload: ReplyPayload): AssistantReply {
     }
   }
   return { text, toolCalls: [...calls.values()], usage: pairOf(inputTokens, outputTokens) };
+}
+
+/** The text one Anthropic Messages stream event adds. */
+export function anthropicTextDelta(raw: JsonValue): string | undefined {
+  const event = asObject(raw);
+  const delta = asObject(event['delta']);
+  return event['type'] === 'content_block_delta' && delta['type'] === 'text_delta' ? asString(delta['text']) || undefined : undefined;
 }
 
 function pairOf(input: JsonValue | undefined, output: JsonValue | undefined): AssistantReply['usage'] {

@@ -17,7 +17,7 @@ export function decodeChatReply(payload: ReplyPayload): AssistantReply {
   let usage: AssistantReply['usage'] = null;
   for (const event of payload.events) {
     const delta = objectAt(arrayAt(event, 'choices')[0], 'delta');
-    text += stringAt(delta, 'content');
+    text += chatTextDelta(event) ?? '';
     for (const callDelta of arrayAt(delta, 'tool_calls')) {
       const index = typeof (callDelta as JsonObject)['index'] === 'number' ? ((callDelta as JsonObject)['index'] as number) : calls.length;
       const call = (calls[index] ??= { id: '', name: '', arguments: '' });
@@ -29,6 +29,11 @@ export function decodeChatReply(payload: ReplyPayload): AssistantReply {
     usage = usageOf(event) ?? usage;
   }
   return { text, toolCalls: calls.filter(Boolean), usage };
+}
+
+/** The text one Chat Completions stream chunk adds. */
+export function chatTextDelta(event: JsonValue): string | undefined {
+  return stringAt(objectAt(arrayAt(event, 'choices')[0], 'delta'), 'content') || undefined;
 }
 
 function usageOf(value: JsonValue | undefined): AssistantReply['usage'] {

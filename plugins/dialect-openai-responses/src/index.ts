@@ -1,6 +1,6 @@
 import type { PluginApi } from '@cw/core';
 import { buildResponsesBody } from './responses-build-body.js';
-import { decodeResponsesReply } from './responses-decode-reply.js';
+import { decodeResponsesReply, responsesTextDelta } from './responses-decode-reply.js';
 import { describeResponsesBody } from './responses-describe-body.js';
 
 const DIALECT = 'openai-responses';
@@ -9,5 +9,6 @@ const DIALECT = 'openai-responses';
 export function register(api: PluginApi): void {
   api.hooks.buildBody.for(DIALECT).tap({ name: api.plugin, stage: 0 }, buildResponsesBody);
   api.hooks.describeBody.for(DIALECT).tap(api.plugin, describeResponsesBody);
+  api.hooks.readTextDelta.for(DIALECT).tap(api.plugin, responsesTextDelta);
   api.hooks.decodeReply.for(DIALECT).tap(api.plugin, decodeResponsesReply);
 }

@@ -8,7 +8,7 @@ export function decodeResponsesReply(payload: ReplyPayload): AssistantReply {
   let streamedText = '';
   for (const raw of payload.events) {
     const event = asObject(raw);
-    if (event['type'] === 'response.output_text.delta') streamedText += typeof event['delta'] === 'string' ? event['delta'] : '';
+    streamedText += responsesTextDelta(event) ?? '';
     // The completed event carries the whole response; prefer it over the deltas when it arrives.
     if (event['type'] === 'response.completed') {
       const final = fromResponse(asObject(event['response']));
@@ -16,6 +16,12 @@ export function decodeResponsesReply(payload: ReplyPayload): AssistantReply {
     }
   }
   return { text: streamedText, toolCalls: [], usage: null };
+}
+
+/** The text one Responses stream event adds. */
+export function responsesTextDelta(raw: JsonValue): string | undefined {
+  const event = asObject(raw);
+  return event['type'] === 'response.output_text.delta' ? asString(event['delta']) || undefined : undefined;
 }
 
 function fromResponse(response: JsonObject): AssistantReply {
