@@ -131,3 +131,4 @@ export {
   terminalSafe,
   terminalSafeMultiline,
 } from './redaction/index.js';
+export { repairToolHistory, NOT_EXECUTED_RESULT } from './prompt/repair-tool-history.js';

@@ -3,6 +3,7 @@ import { narrowCatalog, surfaceBudget } from './catalog/narrow-catalog.js';
 import type { BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
 import { planReasoning } from './body/plan-reasoning.js';
 import type { ConversationMessage } from './prompt/conversation.js';
+import { repairToolHistory } from './prompt/repair-tool-history.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
 import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
 import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
@@ -81,7 +82,7 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
   const projection = project(hooks, projectionContext);
   const toolSurface: PreparedToolSurface = { activeTools, projection };
   const system = composeSystemPrompt();
-  const messages: ConversationMessage[] = [...snapshot.session.messages, { role: 'user', content: prompt }];
+  const messages = repairToolHistory([...snapshot.session.messages, { role: 'user', content: prompt }]);
   const outputCapTokens = outputCapFor(row);
   const wireModel = wireModelFor(route);
   const context: BuildContext = {
