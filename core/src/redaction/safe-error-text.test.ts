@@ -13,7 +13,7 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['ET-01', 'the shared route planner could not resolve this turn.', 'the shared route planner could not resolve this turn.'],
   [
     'ET-02',
-    "MCP server 'x' failed: cannot spawn /Users/someone/work/repo/bin/server while calling https://gateway.internal.example.com/v1/secret-deployment/messages",
+    "MCP server 'x' failed: cannot spawn /Users/someone/projects/repo/bin/server while calling https://gateway.internal.example.com/v1/secret-deployment/messages",
     'MCP server <redacted> failed: cannot spawn <path-redacted> while calling https://gateway.internal.example.com/<path-redacted>',
   ],
   ['ET-03', "route 'prod-key-8f2a' rejected key sk-live-abcdef0123456789abcdef", 'route <redacted> rejected key <redacted>'],
