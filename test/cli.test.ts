@@ -25,6 +25,17 @@ describe('cw as a new user runs it', () => {
     expect(await readdir(folder)).toEqual([]);
   });
 
+  it('keeps a --help inside the prompt as prompt text, and still answers --help before it', async () => {
+    const folder = await home();
+    const env = { ...process.env, CW_HOME: folder };
+    const asPrompt = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'how', 'do', 'I', 'use', '--help'], { env });
+    const manifest = JSON.parse(asPrompt.stdout) as { session: { hypothetical_prompt_supplied: boolean }; body: { exact: unknown } };
+    expect(manifest.session.hypothetical_prompt_supplied).toBe(true);
+    expect(manifest.body.exact).toBeDefined();
+    const help = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', '--help'], { env });
+    expect(help.stdout).toContain('USAGE');
+  });
+
   it('rejects an unknown argument with exit code 2, mentions --prompt and does not echo it', async () => {
     await home();
     const result = await runCw(['preview-request', 'nope']);

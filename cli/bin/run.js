@@ -3,4 +3,11 @@ import { execute, settings } from '@oclif/core';
 
 // Compiled JavaScript only: skip oclif's TypeScript probing, which costs start-up time.
 settings.enableAutoTranspile = false;
-await execute({ dir: import.meta.url });
+
+// oclif answers `--help` anywhere before a `--`, but after --prompt it is prompt text: fence the
+// prompt with `--` (the grammar accepts one right before --prompt) so the command receives it.
+const args = process.argv.slice(2);
+const promptAt = args.findIndex((arg) => arg === '--prompt' || arg.startsWith('--prompt='));
+if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--') args.splice(promptAt, 0, '--');
+
+await execute({ args, dir: import.meta.url });

@@ -130,6 +130,11 @@ export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs
       return parsed;
     }
 
+    // A `--` right before --prompt is the fence bin/run.js puts in so oclif leaves a `--help` inside
+    // the prompt alone; a user may write it too. Anywhere else it is an unknown argument.
+    const next = argv[i + 1];
+    if (word === '--' && next !== undefined && (next === PROMPT_FLAG || next.startsWith(PROMPT_EQUALS))) continue;
+
     const effect = grammar.flags.has(word as FlagWord) ? EFFECTS.get(word as FlagWord) : undefined;
     switch (effect) {
       case 'json':
