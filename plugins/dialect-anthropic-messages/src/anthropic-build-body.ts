@@ -38,7 +38,8 @@ function anthropicTurns(messages: readonly ConversationMessage[]): JsonValue[] {
         for (const call of message.tool_calls ?? []) {
           blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) });
         }
-        push('assistant', blocks);
+        // Anthropic refuses a turn with empty content; an empty reply (no text, no calls) is left out.
+        if (blocks.length > 0) push('assistant', blocks);
         break;
       }
       case 'tool':

@@ -48,7 +48,9 @@ export function decodeAnthropicReply(payload: ReplyPayload): AssistantReply {
         break;
     }
   }
-  return { text, toolCalls: [...calls.values()], usage: pairOf(inputTokens, outputTokens) };
+  // A tool without parameters streams no input JSON at all; `arguments` is always a JSON text.
+  const toolCalls = [...calls.values()].map((call) => (call.arguments === '' ? { ...call, arguments: '{}' } : call));
+  return { text, toolCalls, usage: pairOf(inputTokens, outputTokens) };
 }
 
 /** The text one Anthropic Messages stream event adds. */

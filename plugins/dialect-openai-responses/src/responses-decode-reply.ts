@@ -10,7 +10,8 @@ export function decodeResponsesReply(payload: ReplyPayload): AssistantReply {
     const event = asObject(raw);
     streamedText += responsesTextDelta(event) ?? '';
     // The completed event carries the whole response; prefer it over the deltas when it arrives.
-    if (event['type'] === 'response.completed') {
+    // An incomplete response (cut at the output cap) still carries its output and usage.
+    if (event['type'] === 'response.completed' || event['type'] === 'response.incomplete') {
       const final = fromResponse(asObject(event['response']));
       return { ...final, text: final.text || streamedText };
     }

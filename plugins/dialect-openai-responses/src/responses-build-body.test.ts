@@ -1,0 +1,225 @@
+import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody, WireToolSpec } from '@cw/core';
+import { describe, expect, it } from 'vitest';
+import { validateWireBody } from '../../../test/support/wire-schemas.js';
+import { buildResponsesBody } from './responses-build-body.js';
+
+// Only the row fields the builder reads; the rest of a capability row does not matter here.
+function rowWithCap(field: CapabilityRow['output_cap']['field']): CapabilityRow {
+  return { dialect: 'openai-responses', output_cap: { field, default_tokens: 16000 } } as unknown as CapabilityRow;
+}
+
+const readFile: WireToolSpec = {
+  name: 'read_file',
+  description: 'Read a file from the workspace.',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+  strict: true,
+};
+const listDir: WireToolSpec = {
+  name: 'list_dir',
+  description: 'List a directory.',
+  parameters: { type: 'object', properties: { dir: { type: 'string' } } },
+  strict: false,
+};
+const expectedTools: JsonValue[] = [
+  {
+    type: 'function',
+    name: 'read_file',
+    description: 'Read a file from the workspace.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    strict: true,
+  },
+  { type: 'function', name: 'list_dir', description: 'List a directory.', parameters: { type: 'object', properties: { dir: { type: 'string' } } }, strict: false },
+];
+
+function contextWith(overrides: Partial<BuildContext> = {}): BuildContext {
+  return {
+    row: rowWithCap('max_output_tokens'),
+    wireModel: 'test-model',
+    entrypoint: 'streaming',
+    system: 'You are terse.',
+    messages: [{ role: 'user', content: 'Say hello.' }],
+    tools: [],
+    toolChoice: null,
+    outputCapTokens: 4096,
+    reasoning: null,
+    ...overrides,
+  };
+}
+
+/** Equal values, the same key order at every depth, and a body the published schema accepts. */
+function expectExactBody(body: WireBody, expected: WireBody): void {
+  expect(body).toEqual(expected);
+  expect(JSON.stringify(body)).toBe(JSON.stringify(expected));
+  expect(validateWireBody('openai-responses', body).errors).toEqual([]);
+}
+
+/**
+ * The published schema rejects an assistant `output_text` replay without id/status/logprobs, which the
+ * live API accepts (test/fixtures/specs/SOURCES.md, known gaps): validate everything else in the body.
+ */
+function expectValidBesidesAssistantReplay(body: WireBody): void {
+  const isAssistantReplay = (item: JsonValue): boolean =>
+    typeof item === 'object' && item !== null && !Array.isArray(item) && item['type'] === 'message' && item['role'] === 'assistant';
+  const input = body['input'] as JsonValue[];
+  expect(input.some(isAssistantReplay)).toBe(true);
+  expect(validateWireBody('openai-responses', { ...body, input: input.filter((item) => !isAssistantReplay(item)) }).errors).toEqual([]);
+}
+
+const userItem = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] };
+
+describe('buildResponsesBody: plain turn', () => {
+  const plain = { model: 'test-model', instructions: 'You are terse.', input: [userItem], max_output_tokens: 4096, stream: true, store: false };
+
+  it('streaming: model, instructions, input, cap, stream true, store false', () => {
+    const body = buildResponsesBody({}, contextWith());
+    expectExactBody(body, plain);
+    expect(Object.keys(body)).toEqual(['model', 'instructions', 'input', 'max_output_tokens', 'stream', 'store']);
+  });
+
+  it('blocking: byte-identical to streaming (it streams too, and still sends store false)', () => {
+    const blocking = buildResponsesBody({}, contextWith({ entrypoint: 'blocking' }));
+    expectExactBody(blocking, plain);
+    expect(JSON.stringify(blocking)).toBe(JSON.stringify(buildResponsesBody({}, contextWith())));
+  });
+
+  it('writes the cap under the field the row names, and none when the row sends none', () => {
+    expect(buildResponsesBody({}, contextWith({ outputCapTokens: 321 }))['max_output_tokens']).toBe(321);
+    expect(Object.keys(buildResponsesBody({}, contextWith({ row: rowWithCap(null) })))).toEqual(['model', 'instructions', 'input', 'stream', 'store']);
+  });
+
+  it('an empty system prompt leaves no instructions key at all', () => {
+    for (const entrypoint of ['streaming', 'blocking'] as const) {
+      const body = buildResponsesBody({}, contextWith({ system: '', entrypoint }));
+      expectExactBody(body, { model: 'test-model', input: [userItem], max_output_tokens: 4096, stream: true, store: false });
+    }
+  });
+});
+
+describe('buildResponsesBody: tools and tool_choice', () => {
+  const cases: [string, ReconciledToolChoice, JsonValue][] = [
+    ['auto', 'auto', 'auto'],
+    ['none', 'none', 'none'],
+    ['required', 'required', 'required'],
+    ['a named tool (flat, no function wrapper)', { name: 'list_dir' }, { type: 'function', name: 'list_dir' }],
+  ];
+
+  for (const [label, toolChoice, wireChoice] of cases) {
+    it(`tool_choice ${label}, after parallel_tool_calls`, () => {
+      const body = buildResponsesBody({}, contextWith({ tools: [readFile, listDir], toolChoice }));
+      expectExactBody(body, {
+        model: 'test-model',
+        instructions: 'You are terse.',
+        input: [userItem],
+        tools: expectedTools,
+        parallel_tool_calls: true,
+        tool_choice: wireChoice,
+        max_output_tokens: 4096,
+        stream: true,
+        store: false,
+      });
+      expect(Object.keys(body)).toEqual(['model', 'instructions', 'input', 'tools', 'parallel_tool_calls', 'tool_choice', 'max_output_tokens', 'stream', 'store']);
+    });
+  }
+
+  it('a null tool_choice leaves the key off; tools and parallel_tool_calls stay', () => {
+    const body = buildResponsesBody({}, contextWith({ tools: [readFile, listDir], toolChoice: null }));
+    expectExactBody(body, {
+      model: 'test-model',
+      instructions: 'You are terse.',
+      input: [userItem],
+      tools: expectedTools,
+      parallel_tool_calls: true,
+      max_output_tokens: 4096,
+      stream: true,
+      store: false,
+    });
+  });
+
+  it('strict is always sent as a boolean, false included', () => {
+    const body = buildResponsesBody({}, contextWith({ tools: [readFile, listDir] }));
+    expect((body['tools'] as { strict: unknown }[]).map((tool) => tool.strict)).toEqual([true, false]);
+  });
+
+  it('no tools: no tools, no parallel_tool_calls, no tool_choice', () => {
+    const body = buildResponsesBody({}, contextWith({ tools: [], toolChoice: null }));
+    expect(Object.keys(body)).toEqual(['model', 'instructions', 'input', 'max_output_tokens', 'stream', 'store']);
+  });
+});
+
+describe('buildResponsesBody: tool-call history', () => {
+  const call = { id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' };
+  const functionCall = { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' };
+  const functionOutput = { type: 'function_call_output', call_id: 'call_1', output: 'file body' };
+  const nextUser = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Now summarize.' }] };
+
+  it('an assistant call without text is a function_call item only, then function_call_output, then the user message', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Read a.txt' },
+      { role: 'assistant', content: '', tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' },
+      { role: 'user', content: 'Now summarize.' },
+    ];
+    const body = buildResponsesBody({}, contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }));
+    expectExactBody(body, {
+      model: 'test-model',
+      instructions: 'You are terse.',
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Read a.txt' }] }, functionCall, functionOutput, nextUser],
+      tools: expectedTools.slice(0, 1),
+      parallel_tool_calls: true,
+      tool_choice: 'auto',
+      max_output_tokens: 4096,
+      stream: true,
+      store: false,
+    });
+  });
+
+  it('an assistant call with text is an output_text message item followed by its function_call items', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Read two files' },
+      { role: 'assistant', content: 'Reading both.', tool_calls: [call, { id: 'call_2', name: 'read_file', arguments: '{"path":"b.txt"}' }] },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'A' },
+      { role: 'tool', tool_call_id: 'call_2', name: 'read_file', content: 'B' },
+      { role: 'user', content: 'Compare them.' },
+    ];
+    const body = buildResponsesBody({}, contextWith({ messages }));
+    expect(body['input']).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Read two files' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading both.' }] },
+      functionCall,
+      { type: 'function_call', call_id: 'call_2', name: 'read_file', arguments: '{"path":"b.txt"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'A' },
+      { type: 'function_call_output', call_id: 'call_2', output: 'B' },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Compare them.' }] },
+    ]);
+    expect(JSON.stringify((body['input'] as JsonValue[])[2])).toBe('{"type":"function_call","call_id":"call_1","name":"read_file","arguments":"{\\"path\\":\\"a.txt\\"}"}');
+    expectValidBesidesAssistantReplay(body);
+  });
+
+  it('an assistant turn with text and no calls is one output_text message item', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+      { role: 'user', content: 'again' },
+    ];
+    const body = buildResponsesBody({}, contextWith({ messages, system: '' }));
+    expect(body['input']).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'again' }] },
+    ]);
+    expectValidBesidesAssistantReplay(body);
+  });
+
+  it('an assistant turn with neither text nor calls adds no item', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: '' },
+      { role: 'user', content: 'again' },
+    ];
+    const body = buildResponsesBody({}, contextWith({ messages }));
+    expect(body['input']).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'again' }] },
+    ]);
+  });
+});
