@@ -1,47 +1,17 @@
-import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody, WireToolSpec } from '@cw/core';
+import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
 import { describe, expect, it } from 'vitest';
+import { LIST_DIR_TOOL, READ_FILE_TOOL, buildContext, expectExactBody as expectBody, rowWithCap as rowFor } from '../../../test/support/build-context.js';
 import { validateWireBody } from '../../../test/support/wire-schemas.js';
 import { buildChatBody } from './chat-build-body.js';
 
-// Only the row fields the builder reads; the rest of a capability row does not matter here.
-function rowWithCap(field: CapabilityRow['output_cap']['field']): CapabilityRow {
-  return { dialect: 'chat-completions', output_cap: { field, default_tokens: 4096 } } as unknown as CapabilityRow;
-}
+const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow => rowFor('chat-completions', field, 4096);
 
-const readFile: WireToolSpec = {
-  name: 'read_file',
-  description: 'Read a file from the workspace.',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
-  strict: true,
-};
-const listDir: WireToolSpec = {
-  name: 'list_dir',
-  description: 'List a directory.',
-  parameters: { type: 'object', properties: { dir: { type: 'string' } } },
-  strict: false,
-};
+const readFile = READ_FILE_TOOL;
+const listDir = LIST_DIR_TOOL;
 
-function contextWith(overrides: Partial<BuildContext> = {}): BuildContext {
-  return {
-    row: rowWithCap('max_tokens'),
-    wireModel: 'test-model',
-    entrypoint: 'streaming',
-    system: 'You are terse.',
-    messages: [{ role: 'user', content: 'Say hello.' }],
-    tools: [],
-    toolChoice: null,
-    outputCapTokens: 1024,
-    reasoning: null,
-    ...overrides,
-  };
-}
+const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext => buildContext(rowWithCap('max_tokens'), 1024, overrides);
 
-/** Equal values, the same key order at every depth, and a body the published schema accepts. */
-function expectExactBody(body: WireBody, expected: WireBody): void {
-  expect(body).toEqual(expected);
-  expect(JSON.stringify(body)).toBe(JSON.stringify(expected));
-  expect(validateWireBody('chat-completions', body).errors).toEqual([]);
-}
+const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody('chat-completions', body, expected);
 
 const plainMessages = [
   { role: 'system', content: 'You are terse.' },

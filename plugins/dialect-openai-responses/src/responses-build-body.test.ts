@@ -1,25 +1,13 @@
-import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody, WireToolSpec } from '@cw/core';
+import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
 import { describe, expect, it } from 'vitest';
+import { LIST_DIR_TOOL, READ_FILE_TOOL, buildContext, expectExactBody as expectBody, rowWithCap as rowFor } from '../../../test/support/build-context.js';
 import { validateWireBody } from '../../../test/support/wire-schemas.js';
 import { buildResponsesBody } from './responses-build-body.js';
 
-// Only the row fields the builder reads; the rest of a capability row does not matter here.
-function rowWithCap(field: CapabilityRow['output_cap']['field']): CapabilityRow {
-  return { dialect: 'openai-responses', output_cap: { field, default_tokens: 16000 } } as unknown as CapabilityRow;
-}
+const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow => rowFor('openai-responses', field, 16000);
 
-const readFile: WireToolSpec = {
-  name: 'read_file',
-  description: 'Read a file from the workspace.',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
-  strict: true,
-};
-const listDir: WireToolSpec = {
-  name: 'list_dir',
-  description: 'List a directory.',
-  parameters: { type: 'object', properties: { dir: { type: 'string' } } },
-  strict: false,
-};
+const readFile = READ_FILE_TOOL;
+const listDir = LIST_DIR_TOOL;
 const expectedTools: JsonValue[] = [
   {
     type: 'function',
@@ -31,27 +19,9 @@ const expectedTools: JsonValue[] = [
   { type: 'function', name: 'list_dir', description: 'List a directory.', parameters: { type: 'object', properties: { dir: { type: 'string' } } }, strict: false },
 ];
 
-function contextWith(overrides: Partial<BuildContext> = {}): BuildContext {
-  return {
-    row: rowWithCap('max_output_tokens'),
-    wireModel: 'test-model',
-    entrypoint: 'streaming',
-    system: 'You are terse.',
-    messages: [{ role: 'user', content: 'Say hello.' }],
-    tools: [],
-    toolChoice: null,
-    outputCapTokens: 4096,
-    reasoning: null,
-    ...overrides,
-  };
-}
+const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext => buildContext(rowWithCap('max_output_tokens'), 4096, overrides);
 
-/** Equal values, the same key order at every depth, and a body the published schema accepts. */
-function expectExactBody(body: WireBody, expected: WireBody): void {
-  expect(body).toEqual(expected);
-  expect(JSON.stringify(body)).toBe(JSON.stringify(expected));
-  expect(validateWireBody('openai-responses', body).errors).toEqual([]);
-}
+const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody('openai-responses', body, expected);
 
 /**
  * The published schema rejects an assistant `output_text` replay without id/status/logprobs, which the
