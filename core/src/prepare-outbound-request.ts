@@ -26,6 +26,8 @@ export interface PreparedOutboundRequest {
   readonly body: WireBody;
   /** The exact bytes the transport sends: the body serialized in wire key order. */
   readonly bodyText: string;
+  /** The body's RFC 8785 canonical form: what body_sha256 hashes, serialized once here and reused. */
+  readonly canonicalBodyText: string;
   readonly projection: ToolProjection;
   readonly reasoning: ReasoningPlan | null;
   readonly system: SystemPrompt;
@@ -110,8 +112,9 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
   // Keys the route never takes go last, after every tap, so no plugin can put one back.
   for (const key of row.omit_body_keys) delete body[key];
   let bodyText: string;
+  let canonicalBodyText: string;
   try {
-    canonicalJson(body);
+    canonicalBodyText = canonicalJson(body);
     bodyText = JSON.stringify(body);
   } catch (error) {
     throw new RequestPreparationError(`the ${row.dialect} body is not valid JSON: ${(error as Error).message}`, toolSurface);
@@ -128,6 +131,7 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
     apiKeyEnv: row.auth.api_key_env,
     body,
     bodyText,
+    canonicalBodyText,
     projection,
     reasoning,
     system,

@@ -127,7 +127,7 @@ export function previewRequest(snapshot: CwSnapshot, prompt: string | undefined,
   const counts: TokenizerCounts =
     options.offlineTokenizer === false
       ? unavailable('offline-tokenizer-not-requested')
-      : offlineTokenCounts(prepared.route.row.tokenizer ?? null, classValues(prepared.body, layout), canonicalJson(prepared.body));
+      : offlineTokenCounts(prepared.route.row.tokenizer ?? null, classValues(prepared.body, layout), prepared.canonicalBodyText);
   return { manifest: manifest(route, tools, { exact: bodyFacts(prepared, layout, measured, counts) }), prepared, overflow: null };
 }
 
@@ -261,7 +261,7 @@ interface MeasuredBody {
 
 function measureBody(prepared: PreparedOutboundRequest, layout: BodyLayout): MeasuredBody {
   const { row } = prepared.route;
-  const classes = byteClasses(prepared.body, layout);
+  const classes = byteClasses(prepared.body, layout, prepared.canonicalBodyText);
   const estimates = estimateTokens(classes);
   const ceiling = inputBudgetCeiling(row.context.window_tokens, prepared.outputCapTokens, row.context.input_limit_tokens);
   return { classes, estimates, ceiling, headroom: inputHeadroom(ceiling, estimates) };
@@ -305,7 +305,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, layout: BodyLayout, measur
     wire_output_cap_tokens: cap,
     wire_output_cap_field: capField,
     provider_reported_usage: unavailable('provider-request-not-executed'),
-    body_sha256: sha256Hex(canonicalJson(body)),
+    body_sha256: sha256Hex(prepared.canonicalBodyText),
     body_wire_sha256: sha256Hex(prepared.bodyText),
     body_wire_bytes: Buffer.byteLength(prepared.bodyText, 'utf8'),
     tool_schema_wire_sha256: toolsSha,

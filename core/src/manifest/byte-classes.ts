@@ -1,4 +1,4 @@
-import { canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
+import { canonicalJson, canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
 import type { BodyLayout, WireBody } from '../body/wire-body.js';
 
 /** Canonical JSON byte counts per region of a body. system + toolSchemas + messages + framing == body. */
@@ -51,10 +51,10 @@ export function classValues(body: WireBody, layout: BodyLayout): ClassValues {
  * Attributes canonical bytes to regions using the dialect's layout. The classes are sizes of selected
  * values, not slices of the buffer, which is why framing is defined as the remainder.
  */
-export function byteClasses(body: WireBody, layout: BodyLayout): ByteClasses {
+export function byteClasses(body: WireBody, layout: BodyLayout, canonicalBodyText: string = canonicalJson(body)): ByteClasses {
   const values = classValues(body, layout);
   const sum = (list: readonly JsonValue[]): number => list.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
-  const total = canonicalJsonBytes(body);
+  const total = Buffer.byteLength(canonicalBodyText, 'utf8');
   const system = sum(values.system);
   const toolSchemas = values.tools === undefined ? 0 : canonicalJsonBytes(values.tools);
   // System items sit inside the items array on some dialects; their bytes count once, as system.
