@@ -12,8 +12,17 @@ function body(messages) {
   const text = 'Refactor the parser so that 日本語 and emoji 😀 survive; keep "quotes" and \\ backslashes. ';
   return {
     model: 'bench-model',
-    messages: Array.from({ length: messages }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', content: text.repeat(8) + index })),
-    tools: Array.from({ length: 20 }, (_, index) => ({ type: 'function', function: { name: `tool_${index}`, parameters: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } } } })),
+    messages: Array.from({ length: messages }, (_, index) => ({
+      role: index % 2 ? 'assistant' : 'user',
+      content: text.repeat(8) + index,
+    })),
+    tools: Array.from({ length: 20 }, (_, index) => ({
+      type: 'function',
+      function: {
+        name: `tool_${index}`,
+        parameters: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } },
+      },
+    })),
     stream: true,
   };
 }
@@ -33,7 +42,11 @@ for (const count of [1_500, 30_000]) {
   const value = body(count);
   const megabytes = Buffer.byteLength(JSON.stringify(value)) / 1e6;
   const canonical = median(() => sha256Hex(canonicalJson(value)));
-  const floor = median(() => createHash('sha256').update(Buffer.from(JSON.stringify(value))).digest('hex'));
+  const floor = median(() =>
+    createHash('sha256')
+      .update(Buffer.from(JSON.stringify(value)))
+      .digest('hex'),
+  );
   const noble = median(() => bytesToHex(sha256(Buffer.from(canonicalJson(value)))));
   console.log(
     `${megabytes.toFixed(2)} MB body: canonical+sha256 ${canonical.toFixed(1)} ms (${(megabytes / (canonical / 1000)).toFixed(0)} MB/s), ` +

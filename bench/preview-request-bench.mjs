@@ -17,7 +17,13 @@ async function registry() {
   const descriptors = [];
   for (const name of (await readdir(folder)).sort()) {
     const pjson = JSON.parse(await readFile(join(folder, name, 'package.json'), 'utf8'));
-    descriptors.push({ name: pjson.name, version: pjson.version, root: join(folder, name), cw: pjson.cw, type: 'core' });
+    descriptors.push({
+      name: pjson.name,
+      version: pjson.version,
+      root: join(folder, name),
+      cw: pjson.cw,
+      type: 'core',
+    });
   }
   const loaded = await loadPlugins(descriptors);
   tapCoreStages(loaded);
@@ -63,18 +69,36 @@ async function home(config, messages) {
 }
 
 const loaded = await registry();
-const history = Array.from({ length: 200 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', content: `step ${index}: ${'lorem ipsum dolor '.repeat(60)}` }));
-const homes = [await home(), await home(undefined, history), await home({ route: 'bench-o200k' }), await home({ route: 'bench-o200k' }, history)];
-const [plain, long, tokenized, tokenizedLong] = await Promise.all(homes.map((folder) => loadSnapshot({ home: folder, registry: loaded, defaultRouteId: 'deepseek' })));
+const history = Array.from({ length: 200 }, (_, index) => ({
+  role: index % 2 ? 'assistant' : 'user',
+  content: `step ${index}: ${'lorem ipsum dolor '.repeat(60)}`,
+}));
+const homes = [
+  await home(),
+  await home(undefined, history),
+  await home({ route: 'bench-o200k' }),
+  await home({ route: 'bench-o200k' }, history),
+];
+const [plain, long, tokenized, tokenizedLong] = await Promise.all(
+  homes.map((folder) => loadSnapshot({ home: folder, registry: loaded, defaultRouteId: 'deepseek' })),
+);
 const prompt = 'fix the failing test';
 
 console.log(`default route, empty session: ${median(() => previewRequest(plain, prompt, 'streaming')).toFixed(2)} ms`);
-console.log(`default route, 200 messages (~${Math.round(JSON.stringify(history).length / 1000)} kB): ${median(() => previewRequest(long, prompt, 'streaming')).toFixed(2)} ms`);
+console.log(
+  `default route, 200 messages (~${Math.round(JSON.stringify(history).length / 1000)} kB): ${median(() => previewRequest(long, prompt, 'streaming')).toFixed(2)} ms`,
+);
 const first = process.hrtime.bigint();
 previewRequest(tokenized, prompt, 'streaming');
-console.log(`o200k_base route, first call (loads the encoder): ${(Number(process.hrtime.bigint() - first) / 1e6).toFixed(1)} ms`);
-console.log(`o200k_base route, warm, empty session: ${median(() => previewRequest(tokenized, prompt, 'streaming')).toFixed(2)} ms`);
-console.log(`o200k_base route, warm, 200 messages: ${median(() => previewRequest(tokenizedLong, prompt, 'streaming')).toFixed(2)} ms`);
+console.log(
+  `o200k_base route, first call (loads the encoder): ${(Number(process.hrtime.bigint() - first) / 1e6).toFixed(1)} ms`,
+);
+console.log(
+  `o200k_base route, warm, empty session: ${median(() => previewRequest(tokenized, prompt, 'streaming')).toFixed(2)} ms`,
+);
+console.log(
+  `o200k_base route, warm, 200 messages: ${median(() => previewRequest(tokenizedLong, prompt, 'streaming')).toFixed(2)} ms`,
+);
 console.log(
   `o200k_base route, counts skipped (as cw send does): ${median(() => previewRequest(tokenizedLong, prompt, 'streaming', { offlineTokenizer: false })).toFixed(2)} ms`,
 );

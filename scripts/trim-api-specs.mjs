@@ -56,8 +56,20 @@ const TARGETS = [
 // Schema-position traversal: visit only places where JSON Schema puts subschemas, so values of
 // `example`, `default`, `enum`, `const` and `x-*` extensions are never mistaken for schemas.
 
-const SINGLE = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains',
-  'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SINGLE = [
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 
@@ -71,7 +83,8 @@ function forEachSchema(schema, pointer, visit) {
   visit(schema, pointer);
   for (const key of SINGLE) if (isObject(schema[key])) forEachSchema(schema[key], `${pointer}/${key}`, visit);
   for (const key of LIST) {
-    if (Array.isArray(schema[key])) schema[key].forEach((sub, i) => forEachSchema(sub, `${pointer}/${key}/${i}`, visit));
+    if (Array.isArray(schema[key]))
+      schema[key].forEach((sub, i) => forEachSchema(sub, `${pointer}/${key}/${i}`, visit));
   }
   for (const key of MAP) {
     if (isObject(schema[key])) {
@@ -151,8 +164,17 @@ function encodeDefName(name) {
 }
 
 // Keys that describe rather than constrain: kept beside the `anyOf` when a typeless nullable is wrapped.
-const ANNOTATION_KEYS = new Set(['title', 'description', 'default', 'example', 'examples', 'deprecated',
-  'readOnly', 'writeOnly', '$comment']);
+const ANNOTATION_KEYS = new Set([
+  'title',
+  'description',
+  'default',
+  'example',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
 
 /** A2: OpenAPI 3.0 `nullable` -> JSON Schema 2020-12. Returns the replacement for a schema node. */
 function fixNullable(node, pointer) {
@@ -171,8 +193,10 @@ function fixNullable(node, pointer) {
       else if (key === 'enum') out.enum = value.includes(null) ? value : [...value, null];
       else out[key] = value;
     }
-    log.push(`A2 ${pointer}: "type": ${JSON.stringify(rest.type)} + nullable -> ${JSON.stringify(out.type)}` +
-      ('enum' in rest ? ' (null added to enum)' : ''));
+    log.push(
+      `A2 ${pointer}: "type": ${JSON.stringify(rest.type)} + nullable -> ${JSON.stringify(out.type)}` +
+        ('enum' in rest ? ' (null added to enum)' : ''),
+    );
     return out;
   }
   const annotations = {};
@@ -280,8 +304,16 @@ function main() {
   const openaiBytes = readFileSync(openaiPath);
   const anthropicBytes = readFileSync(anthropicPath);
   const specs = {
-    openai: { doc: parseYaml(openaiBytes.toString('utf8'), { maxAliasCount: -1 }), sha: sha256(openaiBytes), name: 'OpenAI openapi.yaml' },
-    anthropic: { doc: JSON.parse(anthropicBytes.toString('utf8')), sha: sha256(anthropicBytes), name: 'Anthropic openapi (JSON)' },
+    openai: {
+      doc: parseYaml(openaiBytes.toString('utf8'), { maxAliasCount: -1 }),
+      sha: sha256(openaiBytes),
+      name: 'OpenAI openapi.yaml',
+    },
+    anthropic: {
+      doc: JSON.parse(anthropicBytes.toString('utf8')),
+      sha: sha256(anthropicBytes),
+      name: 'Anthropic openapi (JSON)',
+    },
   };
 
   mkdirSync(outDir, { recursive: true });
@@ -312,7 +344,8 @@ function main() {
     const version = doc.info?.version ? `info.version ${doc.info.version}` : 'no info.version';
     const document = {
       $schema: DRAFT_2020_12,
-      $comment: `POST ${target.path} request body (${target.root}) and the ${names.length} schemas of its $ref closure, ` +
+      $comment:
+        `POST ${target.path} request body (${target.root}) and the ${names.length} schemas of its $ref closure, ` +
         `from ${name} (${version}, sha256 ${sha}), trimmed by scripts/trim-api-specs.mjs; ` +
         'adaptations are listed in SOURCES.md next to this file.',
       $ref: DEFS_PREFIX + encodeDefName(target.root),

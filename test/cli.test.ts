@@ -15,9 +15,14 @@ describe('cw as a new user runs it', () => {
   it('previews the default route as a separate process with no config, network or key', async () => {
     const folder = await home();
     const env = { ...process.env, CW_HOME: folder, DEEPSEEK_API_KEY: '' };
-    const { stdout } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hello'], { env });
+    const { stdout } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hello'], {
+      env,
+    });
     expectValidManifest(stdout);
-    const manifest = JSON.parse(stdout) as { route: { exact: { dialect: string; route_id: string } }; body: { exact: { body_sha256: string } } };
+    const manifest = JSON.parse(stdout) as {
+      route: { exact: { dialect: string; route_id: string } };
+      body: { exact: { body_sha256: string } };
+    };
     expect(manifest.route.exact.route_id).toBe('deepseek');
     expect(manifest.route.exact.dialect).toBe('chat-completions');
     expect(manifest.body.exact.body_sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -28,8 +33,15 @@ describe('cw as a new user runs it', () => {
   it('keeps a --help inside the prompt as prompt text, and still answers --help before it', async () => {
     const folder = await home();
     const env = { ...process.env, CW_HOME: folder };
-    const asPrompt = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'how', 'do', 'I', 'use', '--help'], { env });
-    const manifest = JSON.parse(asPrompt.stdout) as { session: { hypothetical_prompt_supplied: boolean }; body: { exact: unknown } };
+    const asPrompt = await execFileAsync(
+      process.execPath,
+      [CW_BIN, 'preview-request', 'json', '--prompt', 'how', 'do', 'I', 'use', '--help'],
+      { env },
+    );
+    const manifest = JSON.parse(asPrompt.stdout) as {
+      session: { hypothetical_prompt_supplied: boolean };
+      body: { exact: unknown };
+    };
     expect(manifest.session.hypothetical_prompt_supplied).toBe(true);
     expect(manifest.body.exact).toBeDefined();
     const help = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', '--help'], { env });
@@ -49,7 +61,8 @@ describe('cw as a new user runs it', () => {
     await home();
     const outputs = [];
     // One at a time: runCw captures the process's stdout, which concurrent runs would share.
-    for (const id of ['preview-request', 'dryrun', 'preview_request']) outputs.push(await runCw([id, 'json', '--prompt', 'same']));
+    for (const id of ['preview-request', 'dryrun', 'preview_request'])
+      outputs.push(await runCw([id, 'json', '--prompt', 'same']));
     for (const output of outputs) expect(output.exitCode).toBe(0);
     expect(new Set(outputs.map((output) => output.stdout)).size).toBe(1);
   });
@@ -63,7 +76,15 @@ describe('cw as a new user runs it', () => {
     for (const section of ['route', 'tools', 'body']) {
       expect(manifest[section]).toEqual({ unavailable: { reason: 'no-hypothetical-prompt-supplied', detail: null } });
     }
-    for (const field of ['provider_id', 'route_id', 'dialect', 'endpoint_fingerprint', 'wire_model', 'billing', 'body_sha256']) {
+    for (const field of [
+      'provider_id',
+      'route_id',
+      'dialect',
+      'endpoint_fingerprint',
+      'wire_model',
+      'billing',
+      'body_sha256',
+    ]) {
       expect(stdout).not.toContain(`"${field}"`);
     }
   });
@@ -77,8 +98,13 @@ describe('cw as a new user runs it', () => {
 
   it('describes the blocking entry point when --blocking comes before --prompt', async () => {
     await home();
-    const streaming = JSON.parse((await runCw(['preview-request', 'json', '--prompt', 'x'])).stdout) as { body: { exact: { body_sha256: string } }; route: { exact: { body_stream_field: unknown } } };
-    const blocking = JSON.parse((await runCw(['preview-request', 'json', '--blocking', '--prompt', 'x'])).stdout) as typeof streaming;
+    const streaming = JSON.parse((await runCw(['preview-request', 'json', '--prompt', 'x'])).stdout) as {
+      body: { exact: { body_sha256: string } };
+      route: { exact: { body_stream_field: unknown } };
+    };
+    const blocking = JSON.parse(
+      (await runCw(['preview-request', 'json', '--blocking', '--prompt', 'x'])).stdout,
+    ) as typeof streaming;
     expectValidManifest(streaming);
     expectValidManifest(blocking);
     expect(streaming.route.exact.body_stream_field).toBe(true);
@@ -98,10 +124,16 @@ describe('bad input gets one clear line and a non-zero exit', () => {
   });
 
   it('a config field of the wrong shape names the file and the field', async () => {
-    await home({ routes: { local: { provider: 'custom', dialect: 'chat-completions', base_url: 'ftp://example.test/v1', model: 'm' } } });
+    await home({
+      routes: {
+        local: { provider: 'custom', dialect: 'chat-completions', base_url: 'ftp://example.test/v1', model: 'm' },
+      },
+    });
     const result = await runCw(['preview-request', 'json', '--prompt', 'x']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('config.json routes entry local, field base_url: must be a valid url (http or https)');
+    expect(result.stderr).toContain(
+      'config.json routes entry local, field base_url: must be a valid url (http or https)',
+    );
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
@@ -116,7 +148,15 @@ describe('bad input gets one clear line and a non-zero exit', () => {
   it('cw send with the key variable unset names the variable and writes nothing', async () => {
     const folder = await home({
       route: 'local',
-      routes: { local: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: 'CW_TEST_UNSET_KEY' } },
+      routes: {
+        local: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: 'http://127.0.0.1:9/v1',
+          model: 'm',
+          api_key_env: 'CW_TEST_UNSET_KEY',
+        },
+      },
     });
     delete process.env['CW_TEST_UNSET_KEY'];
     const result = await runCw(['send', '--prompt', 'hello']);
@@ -132,7 +172,9 @@ describe('bad input gets one clear line and a non-zero exit', () => {
     try {
       const result = await runCw(['send', '--prompt', 'hello']);
       expect(result.exitCode).toBe(1);
-      expect(result.stderr).toBe('cw: set the environment variable MOONSHOT_API_KEY to the API key of this route; nothing was sent\n');
+      expect(result.stderr).toBe(
+        'cw: set the environment variable MOONSHOT_API_KEY to the API key of this route; nothing was sent\n',
+      );
     } finally {
       if (saved !== undefined) process.env['MOONSHOT_API_KEY'] = saved;
     }
@@ -142,15 +184,23 @@ describe('bad input gets one clear line and a non-zero exit', () => {
     await home({ reasoning: 'extreme' });
     const result = await runCw(['preview-request', '--prompt', 'x']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toBe('cw: config.json field reasoning: must be one of off, minimal, low, medium, high, xhigh, max\n');
+    expect(result.stderr).toBe(
+      'cw: config.json field reasoning: must be one of off, minimal, low, medium, high, xhigh, max\n',
+    );
   });
 
   it('a hostile route key in a config error is fingerprinted, the field is still named', async () => {
     const hostile = `sk-test-${'4'.repeat(24)}`;
-    await home({ routes: { [hostile]: { provider: 'custom', dialect: 'chat-completions', base_url: 'ftp://example.test', model: 'm' } } });
+    await home({
+      routes: {
+        [hostile]: { provider: 'custom', dialect: 'chat-completions', base_url: 'ftp://example.test', model: 'm' },
+      },
+    });
     const result = await runCw(['preview-request', '--prompt', 'x']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/^cw: config\.json routes entry sha256:[0-9a-f]{12}, field base_url: must be a valid url/);
+    expect(result.stderr).toMatch(
+      /^cw: config\.json routes entry sha256:[0-9a-f]{12}, field base_url: must be a valid url/,
+    );
     expect(result.stderr).not.toContain(hostile);
   });
 
@@ -164,7 +214,15 @@ describe('bad input gets one clear line and a non-zero exit', () => {
   it('never prints the key even when the route fails before sending', async () => {
     await home({
       route: 'local',
-      routes: { local: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: 'CW_TEST_SET_KEY' } },
+      routes: {
+        local: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: 'http://127.0.0.1:9/v1',
+          model: 'm',
+          api_key_env: 'CW_TEST_SET_KEY',
+        },
+      },
     });
     process.env['CW_TEST_SET_KEY'] = FAKE_KEY;
     try {

@@ -1,7 +1,15 @@
 import nock from 'nock';
 import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLS, ConfigError, previewRequest, renderManifestTable, safeErrorText, type CwSnapshot, type PluginRegistry } from '@cw/core';
+import {
+  BUILTIN_TOOLS,
+  ConfigError,
+  previewRequest,
+  renderManifestTable,
+  safeErrorText,
+  type CwSnapshot,
+  type PluginRegistry,
+} from '@cw/core';
 import { BLNS, HOSTILE, leakedSecret } from './support/label-corpus.js';
 import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome, useCwHomes } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
@@ -18,7 +26,14 @@ function printed(snapshot: CwSnapshot, prompt: string): string {
 function hostileConfig(text: string): unknown {
   return {
     route: text,
-    routes: { [text]: { provider: 'custom', dialect: 'chat-completions', base_url: `http://127.0.0.1:9/${text.isWellFormed() ? encodeURIComponent(text) : 'not-well-formed'}/v1`, model: text } },
+    routes: {
+      [text]: {
+        provider: 'custom',
+        dialect: 'chat-completions',
+        base_url: `http://127.0.0.1:9/${text.isWellFormed() ? encodeURIComponent(text) : 'not-well-formed'}/v1`,
+        model: text,
+      },
+    },
   };
 }
 
@@ -28,7 +43,13 @@ async function outputFor(config: unknown, registry: PluginRegistry, extraTool?: 
   try {
     const snapshot = await snapshotOf(home, registry);
     const withTool: CwSnapshot = extraTool
-      ? { ...snapshot, catalog: [...BUILTIN_TOOLS, { ...BUILTIN_TOOLS[0]!, name: extraTool, origin: { kind: 'mcp', server: extraTool } }] }
+      ? {
+          ...snapshot,
+          catalog: [
+            ...BUILTIN_TOOLS,
+            { ...BUILTIN_TOOLS[0]!, name: extraTool, origin: { kind: 'mcp', server: extraTool } },
+          ],
+        }
       : snapshot;
     return printed(withTool, 'the prompt');
   } catch (error) {
@@ -49,14 +70,20 @@ describe('hostile identifiers never reach any output', () => {
   // substring check on them would prove nothing.
   const items = HOSTILE.filter((item) => item.text.trim().length >= 6);
 
-  it.each(items.map((item) => [item.category, item.text] as const))('[%s] %j as route id, model id, base URL path and tool name', async (_category, text) => {
-    const outputs = [await outputFor(hostileConfig(text), registry, text), await outputFor({ mcpServers: { [text]: { command: 'server' } } }, registry)];
-    for (const output of outputs) {
-      expect(output.includes(text.trim())).toBe(false);
-      expect(leakedSecret(text, output)).toBeUndefined();
-      expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-    }
-  });
+  it.each(items.map((item) => [item.category, item.text] as const))(
+    '[%s] %j as route id, model id, base URL path and tool name',
+    async (_category, text) => {
+      const outputs = [
+        await outputFor(hostileConfig(text), registry, text),
+        await outputFor({ mcpServers: { [text]: { command: 'server' } } }, registry),
+      ];
+      for (const output of outputs) {
+        expect(output.includes(text.trim())).toBe(false);
+        expect(leakedSecret(text, output)).toBeUndefined();
+        expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      }
+    },
+  );
 });
 
 describe('a config full of secret-shaped values', () => {
@@ -65,10 +92,30 @@ describe('a config full of secret-shaped values', () => {
   const model = `deployments/${'ab12'.repeat(8)}`;
   const tenant = `sk-test-${'2'.repeat(24)}`;
   const baseUrl = `https://user:hunter2@${tenant}.tenant.example:8443/v1/deployments/prod-key-8f2a?api_key=${'3'.repeat(24)}`;
-  const secrets = [routeId, model, tenant, 'hunter2', 'prod-key-8f2a', '3'.repeat(24), 'tenant.example', '/v1/deployments'];
+  const secrets = [
+    routeId,
+    model,
+    tenant,
+    'hunter2',
+    'prod-key-8f2a',
+    '3'.repeat(24),
+    'tenant.example',
+    '/v1/deployments',
+  ];
 
   it('yields a manifest, a table and errors that contain none of them', async () => {
-    await home({ route: routeId, routes: { [routeId]: { provider: 'custom', dialect: 'openai-responses', base_url: baseUrl, model, api_key_env: 'CW_SECRET_SHAPED_KEY' } } });
+    await home({
+      route: routeId,
+      routes: {
+        [routeId]: {
+          provider: 'custom',
+          dialect: 'openai-responses',
+          base_url: baseUrl,
+          model,
+          api_key_env: 'CW_SECRET_SHAPED_KEY',
+        },
+      },
+    });
     delete process.env['CW_SECRET_SHAPED_KEY'];
     const outputs = [
       await runCw(['preview-request', 'json', '--prompt', 'hi']),
@@ -76,7 +123,9 @@ describe('a config full of secret-shaped values', () => {
       await runCw(['send', '--prompt', 'hi']),
     ];
     expect(outputs.map((output) => output.exitCode)).toEqual([0, 0, 1]);
-    const manifest = JSON.parse(outputs[0]!.stdout) as { route: { exact: { route_id: string; wire_model: string; endpoint_host_class: string } } };
+    const manifest = JSON.parse(outputs[0]!.stdout) as {
+      route: { exact: { route_id: string; wire_model: string; endpoint_host_class: string } };
+    };
     expect(manifest.route.exact.route_id).toMatch(/^sha256:[0-9a-f]{12}$/);
     expect(manifest.route.exact.wire_model).toMatch(/^sha256:[0-9a-f]{12}$/);
     expect(manifest.route.exact.endpoint_host_class).toMatch(/^https remote sha256:[0-9a-f]{12}$/);
@@ -94,7 +143,12 @@ describe('naughty strings never break the output', () => {
 
   it('keeps the JSON valid and the table one line per field for every string of the list', async () => {
     for (const text of BLNS.filter((item) => item.length > 0 && item.length <= 64)) {
-      const home = await tempHome({ route: 'local', routes: { local: { provider: 'custom', dialect: 'anthropic-messages', base_url: 'http://127.0.0.1:9', model: text } } });
+      const home = await tempHome({
+        route: 'local',
+        routes: {
+          local: { provider: 'custom', dialect: 'anthropic-messages', base_url: 'http://127.0.0.1:9', model: text },
+        },
+      });
       try {
         const snapshot = await snapshotOf(home, registry);
         const { manifest } = previewRequest(snapshot, text, 'blocking');
@@ -105,7 +159,9 @@ describe('naughty strings never break the output', () => {
         for (const line of table.split('\n')) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
         const wire = 'exact' in manifest.route ? manifest.route.exact.wire_model : '';
         // Published only when it is a short ordinary word; otherwise a fingerprint.
-        expect(wire === text.trim() || /^sha256:[0-9a-f]{12}$/.test(wire), `${JSON.stringify(text)} -> ${wire}`).toBe(true);
+        expect(wire === text.trim() || /^sha256:[0-9a-f]{12}$/.test(wire), `${JSON.stringify(text)} -> ${wire}`).toBe(
+          true,
+        );
         if (wire === text.trim()) expect(text.trim()).toMatch(/^[A-Za-z0-9._+@:-]+$/);
       } finally {
         await removeHome(home);
@@ -131,7 +187,8 @@ describe('the manifest can hold no free text', () => {
           if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${path}[${index}]`));
           else if (typeof value === 'object' && value !== null) {
             for (const [key, child] of Object.entries(value)) {
-              const requestArray = ['messages', 'input', 'tools', 'content', 'system'].includes(key) && Array.isArray(child);
+              const requestArray =
+                ['messages', 'input', 'tools', 'content', 'system'].includes(key) && Array.isArray(child);
               const schemaOrText = ['content', 'input_schema', 'parameters', 'instructions'].includes(key);
               if (requestArray || schemaOrText) {
                 offending.push(`${path}.${key}`);
@@ -169,7 +226,15 @@ describe('cw send keeps upstream text off the terminal', () => {
   it('a 401 whose body echoes the key and the prompt prints a clear error with neither, and saves nothing', async () => {
     const home = await tempHome({
       route: 'echo',
-      routes: { echo: { provider: 'custom', dialect: 'chat-completions', base_url: `${ORIGIN}/v1`, model: 'm', api_key_env: 'CW_DISCLOSURE_KEY' } },
+      routes: {
+        echo: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: `${ORIGIN}/v1`,
+          model: 'm',
+          api_key_env: 'CW_DISCLOSURE_KEY',
+        },
+      },
     });
     homes.push(home);
     process.env['CW_HOME'] = home;

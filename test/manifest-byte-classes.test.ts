@@ -6,7 +6,13 @@ import canonicalize from 'canonicalize';
 import type { BodyFacts, PluginRegistry, WireBody } from '@cw/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry } from './support/cw-fixture.js';
-import { DIALECTS, HISTORY_WITH_TOOL_RESULTS, previewFor, removePreviewHomes, type TestDialect } from './support/manifest-preview.js';
+import {
+  DIALECTS,
+  HISTORY_WITH_TOOL_RESULTS,
+  previewFor,
+  removePreviewHomes,
+  type TestDialect,
+} from './support/manifest-preview.js';
 
 afterAll(removePreviewHomes);
 
@@ -20,7 +26,11 @@ const VARIANTS = {
 } as const;
 
 function customRoute(dialect: TestDialect, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { route: 'bc', routes: { bc: { provider: 'custom', dialect, base_url: 'http://127.0.0.1:9/v1', model: 'bc-model' } }, ...extra };
+  return {
+    route: 'bc',
+    routes: { bc: { provider: 'custom', dialect, base_url: 'http://127.0.0.1:9/v1', model: 'bc-model' } },
+    ...extra,
+  };
 }
 
 function exactBody(manifest: { body: { exact: BodyFacts } | { unavailable: unknown } }): BodyFacts {
@@ -40,9 +50,12 @@ describe('the identity holds in every dialect x entry point x conversation shape
           });
           const body = exactBody(manifest);
           const wire = prepared?.body as WireBody;
-          expect(body.system_canonical_json_bytes + body.tool_schema_canonical_json_bytes + body.message_canonical_json_bytes + body.framing_canonical_json_bytes).toBe(
-            body.body_canonical_json_bytes,
-          );
+          expect(
+            body.system_canonical_json_bytes +
+              body.tool_schema_canonical_json_bytes +
+              body.message_canonical_json_bytes +
+              body.framing_canonical_json_bytes,
+          ).toBe(body.body_canonical_json_bytes);
           expect(body.body_canonical_json_bytes).toBe(canonicalBytes(wire));
           expect(body.framing_canonical_json_bytes).toBeGreaterThan(0);
           expect(body.system_canonical_json_bytes).toBeGreaterThan(0);
@@ -61,7 +74,9 @@ describe('the identity holds in every dialect x entry point x conversation shape
           expect(body.body_wire_sha256).toBe(sha256(prepared?.bodyText ?? ''));
           expect(body.body_wire_bytes).toBe(Buffer.byteLength(prepared?.bodyText ?? '', 'utf8'));
           expect(body.local_system_tools_component_sha256).toBe(
-            sha256(`system=${body.system_prompt.effective_system_sha256}\ntools=${body.tool_schema_wire_sha256 ?? ''}\n`),
+            sha256(
+              `system=${body.system_prompt.effective_system_sha256}\ntools=${body.tool_schema_wire_sha256 ?? ''}\n`,
+            ),
           );
           // Estimates: ceil(bytes/4) per class; the total from the whole body plus 5%.
           const whole = Math.ceil(body.body_canonical_json_bytes / 4);
@@ -101,7 +116,7 @@ describe('stream and tool_choice are read off the finished body', () => {
   }
 });
 
-describe('attribution with the dialects\' own describers', () => {
+describe("attribution with the dialects' own describers", () => {
   let registry: PluginRegistry;
   beforeAll(async () => {
     registry = await builtinRegistry();
@@ -130,15 +145,36 @@ describe('attribution with the dialects\' own describers', () => {
 
   it('the reference chat body: 348 = 50 + 53 + 117 + 128, tool result 66, two messages', async () => {
     const classes = await classesOf('chat-completions', chatBody());
-    expect(classes).toMatchObject({ body: 348, system: 50, toolSchemas: 53, messages: 117, framing: 128, toolResults: 66, messageCount: 2 });
+    expect(classes).toMatchObject({
+      body: 348,
+      system: 50,
+      toolSchemas: 53,
+      messages: 117,
+      framing: 128,
+      toolResults: 66,
+      messageCount: 2,
+    });
   });
 
   it('an empty chat body: 27 = 0 + 0 + 2 + 25', async () => {
-    expect(await classesOf('chat-completions', { model: 'm', messages: [] })).toMatchObject({ body: 27, system: 0, toolSchemas: 0, messages: 2, framing: 25 });
+    expect(await classesOf('chat-completions', { model: 'm', messages: [] })).toMatchObject({
+      body: 27,
+      system: 0,
+      toolSchemas: 0,
+      messages: 2,
+      framing: 25,
+    });
   });
 
   it('a system item in the middle of the conversation still counts once, as system', async () => {
-    const body: WireBody = { model: 'm', messages: [{ role: 'user', content: 'a' }, { role: 'system', content: 'S' }, { role: 'user', content: 'b' }] };
+    const body: WireBody = {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'system', content: 'S' },
+        { role: 'user', content: 'b' },
+      ],
+    };
     const classes = await classesOf('chat-completions', body);
     expect(classes.system).toBe(canonicalBytes({ role: 'system', content: 'S' }));
     expect(classes.system + classes.toolSchemas + classes.messages + classes.framing).toBe(classes.body);
@@ -197,7 +233,14 @@ describe('attribution with the dialects\' own describers', () => {
       model: 'gpt',
       instructions: 'SYS',
       input: [
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }, { type: 'input_image', image_url: 'data:,' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'hi' },
+            { type: 'input_image', image_url: 'data:,' },
+          ],
+        },
         { type: 'function_call_output', call_id: 'c1', output: 'OUT' },
       ],
       tools: [{ name: 'a' }],
@@ -215,7 +258,15 @@ describe('attribution with the dialects\' own describers', () => {
   it('Chat image_url parts are attachments, inside messages', async () => {
     const body: WireBody = {
       model: 'm',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:,' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'image_url', image_url: { url: 'data:,' } },
+          ],
+        },
+      ],
     };
     const classes = await classesOf('chat-completions', body);
     expect(classes.attachmentCount).toBe(1);

@@ -49,7 +49,11 @@ describe('JSON manifests from the CLI validate against docs/manifest.schema.json
     ['unknown route', { route: 'nope' }, ['json', '--prompt', 'x']],
     ['MCP configured', { mcpServers: { files: { command: 'files-mcp' } } }, ['json', '--prompt', 'x']],
     ['custom anthropic route', CUSTOM('anthropic-messages'), ['json', '--prompt', 'x']],
-    ['custom responses route with gates', { ...CUSTOM('openai-responses'), tools: { deny: ['shell'] } }, ['json', '--prompt', 'x']],
+    [
+      'custom responses route with gates',
+      { ...CUSTOM('openai-responses'), tools: { deny: ['shell'] } },
+      ['json', '--prompt', 'x'],
+    ],
   ];
   for (const [name, config, argv] of cases) {
     it(name, async () => {
@@ -73,7 +77,13 @@ describe('the human table', () => {
     expect(exitCode).toBe(0);
     expectFits80(stdout);
     expect(stdout).not.toMatch(ANSI);
-    for (const heading of ['Session', 'Route', 'Tools (the exact catalog this request would send)', 'Wire body', 'Hashes (SHA-256)']) {
+    for (const heading of [
+      'Session',
+      'Route',
+      'Tools (the exact catalog this request would send)',
+      'Wire body',
+      'Hashes (SHA-256)',
+    ]) {
       expect(stdout).toContain(`${heading}\n`);
     }
     expect(stdout).toContain('not provider-counted');
@@ -196,7 +206,14 @@ describe('cw preview-request diff', () => {
     const { stdout, exitCode } = await runCw(['preview-request', 'diff', a, b]);
     expect(exitCode).toBe(0);
     expectFits80(stdout);
-    for (const title of ['Dialect and route shape', 'Wire model (the id that goes on the wire)', 'Tools', 'Reasoning', 'Whole request', 'Billing']) {
+    for (const title of [
+      'Dialect and route shape',
+      'Wire model (the id that goes on the wire)',
+      'Tools',
+      'Reasoning',
+      'Whole request',
+      'Billing',
+    ]) {
       expect(stdout).toContain(`${title}\n`);
     }
     expect(stdout).toContain('route.dialect\n    A  chat-completions\n    B  openai-responses');
@@ -208,12 +225,31 @@ describe('cw preview-request diff', () => {
     expect(stdout).not.toContain('deepseek.json');
 
     const json = await runCw(['preview-request', 'diff', '--json', a, b]);
-    const diff = JSON.parse(json.stdout) as { diff_version: number; identical: boolean; groups: { id: string; differences: { path: string; a?: unknown; b?: unknown }[] }[] };
+    const diff = JSON.parse(json.stdout) as {
+      diff_version: number;
+      identical: boolean;
+      groups: { id: string; differences: { path: string; a?: unknown; b?: unknown }[] }[];
+    };
     expect(diff.diff_version).toBe(1);
     expect(diff.identical).toBe(false);
-    expect(diff.groups.map((group) => group.id)).toEqual(['availability', 'dialect', 'wire-model', 'tools', 'fixed-overhead', 'reasoning', 'whole-body', 'components', 'billing', 'other']);
+    expect(diff.groups.map((group) => group.id)).toEqual([
+      'availability',
+      'dialect',
+      'wire-model',
+      'tools',
+      'fixed-overhead',
+      'reasoning',
+      'whole-body',
+      'components',
+      'billing',
+      'other',
+    ]);
     const dialect = diff.groups.find((group) => group.id === 'dialect');
-    expect(dialect?.differences).toContainEqual({ path: 'route.dialect', a: 'chat-completions', b: 'openai-responses' });
+    expect(dialect?.differences).toContainEqual({
+      path: 'route.dialect',
+      a: 'chat-completions',
+      b: 'openai-responses',
+    });
   });
 
   it('identical manifests say so; a section exact on one side only is reported under availability', async () => {
@@ -223,9 +259,14 @@ describe('cw preview-request diff', () => {
     expect(same.stdout).toContain('The two manifests are identical.');
     expect(same.stdout).toContain('Same body hash');
     const b = await saved(folder, 'b.json', { mcpServers: { files: { command: 'files-mcp' } } });
-    const json = JSON.parse((await runCw(['preview-request', 'diff', a, b, '--json'])).stdout) as { groups: { id: string; differences: { path: string; a?: unknown; b?: unknown }[] }[] };
+    const json = JSON.parse((await runCw(['preview-request', 'diff', a, b, '--json'])).stdout) as {
+      groups: { id: string; differences: { path: string; a?: unknown; b?: unknown }[] }[];
+    };
     const availability = json.groups.find((group) => group.id === 'availability');
-    expect(availability?.differences).toContainEqual({ path: 'tools.unavailable.reason', b: 'mcp-state-not-snapshottable' });
+    expect(availability?.differences).toContainEqual({
+      path: 'tools.unavailable.reason',
+      b: 'mcp-state-not-snapshottable',
+    });
     // The body hash is absent on B's side, not null.
     const whole = json.groups.find((group) => group.id === 'whole-body')?.differences[0];
     expect(whole?.path).toBe('body.body_sha256');
@@ -240,7 +281,10 @@ describe('cw preview-request diff', () => {
     const oldVersion = join(folder, 'old.json');
     await writeFile(oldVersion, JSON.stringify({ ...JSON.parse(await readFile(good, 'utf8')), schema_version: 9 }));
     const wrongShape = join(folder, 'shape.json');
-    await writeFile(wrongShape, JSON.stringify({ ...JSON.parse(await readFile(good, 'utf8')), route: { exact: { '/home/someone/secret': 1 } } }));
+    await writeFile(
+      wrongShape,
+      JSON.stringify({ ...JSON.parse(await readFile(good, 'utf8')), route: { exact: { '/home/someone/secret': 1 } } }),
+    );
     const cases: [string[], number, RegExp][] = [
       [[good, join(folder, 'missing.json')], 1, /^cw: cannot read manifest B \(ENOENT\)/],
       [[notJson, good], 1, /^cw: manifest A is not valid JSON/],
@@ -273,10 +317,21 @@ describe('cw send refuses a turn that does not fit the input budget', () => {
     const folder = await home({
       route: 'small',
       routes: {
-        small: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:18081/v1', model: 'm', api_key_env: 'CW_OVERFLOW_KEY', context_window: 4_096, max_output_tokens: 1_024 },
+        small: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: 'http://127.0.0.1:18081/v1',
+          model: 'm',
+          api_key_env: 'CW_OVERFLOW_KEY',
+          context_window: 4_096,
+          max_output_tokens: 1_024,
+        },
       },
     });
-    const history = Array.from({ length: 10 }, (_unused, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: 'y'.repeat(1_500) }));
+    const history = Array.from({ length: 10 }, (_unused, index) => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: 'y'.repeat(1_500),
+    }));
     await writeSession(folder, 'default', history);
     const before = await readFile(join(folder, 'sessions', 'default.json'));
     process.env['CW_OVERFLOW_KEY'] = FAKE_KEY;
@@ -289,7 +344,9 @@ describe('cw send refuses a turn that does not fit the input budget', () => {
       const result = await runCw(['send', '--prompt', 'one more']);
       expect(result.exitCode).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^cw: this turn needs about \d+ input tokens but the input budget of this route is 2048; .*nothing was sent\n$/);
+      expect(result.stderr).toMatch(
+        /^cw: this turn needs about \d+ input tokens but the input budget of this route is 2048; .*nothing was sent\n$/,
+      );
       expect(scope.isDone()).toBe(false);
       expect((await readFile(join(folder, 'sessions', 'default.json'))).equals(before)).toBe(true);
     } finally {

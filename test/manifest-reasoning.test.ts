@@ -10,19 +10,26 @@ afterAll(removePreviewHomes);
 type Reasoning = NonNullable<CapabilityRowInput['reasoning']>;
 const TIERS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
-function reasoningRow(routeId: string, dialect: Parameters<typeof testRow>[1], reasoning: Reasoning): CapabilityRowInput {
+function reasoningRow(
+  routeId: string,
+  dialect: Parameters<typeof testRow>[1],
+  reasoning: Reasoning,
+): CapabilityRowInput {
   return testRow(routeId, dialect, { reasoning });
 }
 
 const efforts = (map: (tier: (typeof TIERS)[number]) => string | number | boolean | null): Reasoning['values'] =>
   Object.fromEntries(TIERS.map((tier) => [tier, map(tier)]));
-const alsoSetAll = (paths: Record<string, string | boolean>): Reasoning['also_set'] => Object.fromEntries(TIERS.map((tier) => [tier, paths]));
+const alsoSetAll = (paths: Record<string, string | boolean>): Reasoning['also_set'] =>
+  Object.fromEntries(TIERS.map((tier) => [tier, paths]));
 
 const ROWS: CapabilityRowInput[] = [
   reasoningRow('kimi-like', 'chat-completions', {
     key_path: 'thinking.effort',
     value_kind: 'effort',
-    values: efforts((tier) => (tier === 'off' || tier === 'minimal' ? 'low' : tier === 'medium' ? 'high' : tier === 'xhigh' ? 'max' : tier)),
+    values: efforts((tier) =>
+      tier === 'off' || tier === 'minimal' ? 'low' : tier === 'medium' ? 'high' : tier === 'xhigh' ? 'max' : tier,
+    ),
     also_set: alsoSetAll({ 'thinking.type': 'enabled' }),
     default_tier: null,
   }),
@@ -42,7 +49,17 @@ const ROWS: CapabilityRowInput[] = [
   reasoningRow('anthropic-budget', 'anthropic-messages', {
     key_path: 'thinking.budget_tokens',
     value_kind: 'budget',
-    values: efforts((tier) => (tier === 'off' ? null : tier === 'low' || tier === 'minimal' ? 4_096 : tier === 'medium' ? 8_192 : tier === 'high' ? 16_384 : 32_768)),
+    values: efforts((tier) =>
+      tier === 'off'
+        ? null
+        : tier === 'low' || tier === 'minimal'
+          ? 4_096
+          : tier === 'medium'
+            ? 8_192
+            : tier === 'high'
+              ? 16_384
+              : 32_768,
+    ),
     also_set: { ...alsoSetAll({ 'thinking.type': 'enabled' }), off: {} },
     default_tier: 'high',
   }),
@@ -72,21 +89,25 @@ async function receiptFor(route: string, reasoning?: string): Promise<{ body: Bo
   const config: Record<string, unknown> = { route };
   if (reasoning) config['reasoning'] = reasoning;
   const { manifest, prepared } = await previewFor({ registry, config });
-  if (!('exact' in manifest.body) || prepared === null) throw new Error(`body unavailable: ${JSON.stringify(manifest.body)}`);
+  if (!('exact' in manifest.body) || prepared === null)
+    throw new Error(`body unavailable: ${JSON.stringify(manifest.body)}`);
   return { body: manifest.body.exact, wire: prepared.body };
 }
 
 function valueAt(body: WireBody, path: string): JsonValue | undefined {
   let node: JsonValue | undefined = body;
-  for (const key of path.split('.')) node = typeof node === 'object' && node !== null && !Array.isArray(node) ? node[key] : undefined;
+  for (const key of path.split('.'))
+    node = typeof node === 'object' && node !== null && !Array.isArray(node) ? node[key] : undefined;
   return node;
 }
 
 /** Every reported key is on the body, and the effort/budget is readable at the reported path. */
 function expectConsistent(body: BodyFacts, wire: WireBody): void {
   for (const key of body.reasoning_wire_control_keys) expect(wire[key], key).toBeDefined();
-  if (body.reasoning_wire_effort_source !== null) expect(valueAt(wire, body.reasoning_wire_effort_source)).toBe(body.reasoning_wire_effort);
-  if (body.reasoning_wire_budget_source !== null) expect(valueAt(wire, body.reasoning_wire_budget_source)).toBe(body.reasoning_wire_budget_tokens);
+  if (body.reasoning_wire_effort_source !== null)
+    expect(valueAt(wire, body.reasoning_wire_effort_source)).toBe(body.reasoning_wire_effort);
+  if (body.reasoning_wire_budget_source !== null)
+    expect(valueAt(wire, body.reasoning_wire_budget_source)).toBe(body.reasoning_wire_budget_tokens);
 }
 
 const CASES: readonly {
@@ -99,18 +120,110 @@ const CASES: readonly {
   budget?: [number, string];
   resolution: BodyFacts['reasoning_resolution'];
 }[] = [
-  { name: 'DeepSeek default: flat reasoning_effort + thinking toggle', route: 'deepseek', keys: ['reasoning_effort', 'thinking'], effort: 'high', source: 'reasoning_effort', resolution: 'route-default' },
-  { name: 'DeepSeek max, explicit', route: 'deepseek', reasoning: 'max', keys: ['reasoning_effort', 'thinking'], effort: 'max', source: 'reasoning_effort', resolution: 'explicit' },
-  { name: 'DeepSeek off: the toggle alone, still an explicit control', route: 'deepseek', reasoning: 'off', keys: ['thinking'], effort: null, source: null, resolution: 'explicit' },
-  { name: 'nested thinking.effort (Kimi Code K3 shape)', route: 'kimi-like', reasoning: 'off', keys: ['thinking'], effort: 'low', source: 'thinking.effort', resolution: 'explicit' },
-  { name: 'nested thinking.effort, no selection and no default: nothing sent', route: 'kimi-like', keys: [], effort: null, source: null, resolution: 'not-applicable' },
-  { name: 'Responses reasoning.effort, route default', route: 'responses-effort', keys: ['reasoning'], effort: 'medium', source: 'reasoning.effort', resolution: 'route-default' },
-  { name: 'Anthropic adaptive: output_config.effort beside thinking', route: 'anthropic-adaptive', reasoning: 'xhigh', keys: ['thinking', 'output_config'], effort: 'max', source: 'output_config.effort', resolution: 'explicit' },
-  { name: 'Anthropic adaptive off: no control', route: 'anthropic-adaptive', reasoning: 'off', keys: [], effort: null, source: null, resolution: 'not-applicable' },
-  { name: 'Anthropic gateway budget: thinking.budget_tokens', route: 'anthropic-budget', keys: ['thinking'], effort: null, source: null, budget: [16_384, 'thinking.budget_tokens'], resolution: 'route-default' },
-  { name: 'NIM shape the reference misses: chat_template_kwargs.reasoning_effort', route: 'nim-like', reasoning: 'max', keys: ['chat_template_kwargs'], effort: 'max', source: 'chat_template_kwargs.reasoning_effort', resolution: 'explicit' },
-  { name: 'toggle-only route the reference misses: enable_thinking', route: 'toggle-only', reasoning: 'high', keys: ['enable_thinking'], effort: null, source: null, resolution: 'explicit' },
-  { name: 'Google shape the reference misses: google.thinking_config.thinking_level', route: 'google-like', keys: ['google'], effort: 'high', source: 'google.thinking_config.thinking_level', resolution: 'route-default' },
+  {
+    name: 'DeepSeek default: flat reasoning_effort + thinking toggle',
+    route: 'deepseek',
+    keys: ['reasoning_effort', 'thinking'],
+    effort: 'high',
+    source: 'reasoning_effort',
+    resolution: 'route-default',
+  },
+  {
+    name: 'DeepSeek max, explicit',
+    route: 'deepseek',
+    reasoning: 'max',
+    keys: ['reasoning_effort', 'thinking'],
+    effort: 'max',
+    source: 'reasoning_effort',
+    resolution: 'explicit',
+  },
+  {
+    name: 'DeepSeek off: the toggle alone, still an explicit control',
+    route: 'deepseek',
+    reasoning: 'off',
+    keys: ['thinking'],
+    effort: null,
+    source: null,
+    resolution: 'explicit',
+  },
+  {
+    name: 'nested thinking.effort (Kimi Code K3 shape)',
+    route: 'kimi-like',
+    reasoning: 'off',
+    keys: ['thinking'],
+    effort: 'low',
+    source: 'thinking.effort',
+    resolution: 'explicit',
+  },
+  {
+    name: 'nested thinking.effort, no selection and no default: nothing sent',
+    route: 'kimi-like',
+    keys: [],
+    effort: null,
+    source: null,
+    resolution: 'not-applicable',
+  },
+  {
+    name: 'Responses reasoning.effort, route default',
+    route: 'responses-effort',
+    keys: ['reasoning'],
+    effort: 'medium',
+    source: 'reasoning.effort',
+    resolution: 'route-default',
+  },
+  {
+    name: 'Anthropic adaptive: output_config.effort beside thinking',
+    route: 'anthropic-adaptive',
+    reasoning: 'xhigh',
+    keys: ['thinking', 'output_config'],
+    effort: 'max',
+    source: 'output_config.effort',
+    resolution: 'explicit',
+  },
+  {
+    name: 'Anthropic adaptive off: no control',
+    route: 'anthropic-adaptive',
+    reasoning: 'off',
+    keys: [],
+    effort: null,
+    source: null,
+    resolution: 'not-applicable',
+  },
+  {
+    name: 'Anthropic gateway budget: thinking.budget_tokens',
+    route: 'anthropic-budget',
+    keys: ['thinking'],
+    effort: null,
+    source: null,
+    budget: [16_384, 'thinking.budget_tokens'],
+    resolution: 'route-default',
+  },
+  {
+    name: 'NIM shape the reference misses: chat_template_kwargs.reasoning_effort',
+    route: 'nim-like',
+    reasoning: 'max',
+    keys: ['chat_template_kwargs'],
+    effort: 'max',
+    source: 'chat_template_kwargs.reasoning_effort',
+    resolution: 'explicit',
+  },
+  {
+    name: 'toggle-only route the reference misses: enable_thinking',
+    route: 'toggle-only',
+    reasoning: 'high',
+    keys: ['enable_thinking'],
+    effort: null,
+    source: null,
+    resolution: 'explicit',
+  },
+  {
+    name: 'Google shape the reference misses: google.thinking_config.thinking_level',
+    route: 'google-like',
+    keys: ['google'],
+    effort: 'high',
+    source: 'google.thinking_config.thinking_level',
+    resolution: 'route-default',
+  },
 ];
 
 describe('reasoning key paths per route', () => {
@@ -128,25 +241,47 @@ describe('reasoning key paths per route', () => {
   }
 
   it('a custom route sends no control: not-applicable', async () => {
-    const config = { route: 'c', routes: { c: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm' } } };
+    const config = {
+      route: 'c',
+      routes: { c: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm' } },
+    };
     const { manifest } = await previewFor({ config });
-    expect(manifest.body).toMatchObject({ exact: { reasoning_resolution: 'not-applicable', reasoning_wire_control_keys: [], reasoning_wire_effort: null } });
+    expect(manifest.body).toMatchObject({
+      exact: { reasoning_resolution: 'not-applicable', reasoning_wire_control_keys: [], reasoning_wire_effort: null },
+    });
   });
 
   it('Responses `include` alone discloses reasoning output and does not request any', async () => {
     const registry = await registryWithRows([testRow('include-only', 'openai-responses')]);
-    registry.hooks.buildBody.for('openai-responses').tap({ name: '@cw/test-include', stage: 50 }, (body) => ({ ...body, include: ['reasoning.encrypted_content'] }));
+    registry.hooks.buildBody
+      .for('openai-responses')
+      .tap({ name: '@cw/test-include', stage: 50 }, (body) => ({ ...body, include: ['reasoning.encrypted_content'] }));
     const { manifest } = await previewFor({ registry, config: { route: 'include-only' } });
-    expect(manifest.body).toMatchObject({ exact: { reasoning_wire_control_keys: ['include'], reasoning_resolution: 'not-applicable', reasoning_wire_effort: null } });
+    expect(manifest.body).toMatchObject({
+      exact: {
+        reasoning_wire_control_keys: ['include'],
+        reasoning_resolution: 'not-applicable',
+        reasoning_wire_effort: null,
+      },
+    });
   });
 
   it('a control a plugin tap wrote without any plan is reported as route-default', async () => {
     const registry = await registryWithRows([testRow('tap-thinks', 'chat-completions')]);
-    registry.hooks.buildBody.for('chat-completions').tap({ name: '@cw/test-thinks', stage: 50 }, (body, context) =>
-      context.row.route_id === 'tap-thinks' ? { ...body, thinking: { type: 'enabled', effort: 'max' } } : body,
-    );
+    registry.hooks.buildBody
+      .for('chat-completions')
+      .tap({ name: '@cw/test-thinks', stage: 50 }, (body, context) =>
+        context.row.route_id === 'tap-thinks' ? { ...body, thinking: { type: 'enabled', effort: 'max' } } : body,
+      );
     const { manifest } = await previewFor({ registry, config: { route: 'tap-thinks' } });
-    expect(manifest.body).toMatchObject({ exact: { reasoning_wire_control_keys: ['thinking'], reasoning_wire_effort: 'max', reasoning_wire_effort_source: 'thinking.effort', reasoning_resolution: 'route-default' } });
+    expect(manifest.body).toMatchObject({
+      exact: {
+        reasoning_wire_control_keys: ['thinking'],
+        reasoning_wire_effort: 'max',
+        reasoning_wire_effort_source: 'thinking.effort',
+        reasoning_resolution: 'route-default',
+      },
+    });
   });
 
   it('DeepSeek thinking omits tool_choice; off keeps it', async () => {

@@ -4,11 +4,23 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, manifestJsonSchemaText, requestManifestSchema, type RequestManifest } from '@cw/core';
+import {
+  BODY_REASONS,
+  ROUTE_REASONS,
+  TOOLS_REASONS,
+  manifestJsonSchemaText,
+  requestManifestSchema,
+  type RequestManifest,
+} from '@cw/core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/cw-fixture.js';
-import { MANIFEST_JSON_SCHEMA, expectValidManifest, sectionFieldNames, type SchemaNode } from './support/manifest-schema.js';
+import {
+  MANIFEST_JSON_SCHEMA,
+  expectValidManifest,
+  sectionFieldNames,
+  type SchemaNode,
+} from './support/manifest-schema.js';
 import { previewFor, removePreviewHomes } from './support/manifest-preview.js';
 
 const execFileAsync = promisify(execFile);
@@ -21,7 +33,9 @@ describe('docs/manifest.schema.json', () => {
   });
 
   it('the generation script agrees (npm run schema writes it; --check guards it)', async () => {
-    const { stdout } = await execFileAsync(process.execPath, ['scripts/generate-manifest-schema.mjs', '--check'], { cwd: REPO_ROOT });
+    const { stdout } = await execFileAsync(process.execPath, ['scripts/generate-manifest-schema.mjs', '--check'], {
+      cwd: REPO_ROOT,
+    });
     expect(stdout).toContain('up to date');
   });
 
@@ -31,7 +45,7 @@ describe('docs/manifest.schema.json', () => {
     expect(MANIFEST_JSON_SCHEMA.properties?.['schema_version']?.const).toBe(1);
   });
 
-  it('publishes each section\'s own reason list', () => {
+  it("publishes each section's own reason list", () => {
     const reasons = (section: string): unknown[] => {
       const node = MANIFEST_JSON_SCHEMA.properties?.[section];
       const branch = node?.anyOf?.find((candidate) => candidate.properties?.['unavailable']);
@@ -54,8 +68,14 @@ describe('Ajv and zod reject the same broken manifests', () => {
 
   const mutations: [string, (manifest: Record<string, any>) => void][] = [
     ['an extra field in route', (m) => (m['route'].exact.extra = 1)],
-    ['an unavailable section that also carries facts', (m) => (m['route'] = { unavailable: { reason: 'route-plan-failed', detail: null }, exact: m['route'].exact })],
-    ['a reason the section cannot have', (m) => (m['route'] = { unavailable: { reason: 'runtime-transforms-before-send', detail: null } })],
+    [
+      'an unavailable section that also carries facts',
+      (m) => (m['route'] = { unavailable: { reason: 'route-plan-failed', detail: null }, exact: m['route'].exact }),
+    ],
+    [
+      'a reason the section cannot have',
+      (m) => (m['route'] = { unavailable: { reason: 'runtime-transforms-before-send', detail: null } }),
+    ],
     ['an unknown reason', (m) => (m['body'] = { unavailable: { reason: 'maybe', detail: null } })],
     ['a missing detail', (m) => (m['body'] = { unavailable: { reason: 'route-plan-failed' } })],
     ['a negative count', (m) => (m['body'].exact.message_count = -1)],
@@ -63,9 +83,16 @@ describe('Ajv and zod reject the same broken manifests', () => {
     ['a hash that is not hex', (m) => (m['body'].exact.body_sha256 = 'Z'.repeat(64))],
     ['a label with a control character', (m) => (m['route'].exact.wire_model = 'model\u001b[31m')],
     ['an over-long label', (m) => (m['route'].exact.route_id = 'x'.repeat(81))],
-    ['an over-long detail', (m) => (m['body'] = { unavailable: { reason: 'route-plan-failed', detail: 'y'.repeat(202) } })],
+    [
+      'an over-long detail',
+      (m) => (m['body'] = { unavailable: { reason: 'route-plan-failed', detail: 'y'.repeat(202) } }),
+    ],
     ['another schema version', (m) => (m['schema_version'] = 2)],
-    ['a usage value mixing both forms', (m) => (m['body'].exact.provider_reported_usage = { exact: { input_tokens: 1, output_tokens: 1 }, unavailable: null })],
+    [
+      'a usage value mixing both forms',
+      (m) =>
+        (m['body'].exact.provider_reported_usage = { exact: { input_tokens: 1, output_tokens: 1 }, unavailable: null }),
+    ],
   ];
 
   it('an exact manifest passes both', () => {
@@ -88,7 +115,8 @@ describe('docs/preview-request.md explains every field', () => {
     const doc = readFileSync(new URL('../docs/preview-request.md', import.meta.url), 'utf8');
     const missing: string[] = [];
     for (const section of ['session', 'route', 'tools', 'body'] as const) {
-      for (const name of sectionFieldNames(section)) if (!doc.includes(`\`${name}\``)) missing.push(`${section}.${name}`);
+      for (const name of sectionFieldNames(section))
+        if (!doc.includes(`\`${name}\``)) missing.push(`${section}.${name}`);
     }
     expect(missing).toEqual([]);
   });
@@ -96,8 +124,16 @@ describe('docs/preview-request.md explains every field', () => {
   it('lists every unavailable reason', () => {
     const doc = readFileSync(new URL('../docs/preview-request.md', import.meta.url), 'utf8');
     const node = MANIFEST_JSON_SCHEMA.properties?.['body'] as SchemaNode;
-    const reasons = node.anyOf?.flatMap((branch) => [...(branch.properties?.['unavailable']?.properties?.['reason']?.enum ?? [])]) ?? [];
-    for (const reason of [...reasons, 'provider-request-not-executed', 'no-offline-tokenizer-for-route', 'offline-tokenizer-not-requested', 'offline-tokenizer-failed']) {
+    const reasons =
+      node.anyOf?.flatMap((branch) => [...(branch.properties?.['unavailable']?.properties?.['reason']?.enum ?? [])]) ??
+      [];
+    for (const reason of [
+      ...reasons,
+      'provider-request-not-executed',
+      'no-offline-tokenizer-for-route',
+      'offline-tokenizer-not-requested',
+      'offline-tokenizer-failed',
+    ]) {
       expect(doc, String(reason)).toContain(`\`${String(reason)}\``);
     }
   });

@@ -48,23 +48,37 @@ describe('offline tokenizer counts', () => {
 
   it('text that spells a special token is counted as text, not rejected', async () => {
     const registry = await registryWithRows(ROWS);
-    const { manifest } = await previewFor({ registry, config: { route: 'gpt-like' }, prompt: 'what does <|endoftext|> mean?' });
+    const { manifest } = await previewFor({
+      registry,
+      config: { route: 'gpt-like' },
+      prompt: 'what does <|endoftext|> mean?',
+    });
     expect(bodyOf(manifest).offline_tokenizer_counts).toMatchObject({ exact: { encoding: 'o200k_base' } });
   });
 
   it('a route without a tokenizer says so, typed', async () => {
     const { manifest } = await previewFor();
-    expect(bodyOf(manifest).offline_tokenizer_counts).toEqual({ unavailable: { reason: 'no-offline-tokenizer-for-route', detail: null } });
+    expect(bodyOf(manifest).offline_tokenizer_counts).toEqual({
+      unavailable: { reason: 'no-offline-tokenizer-for-route', detail: null },
+    });
     expect(renderManifestTable(manifest, { color: false })).toContain('no offline tokenizer ships for this route');
   });
 
   it('a caller that does not want counts (send) gets a typed reason and loads nothing', async () => {
     const registry = await registryWithRows(ROWS);
-    const { manifest } = await previewFor({ registry, config: { route: 'gpt-like' }, options: { offlineTokenizer: false } });
-    expect(bodyOf(manifest).offline_tokenizer_counts).toEqual({ unavailable: { reason: 'offline-tokenizer-not-requested', detail: null } });
+    const { manifest } = await previewFor({
+      registry,
+      config: { route: 'gpt-like' },
+      options: { offlineTokenizer: false },
+    });
+    expect(bodyOf(manifest).offline_tokenizer_counts).toEqual({
+      unavailable: { reason: 'offline-tokenizer-not-requested', detail: null },
+    });
   });
 
   it('the row field is validated: an unknown encoding is rejected when the row registers', async () => {
-    await expect(registryWithRows([{ ...testRow('bad', 'chat-completions'), tokenizer: 'p50k_base' as 'o200k_base' }])).rejects.toThrow(/tokenizer/);
+    await expect(
+      registryWithRows([{ ...testRow('bad', 'chat-completions'), tokenizer: 'p50k_base' as 'o200k_base' }]),
+    ).rejects.toThrow(/tokenizer/);
   });
 });

@@ -18,13 +18,22 @@ const DEFERRED: ToolDefinition = {
   origin: { kind: 'mcp', server: 'web' },
   deferred: true,
 };
-const withDeferred = (snapshot: CwSnapshot): CwSnapshot => ({ ...snapshot, mcp: { kind: 'snapshot', serverCount: 1 }, catalog: [...snapshot.catalog, DEFERRED] });
+const withDeferred = (snapshot: CwSnapshot): CwSnapshot => ({
+  ...snapshot,
+  mcp: { kind: 'snapshot', serverCount: 1 },
+  catalog: [...snapshot.catalog, DEFERRED],
+});
 
 describe('gates', () => {
   it('no gates: every built-in tool, counts null', async () => {
     const { manifest } = await previewFor();
     const tools = toolsOf(manifest);
-    expect(tools).toMatchObject({ catalog_tool_count: 5, active_tool_count: 5, gated_out_tool_count: 0, deferred_tool_count: 0 });
+    expect(tools).toMatchObject({
+      catalog_tool_count: 5,
+      active_tool_count: 5,
+      gated_out_tool_count: 0,
+      deferred_tool_count: 0,
+    });
     expect(manifest.session.allowed_tool_gate_count).toBeNull();
     expect(manifest.session.disallowed_tool_gate_count).toBeNull();
   });
@@ -46,21 +55,31 @@ describe('gates', () => {
     const { manifest, prepared } = await previewFor({ config: { tools: { allow: [] }, reasoning: 'off' } });
     expect(toolsOf(manifest).active_tool_count).toBe(0);
     expect(prepared?.body['tools']).toBeUndefined();
-    expect(manifest.body).toMatchObject({ exact: { tool_choice: null, tool_schema_wire_sha256: null, tool_schema_canonical_json_bytes: 0 } });
+    expect(manifest.body).toMatchObject({
+      exact: { tool_choice: null, tool_schema_wire_sha256: null, tool_schema_canonical_json_bytes: 0 },
+    });
   });
 
   it('gates move the logical catalog hash; the same catalog hashes the same on every route', async () => {
     const base = toolsOf((await previewFor()).manifest).active_tool_catalog_sha256;
-    const gated = toolsOf((await previewFor({ config: { tools: { deny: ['shell'] } } })).manifest).active_tool_catalog_sha256;
+    const gated = toolsOf(
+      (await previewFor({ config: { tools: { deny: ['shell'] } } })).manifest,
+    ).active_tool_catalog_sha256;
     expect(gated).not.toBe(base);
     const responses = await previewFor({
-      config: { route: 'r', routes: { r: { provider: 'custom', dialect: 'openai-responses', base_url: 'http://127.0.0.1:9/v1', model: 'm' } } },
+      config: {
+        route: 'r',
+        routes: {
+          r: { provider: 'custom', dialect: 'openai-responses', base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+        },
+      },
     });
     expect(toolsOf(responses.manifest).active_tool_catalog_sha256).toBe(base);
     // ...while the wire tool bytes differ: each dialect shapes schemas its own way.
     const chat = await previewFor();
     const wireChat = 'exact' in chat.manifest.body ? chat.manifest.body.exact.tool_schema_wire_sha256 : null;
-    const wireResponses = 'exact' in responses.manifest.body ? responses.manifest.body.exact.tool_schema_wire_sha256 : null;
+    const wireResponses =
+      'exact' in responses.manifest.body ? responses.manifest.body.exact.tool_schema_wire_sha256 : null;
     expect(wireChat).not.toBe(wireResponses);
   });
 });
@@ -75,13 +94,24 @@ describe('surface budget and the derived standard-vs-full collapse', () => {
   it('a deferred tool under standard: held back, and the budgets are distinct', async () => {
     const { manifest, prepared } = await previewFor({ adjust: withDeferred });
     const tools = toolsOf(manifest);
-    expect(tools).toMatchObject({ catalog_tool_count: 6, deferred_tool_count: 1, active_tool_count: 5, mcp_tool_count: 0, standard_and_full_surfaces_collapsed: false });
+    expect(tools).toMatchObject({
+      catalog_tool_count: 6,
+      deferred_tool_count: 1,
+      active_tool_count: 5,
+      mcp_tool_count: 0,
+      standard_and_full_surfaces_collapsed: false,
+    });
     expect(prepared?.projection.wireTools.map((tool) => tool.name)).not.toContain('web_fetch');
   });
 
   it('the full budget sends deferred tools up front', async () => {
     const { manifest } = await previewFor({ config: { tools: { surface: 'full' } }, adjust: withDeferred });
-    expect(toolsOf(manifest)).toMatchObject({ tool_surface_budget: 'full', active_tool_count: 6, mcp_tool_count: 1, standard_and_full_surfaces_collapsed: false });
+    expect(toolsOf(manifest)).toMatchObject({
+      tool_surface_budget: 'full',
+      active_tool_count: 6,
+      mcp_tool_count: 1,
+      standard_and_full_surfaces_collapsed: false,
+    });
   });
 
   it('a gate that removes the deferred tool collapses the budgets again', async () => {
@@ -93,14 +123,23 @@ describe('surface budget and the derived standard-vs-full collapse', () => {
 describe('projection outcomes are bounded and redacted', () => {
   it('at most eight changed tools are listed, the rest counted; the table still fits 80 columns', async () => {
     const { renderManifestTable } = await import('@cw/core');
-    const unsendable = Array.from({ length: 11 }, (_unused, index): ToolDefinition => ({
-      name: `bad name ${index} /home/someone`,
-      description: 'A tool whose name no route accepts.',
-      input_schema: { type: 'object', properties: {} },
-      origin: { kind: 'mcp', server: 'odd' },
-      deferred: false,
-    }));
-    const { manifest } = await previewFor({ adjust: (snapshot) => ({ ...snapshot, mcp: { kind: 'snapshot', serverCount: 1 }, catalog: [...snapshot.catalog, ...unsendable] }) });
+    const unsendable = Array.from(
+      { length: 11 },
+      (_unused, index): ToolDefinition => ({
+        name: `bad name ${index} /home/someone`,
+        description: 'A tool whose name no route accepts.',
+        input_schema: { type: 'object', properties: {} },
+        origin: { kind: 'mcp', server: 'odd' },
+        deferred: false,
+      }),
+    );
+    const { manifest } = await previewFor({
+      adjust: (snapshot) => ({
+        ...snapshot,
+        mcp: { kind: 'snapshot', serverCount: 1 },
+        catalog: [...snapshot.catalog, ...unsendable],
+      }),
+    });
     const projection = toolsOf(manifest).projection;
     expect(projection.omitted_count + projection.relaxed_count).toBeGreaterThanOrEqual(11);
     expect(projection.changed).toHaveLength(8);
@@ -108,6 +147,12 @@ describe('projection outcomes are bounded and redacted', () => {
     const text = `${JSON.stringify(manifest)}\n${renderManifestTable(manifest, { color: false })}`;
     expect(text).not.toContain('/home/someone');
     expect(text).not.toContain('bad name');
-    expect(Math.max(...renderManifestTable(manifest, { color: false }).split('\n').map((line) => [...line].length))).toBeLessThanOrEqual(80);
+    expect(
+      Math.max(
+        ...renderManifestTable(manifest, { color: false })
+          .split('\n')
+          .map((line) => [...line].length),
+      ),
+    ).toBeLessThanOrEqual(80);
   });
 });

@@ -1,10 +1,24 @@
 // Every typed unavailable reason, reached through a real snapshot, with the reference's precedence and
 // propagation: an unavailable section publishes its reason and no fields; `tools` unavailability is
 // inherited by `body`; `route` survives MCP; request-preparation failure takes route and body.
-import { NOTHING_PENDING, ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS, type CwSnapshot, type PendingState, type RequestManifest } from '@cw/core';
+import {
+  NOTHING_PENDING,
+  ROUTE_REASONS,
+  TOOLS_REASONS,
+  BODY_REASONS,
+  type CwSnapshot,
+  type PendingState,
+  type RequestManifest,
+} from '@cw/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysIn, sectionFieldNames } from './support/manifest-schema.js';
-import { HISTORY_WITH_TOOL_RESULTS, previewFor, registryWithRows, removePreviewHomes, testRow } from './support/manifest-preview.js';
+import {
+  HISTORY_WITH_TOOL_RESULTS,
+  previewFor,
+  registryWithRows,
+  removePreviewHomes,
+  testRow,
+} from './support/manifest-preview.js';
 
 afterAll(removePreviewHomes);
 
@@ -41,11 +55,19 @@ function expectAllUnavailable(manifest: RequestManifest, reason: string): void {
 
 describe('section field names are disjoint, so "no fields" checks are meaningful', () => {
   it('session, route, tools and body share no field name', () => {
-    const names = { session: sectionFieldNames('session'), route: sectionFieldNames('route'), tools: sectionFieldNames('tools'), body: sectionFieldNames('body') };
+    const names = {
+      session: sectionFieldNames('session'),
+      route: sectionFieldNames('route'),
+      tools: sectionFieldNames('tools'),
+      body: sectionFieldNames('body'),
+    };
     const entries = Object.entries(names);
     for (const [i, [left, leftNames]] of entries.entries()) {
       for (const [right, rightNames] of entries.slice(i + 1)) {
-        expect([...leftNames].filter((name) => rightNames.has(name)), `${left} vs ${right}`).toEqual([]);
+        expect(
+          [...leftNames].filter((name) => rightNames.has(name)),
+          `${left} vs ${right}`,
+        ).toEqual([]);
       }
     }
     expect(names.route.has('provider_id')).toBe(true);
@@ -70,25 +92,43 @@ describe('turn-level reasons take all three sections', () => {
     expect(manifest.session.requested_route).toBe('auto');
     expect(manifest.session.routing_mode).toBe('auto');
     const text = JSON.stringify(manifest);
-    for (const forbidden of ['provider_id', 'route_id', 'dialect', 'endpoint_host', 'endpoint_fingerprint', 'wire_model', 'billing', 'tool_surface_budget', 'body_sha256']) {
+    for (const forbidden of [
+      'provider_id',
+      'route_id',
+      'dialect',
+      'endpoint_host',
+      'endpoint_fingerprint',
+      'wire_model',
+      'billing',
+      'tool_surface_budget',
+      'body_sha256',
+    ]) {
       expect(text).not.toContain(forbidden);
     }
   });
 
   it('auto routing with a prompt: auto-route-classification-not-executed, decided before hooks and prompt resolution', async () => {
-    const { manifest } = await previewFor({ adjust: pending({ autoRouting: true, messageSubmitHooks: 2, promptResolutionError: 'cannot read x' }) });
+    const { manifest } = await previewFor({
+      adjust: pending({ autoRouting: true, messageSubmitHooks: 2, promptResolutionError: 'cannot read x' }),
+    });
     expectAllUnavailable(manifest, 'auto-route-classification-not-executed');
     expect(JSON.stringify(manifest)).not.toContain('endpoint_host_class');
   });
 
   it('message-submit hooks win over a prompt-resolution failure, even on a fixed route', async () => {
-    const { manifest } = await previewFor({ adjust: pending({ messageSubmitHooks: 1, promptResolutionError: 'cannot read x' }) });
+    const { manifest } = await previewFor({
+      adjust: pending({ messageSubmitHooks: 1, promptResolutionError: 'cannot read x' }),
+    });
     expectAllUnavailable(manifest, 'message-submit-hooks-not-executed');
     expect(manifest.session.routing_mode).toBe('fixed-route');
   });
 
   it('prompt-resolution-failed carries a redacted detail', async () => {
-    const { manifest } = await previewFor({ adjust: pending({ promptResolutionError: "mention @notes.md: cannot read /home/someone/notes.md for 'my-skill'" }) });
+    const { manifest } = await previewFor({
+      adjust: pending({
+        promptResolutionError: "mention @notes.md: cannot read /home/someone/notes.md for 'my-skill'",
+      }),
+    });
     expectAllUnavailable(manifest, 'prompt-resolution-failed');
     const detail = detailOf(manifest, 'route') ?? '';
     expect(detail).toContain('<path-redacted>');
@@ -112,7 +152,10 @@ describe('turn-level reasons take all three sections', () => {
 
   it('goal-token-budget-exhausted comes before everything, even the missing prompt', async () => {
     for (const prompt of ['go on', undefined]) {
-      const { manifest } = await previewFor({ prompt, adjust: pending({ goal: 'budget-exhausted', autoRouting: true }) });
+      const { manifest } = await previewFor({
+        prompt,
+        adjust: pending({ goal: 'budget-exhausted', autoRouting: true }),
+      });
       expectAllUnavailable(manifest, 'goal-token-budget-exhausted');
     }
   });
@@ -130,7 +173,9 @@ describe('turn-level reasons take all three sections', () => {
 
 describe('MCP state: tools unavailable, body inherits, route survives', () => {
   it('configured MCP servers without a snapshot', async () => {
-    const { manifest, prepared } = await previewFor({ config: { mcpServers: { files: { command: 'files-mcp' }, web: { command: 'web-mcp' } } } });
+    const { manifest, prepared } = await previewFor({
+      config: { mcpServers: { files: { command: 'files-mcp' }, web: { command: 'web-mcp' } } },
+    });
     expect(reasonOf(manifest, 'route')).toBeNull();
     expect(reasonOf(manifest, 'tools')).toBe('mcp-state-not-snapshottable');
     expect(reasonOf(manifest, 'body')).toBe('mcp-state-not-snapshottable');
@@ -140,7 +185,13 @@ describe('MCP state: tools unavailable, body inherits, route survives', () => {
     expectNoFieldsOf(manifest, 'tools');
     expectNoFieldsOf(manifest, 'body');
     const text = JSON.stringify(manifest);
-    for (const forbidden of ['body_sha256', 'local_system_tools_component_sha256', 'tool_schema_wire_sha256', 'body_canonical_json_bytes', 'estimated_input_headroom_tokens']) {
+    for (const forbidden of [
+      'body_sha256',
+      'local_system_tools_component_sha256',
+      'tool_schema_wire_sha256',
+      'body_canonical_json_bytes',
+      'estimated_input_headroom_tokens',
+    ]) {
       expect(text).not.toContain(forbidden);
     }
     expect(text).toContain('mcp-state-not-snapshottable');
@@ -148,7 +199,9 @@ describe('MCP state: tools unavailable, body inherits, route survives', () => {
   });
 
   it('disabled servers do not count', async () => {
-    const { manifest } = await previewFor({ config: { mcpServers: { files: { command: 'files-mcp', disabled: true } } } });
+    const { manifest } = await previewFor({
+      config: { mcpServers: { files: { command: 'files-mcp', disabled: true } } },
+    });
     expect(reasonOf(manifest, 'tools')).toBeNull();
   });
 
@@ -159,7 +212,13 @@ describe('MCP state: tools unavailable, body inherits, route survives', () => {
         mcp: { kind: 'snapshot', serverCount: 1 },
         catalog: [
           ...snapshot.catalog,
-          { name: 'fetch_page', description: 'Fetch a web page.', input_schema: { type: 'object', properties: {} }, origin: { kind: 'mcp', server: 'web' }, deferred: false },
+          {
+            name: 'fetch_page',
+            description: 'Fetch a web page.',
+            input_schema: { type: 'object', properties: {} },
+            origin: { kind: 'mcp', server: 'web' },
+            deferred: false,
+          },
         ],
       }),
     });
@@ -173,7 +232,8 @@ describe('request preparation failures take route and body; a projected tool sur
   it('a buildBody tap that throws', async () => {
     const registry = await registryWithRows([testRow('explode', 'chat-completions')]);
     registry.hooks.buildBody.for('chat-completions').tap({ name: '@cw/test-explode', stage: 50 }, (body, context) => {
-      if (context.row.route_id === 'explode') throw new Error("cannot shape for 'prod-key-8f2a' at /home/someone/.config");
+      if (context.row.route_id === 'explode')
+        throw new Error("cannot shape for 'prod-key-8f2a' at /home/someone/.config");
       return body;
     });
     const { manifest, prepared } = await previewFor({ registry, config: { route: 'explode' } });
@@ -191,9 +251,11 @@ describe('request preparation failures take route and body; a projected tool sur
 
   it('a body that is not valid JSON', async () => {
     const registry = await registryWithRows([testRow('nan', 'chat-completions')]);
-    registry.hooks.buildBody.for('chat-completions').tap({ name: '@cw/test-nan', stage: 50 }, (body, context) =>
-      context.row.route_id === 'nan' ? { ...body, temperature: Number.NaN } : body,
-    );
+    registry.hooks.buildBody
+      .for('chat-completions')
+      .tap({ name: '@cw/test-nan', stage: 50 }, (body, context) =>
+        context.row.route_id === 'nan' ? { ...body, temperature: Number.NaN } : body,
+      );
     const { manifest } = await previewFor({ registry, config: { route: 'nan' } });
     expect(reasonOf(manifest, 'route')).toBe('request-preparation-failed');
     expect(reasonOf(manifest, 'tools')).toBeNull();
@@ -202,7 +264,9 @@ describe('request preparation failures take route and body; a projected tool sur
 
   it('a dialect that builds but cannot be described', async () => {
     const registry = await registryWithRows([{ ...testRow('mute', 'chat-completions'), dialect: 'mute-dialect' }]);
-    registry.hooks.buildBody.for('mute-dialect').tap('@cw/test-mute', (_body, context) => ({ model: context.wireModel }));
+    registry.hooks.buildBody
+      .for('mute-dialect')
+      .tap('@cw/test-mute', (_body, context) => ({ model: context.wireModel }));
     const { manifest } = await previewFor({ registry, config: { route: 'mute' } });
     expect(reasonOf(manifest, 'route')).toBe('request-preparation-failed');
     expect(reasonOf(manifest, 'tools')).toBeNull();
@@ -224,7 +288,10 @@ describe('request preparation failures take route and body; a projected tool sur
       if (context.row.route_id === 'explode') throw new Error('boom');
       return body;
     });
-    const { manifest } = await previewFor({ registry, config: { route: 'explode', mcpServers: { files: { command: 'files-mcp' } } } });
+    const { manifest } = await previewFor({
+      registry,
+      config: { route: 'explode', mcpServers: { files: { command: 'files-mcp' } } },
+    });
     expect(reasonOf(manifest, 'route')).toBe('request-preparation-failed');
     expect(reasonOf(manifest, 'tools')).toBe('mcp-state-not-snapshottable');
     expect(reasonOf(manifest, 'body')).toBe('request-preparation-failed');
@@ -244,10 +311,22 @@ describe('runtime transforms take only the body', () => {
   });
 
   it('a turn that overflows the input budget: negative headroom makes the body unavailable', async () => {
-    const history = Array.from({ length: 12 }, (_unused, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: 'x'.repeat(2_000) }));
+    const history = Array.from({ length: 12 }, (_unused, index) => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: 'x'.repeat(2_000),
+    }));
     const config = {
       route: 'small',
-      routes: { small: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm', context_window: 8_192, max_output_tokens: 1_024 } },
+      routes: {
+        small: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: 'http://127.0.0.1:9/v1',
+          model: 'm',
+          context_window: 8_192,
+          max_output_tokens: 1_024,
+        },
+      },
     };
     const { manifest, overflow } = await previewFor({ config, history });
     expect(reasonOf(manifest, 'route')).toBeNull();
@@ -263,9 +342,25 @@ describe('runtime transforms take only the body', () => {
   });
 
   it('transforms and overflow together are joined in one detail', async () => {
-    const config = { route: 'tiny', routes: { tiny: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm', context_window: 1_500 } } };
-    const { manifest } = await previewFor({ config, adjust: pending({ runtimeTransforms: ['auto-compaction would rewrite the conversation first'] }) });
-    expect(detailOf(manifest, 'body')).toContain('auto-compaction would rewrite the conversation first; the request does not fit');
+    const config = {
+      route: 'tiny',
+      routes: {
+        tiny: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: 'http://127.0.0.1:9/v1',
+          model: 'm',
+          context_window: 1_500,
+        },
+      },
+    };
+    const { manifest } = await previewFor({
+      config,
+      adjust: pending({ runtimeTransforms: ['auto-compaction would rewrite the conversation first'] }),
+    });
+    expect(detailOf(manifest, 'body')).toContain(
+      'auto-compaction would rewrite the conversation first; the request does not fit',
+    );
   });
 });
 
@@ -275,7 +370,9 @@ describe('exact previews', () => {
     for (const section of SECTIONS) expect(reasonOf(manifest, section)).toBeNull();
     expect(prepared).not.toBeNull();
     const body = 'exact' in manifest.body ? manifest.body.exact : null;
-    expect(body?.provider_reported_usage).toEqual({ unavailable: { reason: 'provider-request-not-executed', detail: null } });
+    expect(body?.provider_reported_usage).toEqual({
+      unavailable: { reason: 'provider-request-not-executed', detail: null },
+    });
     const text = JSON.stringify(manifest);
     expect(text).not.toContain('"input_tokens"');
     // No object carries a messages array, content or a schema: this is not a request-body export.
@@ -290,7 +387,8 @@ describe('exact previews', () => {
       }
     };
     walk(manifest);
-    for (const secret of ['README.md', 'list the files', 'fix the failing test', 'three entries']) expect(text).not.toContain(secret);
+    for (const secret of ['README.md', 'list the files', 'fix the failing test', 'three entries'])
+      expect(text).not.toContain(secret);
   });
 
   it('the per-section reason lists are what the schema accepts', () => {

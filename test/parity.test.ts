@@ -17,7 +17,10 @@ const REPLIES: Record<WireDialect, { path: string; sse: string; json: unknown }>
   'chat-completions': {
     path: '/v1/chat/completions',
     sse: 'data: {"choices":[{"delta":{"content":"parity ok"}}]}\n\ndata: {"choices":[],"usage":{"prompt_tokens":137,"completion_tokens":24}}\n\ndata: [DONE]\n\n',
-    json: { choices: [{ message: { role: 'assistant', content: 'parity ok' } }], usage: { prompt_tokens: 137, completion_tokens: 24 } },
+    json: {
+      choices: [{ message: { role: 'assistant', content: 'parity ok' } }],
+      usage: { prompt_tokens: 137, completion_tokens: 24 },
+    },
   },
   'anthropic-messages': {
     path: '/v1/messages',
@@ -61,7 +64,15 @@ describe('preview and send agree byte for byte', () => {
       it(`${dialect}, ${entrypoint}`, async () => {
         const home = await tempHome({
           route: 'parity',
-          routes: { parity: { provider: 'custom', dialect, base_url: `${ORIGIN}/v1`, model: 'parity-model', api_key_env: KEY_ENV } },
+          routes: {
+            parity: {
+              provider: 'custom',
+              dialect,
+              base_url: `${ORIGIN}/v1`,
+              model: 'parity-model',
+              api_key_env: KEY_ENV,
+            },
+          },
         });
         homes.push(home);
         process.env['CW_HOME'] = home;
@@ -72,7 +83,9 @@ describe('preview and send agree byte for byte', () => {
         const preview = await runCw(['preview-request', 'json', ...flags, '--prompt', prompt]);
         expect(preview.exitCode).toBe(0);
         expectValidManifest(preview.stdout);
-        const manifest = JSON.parse(preview.stdout) as { body: { exact: { body_sha256: string; body_wire_sha256: string } } };
+        const manifest = JSON.parse(preview.stdout) as {
+          body: { exact: { body_sha256: string; body_wire_sha256: string } };
+        };
         expect(manifest.body.exact.body_sha256).toMatch(/^[0-9a-f]{64}$/);
 
         let captured: Buffer | undefined;
@@ -106,7 +119,9 @@ describe('preview and send agree byte for byte', () => {
         expect(validation.errors).toEqual([]);
         // The prompt reached the wire unchanged, and the turn was saved only after success.
         expect(wireBytes.toString('utf8')).toContain(JSON.stringify(prompt).slice(1, -1));
-        const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as { messages: unknown[] };
+        const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as {
+          messages: unknown[];
+        };
         expect(session.messages).toHaveLength(2);
       });
     }

@@ -20,12 +20,17 @@ describe('preview changes nothing', () => {
 
   it('never writes to the snapshot, on any route or entry point', async () => {
     const folder = await home({ reasoning: 'high' });
-    await writeSession(folder, 'default', [...HISTORY_WITH_TOOL_RESULTS, { role: 'assistant', content: '', tool_calls: [{ id: 'open', name: 'shell', arguments: '{}' }] }]);
+    await writeSession(folder, 'default', [
+      ...HISTORY_WITH_TOOL_RESULTS,
+      { role: 'assistant', content: '', tool_calls: [{ id: 'open', name: 'shell', arguments: '{}' }] },
+    ]);
     const registry = await builtinRegistry();
     const loaded = await snapshotOf(folder, registry);
     for (const row of registry.rows) {
       // The registry holds hooks (functions and tapable state) and is shared; everything else is frozen.
-      const state = deepFreeze(structuredClone({ ...loaded, registry: undefined, config: { ...loaded.config, route: row.route_id } }));
+      const state = deepFreeze(
+        structuredClone({ ...loaded, registry: undefined, config: { ...loaded.config, route: row.route_id } }),
+      );
       const snapshot = Object.freeze({ ...state, registry }) as CwSnapshot;
       const before = JSON.stringify({ ...snapshot, registry: undefined });
       for (const entrypoint of ['streaming', 'blocking'] as const) {
@@ -41,9 +46,19 @@ describe('preview changes nothing', () => {
     await writeSession(folder, 'default', HISTORY_WITH_TOOL_RESULTS as unknown[]);
     const files = ['config.json', join('sessions', 'default.json')];
     const snapshotFiles = async (): Promise<string[]> =>
-      Promise.all(files.map(async (file) => `${(await readFile(join(folder, file), 'utf8')).length}:${(await stat(join(folder, file))).mtimeMs}`));
+      Promise.all(
+        files.map(
+          async (file) =>
+            `${(await readFile(join(folder, file), 'utf8')).length}:${(await stat(join(folder, file))).mtimeMs}`,
+        ),
+      );
     const before = { listing: await readdir(folder, { recursive: true }), files: await snapshotFiles() };
-    for (const argv of [['preview-request', 'json', '--prompt', 'x'], ['preview-request', '--blocking', '--prompt', 'x'], ['preview-request'], ['preview-request', 'base-prompt']]) {
+    for (const argv of [
+      ['preview-request', 'json', '--prompt', 'x'],
+      ['preview-request', '--blocking', '--prompt', 'x'],
+      ['preview-request'],
+      ['preview-request', 'base-prompt'],
+    ]) {
       expect((await runCw(argv)).exitCode).toBe(0);
     }
     expect({ listing: await readdir(folder, { recursive: true }), files: await snapshotFiles() }).toEqual(before);

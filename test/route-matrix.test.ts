@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewRequest, REASONING_TIERS, type CwSnapshot, type Entrypoint, type PluginRegistry, type ReasoningTier, type WireBody } from '@cw/core';
+import {
+  previewRequest,
+  REASONING_TIERS,
+  type CwSnapshot,
+  type Entrypoint,
+  type PluginRegistry,
+  type ReasoningTier,
+  type WireBody,
+} from '@cw/core';
 import { builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
@@ -19,38 +27,201 @@ interface RouteFacts {
 }
 
 const ROUTES: Readonly<Record<string, RouteFacts>> = {
-  deepseek: { dialect: 'chat-completions', shape: 'standard', path: '/v1/chat/completions', capField: 'max_tokens', high: ['reasoning_effort', 'high'], toolChoiceByDefault: false },
-  'deepseek-beta': { dialect: 'chat-completions', shape: 'deepseek-beta-strict-tools', path: '/beta/chat/completions', capField: 'max_tokens', high: ['reasoning_effort', 'high'], toolChoiceByDefault: false },
-  'deepseek-anthropic': { dialect: 'anthropic-messages', shape: 'standard', path: '/anthropic/v1/messages', capField: 'max_tokens', high: ['output_config.effort', 'high'], toolChoiceByDefault: true },
-  moonshot: { dialect: 'chat-completions', shape: 'standard', path: '/v1/chat/completions', capField: 'max_tokens', high: ['thinking.type', 'enabled'], toolChoiceByDefault: true },
-  'kimi-code-k3': { dialect: 'chat-completions', shape: 'kimi-code-k3', path: '/coding/v1/chat/completions', capField: 'max_tokens', high: ['thinking.effort', 'high'], toolChoiceByDefault: true },
-  'moonshot-k3': { dialect: 'chat-completions', shape: 'direct-moonshot-k3', path: '/v1/chat/completions', capField: 'max_completion_tokens', high: ['reasoning_effort', 'high'], toolChoiceByDefault: true },
-  zai: { dialect: 'chat-completions', shape: 'standard', path: '/api/coding/paas/v4/chat/completions', capField: 'max_tokens', high: ['reasoning_effort', 'high'], toolChoiceByDefault: true },
-  xai: { dialect: 'chat-completions', shape: 'standard', path: '/v1/chat/completions', capField: 'max_tokens', high: ['reasoning_effort', 'high'], toolChoiceByDefault: true },
-  openrouter: { dialect: 'chat-completions', shape: 'standard', path: '/api/v1/chat/completions', capField: 'max_tokens', high: ['reasoning_effort', 'high'], toolChoiceByDefault: true },
-  vllm: { dialect: 'chat-completions', shape: 'standard', path: '/v1/chat/completions', capField: 'max_tokens', high: ['chat_template_kwargs.enable_thinking', true], toolChoiceByDefault: true },
-  ollama: { dialect: 'chat-completions', shape: 'standard', path: '/v1/chat/completions', capField: 'max_tokens', high: ['think', true], toolChoiceByDefault: true },
-  sglang: { dialect: 'chat-completions', shape: 'standard', path: '/v1/chat/completions', capField: 'max_tokens', high: ['reasoning_effort', 'high'], toolChoiceByDefault: true },
-  'opencode-zen-chat': { dialect: 'chat-completions', shape: 'opencode-zen', path: '/zen/v1/chat/completions', capField: 'max_tokens', high: ['model', 'deepseek-v4-pro'], toolChoiceByDefault: true },
-  'opencode-zen-responses': { dialect: 'openai-responses', shape: 'opencode-zen', path: '/zen/v1/responses', capField: 'max_output_tokens', high: ['reasoning.effort', 'high'], toolChoiceByDefault: true },
-  anthropic: { dialect: 'anthropic-messages', shape: 'standard', path: '/v1/messages', capField: 'max_tokens', high: ['output_config.effort', 'high'], toolChoiceByDefault: true },
-  'minimax-anthropic': { dialect: 'anthropic-messages', shape: 'standard', path: '/anthropic/v1/messages', capField: 'max_tokens', high: ['thinking.type', 'adaptive'], toolChoiceByDefault: true },
-  openmodel: { dialect: 'anthropic-messages', shape: 'standard', path: '/v1/messages', capField: 'max_tokens', high: ['thinking.budget_tokens', 16_384], toolChoiceByDefault: true },
-  codex: { dialect: 'openai-responses', shape: 'codex-responses', path: '/backend-api/codex/responses', capField: null, high: ['reasoning.effort', 'high'], toolChoiceByDefault: true },
-  'custom-chat': { dialect: 'chat-completions', shape: 'custom-compatible', path: '/v1/chat/completions', capField: 'max_tokens', high: ['model', 'local-model'], toolChoiceByDefault: true },
-  'custom-messages': { dialect: 'anthropic-messages', shape: 'custom-compatible', path: '/v1/messages', capField: 'max_tokens', high: ['model', 'local-model'], toolChoiceByDefault: true },
-  'custom-responses': { dialect: 'openai-responses', shape: 'custom-compatible', path: '/v1/responses', capField: 'max_output_tokens', high: ['model', 'local-model'], toolChoiceByDefault: true },
+  deepseek: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['reasoning_effort', 'high'],
+    toolChoiceByDefault: false,
+  },
+  'deepseek-beta': {
+    dialect: 'chat-completions',
+    shape: 'deepseek-beta-strict-tools',
+    path: '/beta/chat/completions',
+    capField: 'max_tokens',
+    high: ['reasoning_effort', 'high'],
+    toolChoiceByDefault: false,
+  },
+  'deepseek-anthropic': {
+    dialect: 'anthropic-messages',
+    shape: 'standard',
+    path: '/anthropic/v1/messages',
+    capField: 'max_tokens',
+    high: ['output_config.effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  moonshot: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['thinking.type', 'enabled'],
+    toolChoiceByDefault: true,
+  },
+  'kimi-code-k3': {
+    dialect: 'chat-completions',
+    shape: 'kimi-code-k3',
+    path: '/coding/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['thinking.effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  'moonshot-k3': {
+    dialect: 'chat-completions',
+    shape: 'direct-moonshot-k3',
+    path: '/v1/chat/completions',
+    capField: 'max_completion_tokens',
+    high: ['reasoning_effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  zai: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/api/coding/paas/v4/chat/completions',
+    capField: 'max_tokens',
+    high: ['reasoning_effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  xai: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['reasoning_effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  openrouter: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/api/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['reasoning_effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  vllm: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['chat_template_kwargs.enable_thinking', true],
+    toolChoiceByDefault: true,
+  },
+  ollama: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['think', true],
+    toolChoiceByDefault: true,
+  },
+  sglang: {
+    dialect: 'chat-completions',
+    shape: 'standard',
+    path: '/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['reasoning_effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  'opencode-zen-chat': {
+    dialect: 'chat-completions',
+    shape: 'opencode-zen',
+    path: '/zen/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['model', 'deepseek-v4-pro'],
+    toolChoiceByDefault: true,
+  },
+  'opencode-zen-responses': {
+    dialect: 'openai-responses',
+    shape: 'opencode-zen',
+    path: '/zen/v1/responses',
+    capField: 'max_output_tokens',
+    high: ['reasoning.effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  anthropic: {
+    dialect: 'anthropic-messages',
+    shape: 'standard',
+    path: '/v1/messages',
+    capField: 'max_tokens',
+    high: ['output_config.effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  'minimax-anthropic': {
+    dialect: 'anthropic-messages',
+    shape: 'standard',
+    path: '/anthropic/v1/messages',
+    capField: 'max_tokens',
+    high: ['thinking.type', 'adaptive'],
+    toolChoiceByDefault: true,
+  },
+  openmodel: {
+    dialect: 'anthropic-messages',
+    shape: 'standard',
+    path: '/v1/messages',
+    capField: 'max_tokens',
+    high: ['thinking.budget_tokens', 16_384],
+    toolChoiceByDefault: true,
+  },
+  codex: {
+    dialect: 'openai-responses',
+    shape: 'codex-responses',
+    path: '/backend-api/codex/responses',
+    capField: null,
+    high: ['reasoning.effort', 'high'],
+    toolChoiceByDefault: true,
+  },
+  'custom-chat': {
+    dialect: 'chat-completions',
+    shape: 'custom-compatible',
+    path: '/v1/chat/completions',
+    capField: 'max_tokens',
+    high: ['model', 'local-model'],
+    toolChoiceByDefault: true,
+  },
+  'custom-messages': {
+    dialect: 'anthropic-messages',
+    shape: 'custom-compatible',
+    path: '/v1/messages',
+    capField: 'max_tokens',
+    high: ['model', 'local-model'],
+    toolChoiceByDefault: true,
+  },
+  'custom-responses': {
+    dialect: 'openai-responses',
+    shape: 'custom-compatible',
+    path: '/v1/responses',
+    capField: 'max_output_tokens',
+    high: ['model', 'local-model'],
+    toolChoiceByDefault: true,
+  },
 };
 
 const CUSTOM_ROUTES = {
-  'custom-chat': { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:18081/v1', model: 'local-model' },
-  'custom-messages': { provider: 'custom', dialect: 'anthropic-messages', base_url: 'http://127.0.0.1:18081/v1', model: 'local-model' },
-  'custom-responses': { provider: 'custom', dialect: 'openai-responses', base_url: 'http://127.0.0.1:18081/v1', model: 'local-model' },
+  'custom-chat': {
+    provider: 'custom',
+    dialect: 'chat-completions',
+    base_url: 'http://127.0.0.1:18081/v1',
+    model: 'local-model',
+  },
+  'custom-messages': {
+    provider: 'custom',
+    dialect: 'anthropic-messages',
+    base_url: 'http://127.0.0.1:18081/v1',
+    model: 'local-model',
+  },
+  'custom-responses': {
+    provider: 'custom',
+    dialect: 'openai-responses',
+    base_url: 'http://127.0.0.1:18081/v1',
+    model: 'local-model',
+  },
 };
 
 function at(body: WireBody, path: string): unknown {
   let node: unknown = body;
-  for (const key of path.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  for (const key of path.split('.'))
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
   return node;
 }
 
@@ -68,7 +239,10 @@ afterAll(async () => {
 });
 
 function preview(routeId: string, entrypoint: Entrypoint, reasoning?: ReasoningTier) {
-  const snapshot: CwSnapshot = { ...base, config: { ...base.config, route: routeId, ...(reasoning === undefined ? {} : { reasoning }) } };
+  const snapshot: CwSnapshot = {
+    ...base,
+    config: { ...base.config, route: routeId, ...(reasoning === undefined ? {} : { reasoning }) },
+  };
   const result = previewRequest(snapshot, 'Summarize the repository layout.', entrypoint);
   expectValidManifest(result.manifest);
   expect(result.prepared, `${routeId} ${entrypoint} ${reasoning ?? 'default'}`).not.toBeNull();
@@ -129,7 +303,11 @@ describe('every built-in route, as a preview with the built-in catalog', () => {
 
 describe('shape-specific wire facts', () => {
   it('kimi-code-k3 nests the effort in thinking and never sends reasoning_effort', () => {
-    for (const [tier, effort] of [['off', 'low'], ['medium', 'high'], ['max', 'max']] as const) {
+    for (const [tier, effort] of [
+      ['off', 'low'],
+      ['medium', 'high'],
+      ['max', 'max'],
+    ] as const) {
       const body = preview('kimi-code-k3', 'streaming', tier).prepared?.body ?? {};
       expect(body['thinking']).toEqual({ type: 'enabled', effort });
       expect('reasoning_effort' in body).toBe(false);
@@ -145,7 +323,9 @@ describe('shape-specific wire facts', () => {
     expect(typeof body['max_completion_tokens']).toBe('number');
     // A plugin that adds sampling to every chat body: the fixed-sampling route still sends none.
     const sampling = await builtinRegistry();
-    sampling.hooks.buildBody.for('chat-completions').tap({ name: 'test-sampling', stage: 10 }, (built) => ({ ...built, temperature: 0.2, top_p: 0.9 }));
+    sampling.hooks.buildBody
+      .for('chat-completions')
+      .tap({ name: 'test-sampling', stage: 10 }, (built) => ({ ...built, temperature: 0.2, top_p: 0.9 }));
     const withSampling = (routeId: string): WireBody => {
       const snapshot: CwSnapshot = { ...base, registry: sampling, config: { ...base.config, route: routeId } };
       return previewRequest(snapshot, 'hello', 'streaming').prepared?.body ?? {};
@@ -191,7 +371,10 @@ describe('shape-specific wire facts', () => {
       expect(body['stream']).toBe(true);
       expect(body['store']).toBe(false);
     }
-    expect(preview('codex', 'streaming', 'off').prepared?.body['reasoning']).toEqual({ summary: 'auto', effort: 'low' });
+    expect(preview('codex', 'streaming', 'off').prepared?.body['reasoning']).toEqual({
+      summary: 'auto',
+      effort: 'low',
+    });
   });
 
   it('opencode-zen responses maps the public model id to its wire id, and asks for encrypted reasoning', () => {

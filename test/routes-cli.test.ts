@@ -38,7 +38,16 @@ interface ListedRoute {
 
 describe('cw routes', () => {
   it('--json lists every built-in route and shape, plus the routes in the config, as custom-compatible', async () => {
-    await home({ routes: { 'my-gateway': { provider: 'custom', dialect: 'chat-completions', base_url: 'https://llm.internal.example.com/v1', model: 'house-model' } } });
+    await home({
+      routes: {
+        'my-gateway': {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: 'https://llm.internal.example.com/v1',
+          model: 'house-model',
+        },
+      },
+    });
     const result = await runCw(['routes', '--json']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
@@ -51,17 +60,46 @@ describe('cw routes', () => {
       expect(byId.get(routeId)?.defined_by).toBe('plugin-row');
       expect(byId.get(routeId)?.provenance.plugin).toMatch(/^@cw\/provider-/);
     }
-    expect(byId.get('my-gateway')).toMatchObject({ route_shape: 'custom-compatible', defined_by: 'user-config', provenance: { plugin: '@cw/provider-custom' } });
+    expect(byId.get('my-gateway')).toMatchObject({
+      route_shape: 'custom-compatible',
+      defined_by: 'user-config',
+      provenance: { plugin: '@cw/provider-custom' },
+    });
     expect(new Set(routes.map((route) => route.route_shape))).toEqual(
-      new Set(['standard', 'deepseek-beta-strict-tools', 'kimi-code-k3', 'direct-moonshot-k3', 'codex-responses', 'opencode-zen', 'custom-compatible']),
+      new Set([
+        'standard',
+        'deepseek-beta-strict-tools',
+        'kimi-code-k3',
+        'direct-moonshot-k3',
+        'codex-responses',
+        'opencode-zen',
+        'custom-compatible',
+      ]),
     );
   });
 
   it('never prints a base URL: hosts and paths appear only as a host class and a fingerprint', async () => {
-    await home({ routes: { 'my-gateway': { provider: 'custom', dialect: 'openai-responses', base_url: 'https://llm.internal.example.com/tenant-4711/v1', model: 'house-model' } } });
+    await home({
+      routes: {
+        'my-gateway': {
+          provider: 'custom',
+          dialect: 'openai-responses',
+          base_url: 'https://llm.internal.example.com/tenant-4711/v1',
+          model: 'house-model',
+        },
+      },
+    });
     for (const argv of [['routes'], ['routes', '--json']]) {
       const result = await runCw(argv);
-      for (const raw of ['https://', 'llm.internal', 'tenant-4711', 'api.deepseek.com', 'localhost', 'chatgpt.com', '/chat/completions']) {
+      for (const raw of [
+        'https://',
+        'llm.internal',
+        'tenant-4711',
+        'api.deepseek.com',
+        'localhost',
+        'chatgpt.com',
+        '/chat/completions',
+      ]) {
         expect(result.stdout, `${argv.join(' ')}: ${raw}`).not.toContain(raw);
       }
     }
@@ -73,7 +111,11 @@ describe('cw routes', () => {
 
   it('redacts a configured route id that looks like a secret, in the table and in JSON', async () => {
     const secretish = `rt${'Q7w9E2r4T6y8U1i3O5p0'}`;
-    await home({ routes: { [secretish]: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm' } } });
+    await home({
+      routes: {
+        [secretish]: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+      },
+    });
     for (const argv of [['routes'], ['routes', '--json']]) {
       const result = await runCw(argv);
       expect(result.exitCode).toBe(0);
@@ -89,7 +131,14 @@ describe('cw routes', () => {
     const [header, ...rest] = result.stdout.split('\n');
     expect(header?.split(/\s{2,}/)).toEqual(['ROUTE', 'PROVIDER', 'DIALECT', 'SHAPE', 'DEFAULT MODEL', 'PLUGIN']);
     const kimi = rest.find((line) => line.startsWith('kimi-code-k3 '));
-    expect(kimi?.split(/\s+/)).toEqual(['kimi-code-k3', 'moonshot', 'chat-completions', 'kimi-code-k3', 'k3', '@cw/provider-moonshot']);
+    expect(kimi?.split(/\s+/)).toEqual([
+      'kimi-code-k3',
+      'moonshot',
+      'chat-completions',
+      'kimi-code-k3',
+      'k3',
+      '@cw/provider-moonshot',
+    ]);
     expect(result.stdout).toContain(`${Object.keys(BUILT_IN).length} routes; the active route is deepseek.`);
   });
 });
@@ -102,7 +151,14 @@ describe('cw plugins:inspect', () => {
     expect(result.stdout.split('\n')[0]).toBe('@cw/provider-moonshot');
     expect(result.stdout).toContain('version 0.1.0');
     expect(result.stdout).toContain('cw routes (3)');
-    for (const line of ['moonshot', 'kimi-code-k3', 'moonshot-k3', 'dialect chat-completions, shape direct-moonshot-k3', 'tool schema mfjs', 'reasoning thinking.effort (effort)']) {
+    for (const line of [
+      'moonshot',
+      'kimi-code-k3',
+      'moonshot-k3',
+      'dialect chat-completions, shape direct-moonshot-k3',
+      'tool schema mfjs',
+      'reasoning thinking.effort (effort)',
+    ]) {
       expect(result.stdout).toContain(line);
     }
     expect(result.stdout).toMatch(/provenance Moonshot platform docs/);
@@ -115,9 +171,21 @@ describe('cw plugins:inspect', () => {
     await home();
     const result = await runCw(['plugins', 'inspect', 'provider-openai-codex', '--json']);
     expect(result.exitCode).toBe(0);
-    const [plugin] = JSON.parse(result.stdout) as { name: string; version: string; type: string; cw: { api_version: number; routes: ListedRoute[]; problems: unknown[] } }[];
-    expect(plugin).toMatchObject({ name: '@cw/provider-openai-codex', version: '0.1.0', type: 'core', cw: { api_version: 1, problems: [] } });
-    expect(plugin?.cw.routes.map((route) => [route.route_id, route.route_shape, route.provenance.plugin])).toEqual([['codex', 'codex-responses', '@cw/provider-openai-codex']]);
+    const [plugin] = JSON.parse(result.stdout) as {
+      name: string;
+      version: string;
+      type: string;
+      cw: { api_version: number; routes: ListedRoute[]; problems: unknown[] };
+    }[];
+    expect(plugin).toMatchObject({
+      name: '@cw/provider-openai-codex',
+      version: '0.1.0',
+      type: 'core',
+      cw: { api_version: 1, problems: [] },
+    });
+    expect(plugin?.cw.routes.map((route) => [route.route_id, route.route_shape, route.provenance.plugin])).toEqual([
+      ['codex', 'codex-responses', '@cw/provider-openai-codex'],
+    ]);
     expect(result.stdout).not.toContain(process.cwd());
     expect(result.stdout).not.toMatch(/"root"|"location"|\/work\//);
   });

@@ -19,27 +19,51 @@ describe('a conversation over several cw send turns', () => {
   it('stores a tool call cw did not run, and answers it on the next turn so the provider accepts the history', async () => {
     const folder = await home({
       route: 'turns',
-      routes: { turns: { provider: 'custom', dialect: 'chat-completions', base_url: `${ORIGIN}/v1`, model: 'm', api_key_env: 'CW_TURNS_KEY' } },
+      routes: {
+        turns: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: `${ORIGIN}/v1`,
+          model: 'm',
+          api_key_env: 'CW_TURNS_KEY',
+        },
+      },
     });
     process.env['CW_TURNS_KEY'] = FAKE_KEY;
     const bodies: unknown[] = [];
-    const toolCall = { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"README.md"}' } };
+    const toolCall = {
+      id: 'call_1',
+      type: 'function',
+      function: { name: 'read_file', arguments: '{"path":"README.md"}' },
+    };
     nock(ORIGIN)
       .post('/v1/chat/completions')
       .reply(async (request: Request) => {
         bodies.push(await request.json());
-        return [200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [toolCall] } }] }), { 'content-type': 'application/json' }] as const;
+        return [
+          200,
+          JSON.stringify({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [toolCall] } }] }),
+          { 'content-type': 'application/json' },
+        ] as const;
       })
       .post('/v1/chat/completions')
       .reply(async (request: Request) => {
         bodies.push(await request.json());
-        return [200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'fine' } }] }), { 'content-type': 'application/json' }] as const;
+        return [
+          200,
+          JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'fine' } }] }),
+          { 'content-type': 'application/json' },
+        ] as const;
       });
 
     expect((await runCw(['send', '--blocking', '--prompt', 'read the readme'])).exitCode).toBe(0);
     expect(await readSession(folder, 'default')).toEqual([
       { role: 'user', content: 'read the readme' },
-      { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"README.md"}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"README.md"}' }],
+      },
     ]);
 
     const second = await runCw(['send', '--blocking', '--prompt', 'never mind']);

@@ -11,11 +11,19 @@ const ORIGIN = 'http://127.0.0.1:18082';
 const STREAMS: Record<string, { path: string; events: unknown[] }> = {
   'chat-completions': {
     path: '/v1/chat/completions',
-    events: [{ choices: [{ delta: { content: 'Hel' } }] }, { choices: [{ delta: { content: 'lo' } }] }, { choices: [{ delta: { content: ' world' } }] }],
+    events: [
+      { choices: [{ delta: { content: 'Hel' } }] },
+      { choices: [{ delta: { content: 'lo' } }] },
+      { choices: [{ delta: { content: ' world' } }] },
+    ],
   },
   'anthropic-messages': {
     path: '/v1/messages',
-    events: ['Hel', 'lo', ' world'].map((text) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
+    events: ['Hel', 'lo', ' world'].map((text) => ({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text },
+    })),
   },
   'openai-responses': {
     path: '/v1/responses',
@@ -36,7 +44,15 @@ describe('cw send prints reply text as it streams', () => {
     it(`${dialect}: each event's text reaches the sink in order, before the turn completes`, async () => {
       const home = await tempHome({
         route: 'stream',
-        routes: { stream: { provider: 'custom', dialect, base_url: `${ORIGIN}/v1`, model: 'm', api_key_env: 'CW_STREAM_TEST_KEY' } },
+        routes: {
+          stream: {
+            provider: 'custom',
+            dialect,
+            base_url: `${ORIGIN}/v1`,
+            model: 'm',
+            api_key_env: 'CW_STREAM_TEST_KEY',
+          },
+        },
       });
       homes.push(home);
       const seenBeforeLastChunk: string[] = [];
@@ -49,7 +65,9 @@ describe('cw send prints reply text as it streams', () => {
         seenBeforeLastChunk.push(...deltas);
         yield 'data: [DONE]\n\n';
       }
-      nock(ORIGIN).post(stream.path).reply(200, () => Readable.from(chunks()), { 'content-type': 'text/event-stream' });
+      nock(ORIGIN)
+        .post(stream.path)
+        .reply(200, () => Readable.from(chunks()), { 'content-type': 'text/event-stream' });
       const snapshot = await snapshotOf(home, await builtinRegistry());
       const { reply } = await sendTurn(snapshot, {
         home,

@@ -22,12 +22,22 @@ describe('a third-party plugin loads through the same mechanism as the built-ins
     folders.push(home);
     const env = { ...process.env, CW_DATA_DIR: dataDir, CW_HOME: home };
     for (const fixture of ['good-esm', 'throws']) {
-      await execFileAsync(process.execPath, [CW_BIN, 'plugins', 'link', join(REPO_ROOT, 'test/fixtures/plugins', fixture), '--no-install'], { env });
+      await execFileAsync(
+        process.execPath,
+        [CW_BIN, 'plugins', 'link', join(REPO_ROOT, 'test/fixtures/plugins', fixture), '--no-install'],
+        { env },
+      );
     }
 
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CW_BIN, 'preview-request', 'json', '--prompt', 'hi'], { env });
+    const { stdout, stderr } = await execFileAsync(
+      process.execPath,
+      [CW_BIN, 'preview-request', 'json', '--prompt', 'hi'],
+      { env },
+    );
     expectValidManifest(stdout);
-    const manifest = JSON.parse(stdout) as { route: { exact: { route_id: string; registered_by: string; endpoint_host_class: string } } };
+    const manifest = JSON.parse(stdout) as {
+      route: { exact: { route_id: string; registered_by: string; endpoint_host_class: string } };
+    };
     expect(manifest.route.exact.route_id).toBe('fixture-route');
     expect(manifest.route.exact.registered_by).toBe('cw-fixture-good-esm');
     expect(manifest.route.exact.endpoint_host_class).toBe('http loopback');

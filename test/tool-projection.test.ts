@@ -16,7 +16,15 @@ import {
   type ToolDefinition,
   type ToolOutcome,
 } from '@cw/core';
-import { CW_BIN, FAKE_KEY, REPO_ROOT, builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
+import {
+  CW_BIN,
+  FAKE_KEY,
+  REPO_ROOT,
+  builtinRegistry,
+  removeHome,
+  snapshotOf,
+  tempHome,
+} from './support/cw-fixture.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 
@@ -28,7 +36,9 @@ interface CorpusCase {
   readonly schema: JsonSchema;
   readonly expect: Record<string, 'exact' | string[]>;
 }
-const corpus = JSON.parse(await readFile(join(REPO_ROOT, 'core/src/tools/projection/projection-corpus.json'), 'utf8')) as { cases: CorpusCase[] };
+const corpus = JSON.parse(
+  await readFile(join(REPO_ROOT, 'core/src/tools/projection/projection-corpus.json'), 'utf8'),
+) as { cases: CorpusCase[] };
 
 function mcpTool(name: string, input_schema: JsonSchema, deferred = false): ToolDefinition {
   return { name, description: `MCP tool ${name}.`, input_schema, origin: { kind: 'mcp', server: 'wild' }, deferred };
@@ -59,9 +69,17 @@ function on(routeId: string, catalog: readonly ToolDefinition[]): CwSnapshot {
 }
 
 function summary(outcomes: readonly ToolOutcome[]): Record<string, string> {
-  return Object.fromEntries(outcomes.map((entry) => [entry.name, entry.outcome === 'exact' ? 'exact' : entry.outcome === 'relaxed' ? `relaxed:${entry.rules.join('+')}` : `omitted:${entry.reason}`]));
+  return Object.fromEntries(
+    outcomes.map((entry) => [
+      entry.name,
+      entry.outcome === 'exact'
+        ? 'exact'
+        : entry.outcome === 'relaxed'
+          ? `relaxed:${entry.rules.join('+')}`
+          : `omitted:${entry.reason}`,
+    ]),
+  );
 }
-
 
 /** Every manifest a test produces must validate against the published schema. */
 function validatedPreview(...args: Parameters<typeof previewRequest>): ReturnType<typeof previewRequest> {
@@ -83,14 +101,25 @@ describe('one catalog, projected per route', () => {
       '21st_magic_component_builder': 'omitted:name-not-accepted',
       set_headers: 'omitted:keyword-not-accepted',
     });
-    const sent = ((prepared?.body['tools'] ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+    const sent = ((prepared?.body['tools'] ?? []) as { function: { name: string } }[]).map(
+      (tool) => tool.function.name,
+    );
     expect(sent).toEqual([...BUILTIN_TOOLS.map((tool) => tool.name), 'fetch']);
     expect(validateWireBody('chat-completions', prepared?.body).errors).toEqual([]);
     // The manifest's tools section reads the same projection: counts per outcome and the bounded list.
     const tools = 'exact' in manifest.tools ? manifest.tools.exact : null;
-    expect(tools?.projection).toMatchObject({ exact_count: 5, relaxed_count: 1, omitted_count: 2, more_changed_count: 0 });
+    expect(tools?.projection).toMatchObject({
+      exact_count: 5,
+      relaxed_count: 1,
+      omitted_count: 2,
+      more_changed_count: 0,
+    });
     expect(tools?.projection.changed).toEqual([
-      { name: 'fetch', outcome: 'relaxed', codes: ['const-to-enum', 'infer-literal-type', 'constraints-to-description'] },
+      {
+        name: 'fetch',
+        outcome: 'relaxed',
+        codes: ['const-to-enum', 'infer-literal-type', 'constraints-to-description'],
+      },
       { name: '21st_magic_component_builder', outcome: 'omitted', codes: ['name-not-accepted'] },
       { name: 'set_headers', outcome: 'omitted', codes: ['keyword-not-accepted'] },
     ]);
@@ -104,7 +133,9 @@ describe('one catalog, projected per route', () => {
       const { prepared } = validatedPreview(on(routeId, catalog), 'hello', 'streaming');
       expect(new Set(prepared?.projection.outcomes.map((entry) => entry.outcome)), routeId).toEqual(new Set(['exact']));
       expect(prepared?.projection.warning).toBeNull();
-      const fetch = ((prepared?.body['tools'] ?? []) as { function: { name: string; parameters: unknown } }[]).find((tool) => tool.function.name === 'fetch');
+      const fetch = ((prepared?.body['tools'] ?? []) as { function: { name: string; parameters: unknown } }[]).find(
+        (tool) => tool.function.name === 'fetch',
+      );
       expect(fetch?.function.parameters).toEqual(byName('fetch').input_schema);
     }
   });
@@ -120,7 +151,9 @@ describe('one catalog, projected per route', () => {
   });
 
   it('bounds the manifest list to eight tools and counts the rest', () => {
-    const many = Array.from({ length: 11 }, (_, index) => mcpTool(`9tool_${index}`, { type: 'object', properties: {} }));
+    const many = Array.from({ length: 11 }, (_, index) =>
+      mcpTool(`9tool_${index}`, { type: 'object', properties: {} }),
+    );
     const { manifest, prepared } = validatedPreview(on('moonshot', [...BUILTIN_TOOLS, ...many]), 'hello', 'blocking');
     const tools = 'exact' in manifest.tools ? manifest.tools.exact : null;
     expect(tools?.projection.changed).toHaveLength(8);
@@ -130,7 +163,10 @@ describe('one catalog, projected per route', () => {
   });
 
   it('projects deferred tools for tool search: an omitted one is never offered', () => {
-    const deferred = [mcpTool('later_fetch', byName('fetch').input_schema, true), mcpTool('later_headers', byName('set_headers').input_schema, true)];
+    const deferred = [
+      mcpTool('later_fetch', byName('fetch').input_schema, true),
+      mcpTool('later_headers', byName('set_headers').input_schema, true),
+    ];
     const { prepared } = validatedPreview(on('moonshot', [...BUILTIN_TOOLS, ...deferred]), 'hello', 'streaming');
     expect(summary(prepared?.projection.deferred ?? [])).toEqual({
       later_fetch: 'relaxed:const-to-enum+infer-literal-type+constraints-to-description',
@@ -142,9 +178,21 @@ describe('one catalog, projected per route', () => {
   });
 
   it('flattens a root union on Anthropic and Responses routes, and the body keeps an object input_schema', () => {
-    for (const [routeId, dialect] of [['anthropic', 'anthropic-messages'], ['codex', 'openai-responses'], ['xai', 'chat-completions']] as const) {
-      const { prepared } = validatedPreview(on(routeId, [...BUILTIN_TOOLS, byName('apply_patch')]), 'hello', 'streaming');
-      expect(prepared?.projection.outcomes.at(-1), routeId).toEqual({ name: 'apply_patch', outcome: 'relaxed', rules: ['flatten-root-union'] });
+    for (const [routeId, dialect] of [
+      ['anthropic', 'anthropic-messages'],
+      ['codex', 'openai-responses'],
+      ['xai', 'chat-completions'],
+    ] as const) {
+      const { prepared } = validatedPreview(
+        on(routeId, [...BUILTIN_TOOLS, byName('apply_patch')]),
+        'hello',
+        'streaming',
+      );
+      expect(prepared?.projection.outcomes.at(-1), routeId).toEqual({
+        name: 'apply_patch',
+        outcome: 'relaxed',
+        rules: ['flatten-root-union'],
+      });
       expect(validateWireBody(dialect, prepared?.body).errors).toEqual([]);
     }
   });
@@ -187,8 +235,23 @@ describe('dispatch', () => {
   });
 
   it('sendTurn hands the warning over before the request leaves, and sends only the projected tools', async () => {
-    const sendHome = await tempHome({ route: 'gateway', routes: { gateway: { provider: 'custom', dialect: 'chat-completions', base_url: `${ORIGIN}/v1`, model: 'm', api_key_env: 'CW_PROJECTION_TEST_KEY' } } });
-    const snapshot: CwSnapshot = { ...(await snapshotOf(sendHome, registry)), catalog: [...BUILTIN_TOOLS, byName('browser.navigate')], mcp: { kind: 'snapshot', serverCount: 1 } };
+    const sendHome = await tempHome({
+      route: 'gateway',
+      routes: {
+        gateway: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: `${ORIGIN}/v1`,
+          model: 'm',
+          api_key_env: 'CW_PROJECTION_TEST_KEY',
+        },
+      },
+    });
+    const snapshot: CwSnapshot = {
+      ...(await snapshotOf(sendHome, registry)),
+      catalog: [...BUILTIN_TOOLS, byName('browser.navigate')],
+      mcp: { kind: 'snapshot', serverCount: 1 },
+    };
     const events: string[] = [];
     let received: { tools: { function: { name: string } }[] } | undefined;
     nock(ORIGIN)
@@ -196,7 +259,11 @@ describe('dispatch', () => {
       .reply(async (request: Request) => {
         events.push('request');
         received = (await request.json()) as typeof received;
-        return [200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'ok' } }] }), { 'content-type': 'application/json' }];
+        return [
+          200,
+          JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'ok' } }] }),
+          { 'content-type': 'application/json' },
+        ];
       });
     const sent = await sendTurn(snapshot, {
       home: sendHome,
@@ -216,11 +283,19 @@ describe('dispatch', () => {
     const sendHome = await tempHome({ route: 'limited-tools' });
     try {
       const env = { ...process.env, CW_DATA_DIR: dataDir, CW_HOME: sendHome };
-      await execFileAsync(process.execPath, [CW_BIN, 'plugins', 'link', join(REPO_ROOT, 'test/fixtures/route-plugins/limited-tools'), '--no-install'], { env });
-      const failure = await execFileAsync(process.execPath, [CW_BIN, 'send', '--prompt', 'hello'], { env }).catch((error: { stderr: string; code: number }) => error);
+      await execFileAsync(
+        process.execPath,
+        [CW_BIN, 'plugins', 'link', join(REPO_ROOT, 'test/fixtures/route-plugins/limited-tools'), '--no-install'],
+        { env },
+      );
+      const failure = await execFileAsync(process.execPath, [CW_BIN, 'send', '--prompt', 'hello'], { env }).catch(
+        (error: { stderr: string; code: number }) => error,
+      );
       const lines = ('stderr' in failure ? failure.stderr : '').trim().split('\n');
       // The route takes three tools: the other two are named, then the send fails on the closed port.
-      expect(lines[0]).toBe('cw: warning: 2 tools cannot be sent on route limited-tools and were left off: edit_file (tool-limit-exceeded), shell (tool-limit-exceeded)');
+      expect(lines[0]).toBe(
+        'cw: warning: 2 tools cannot be sent on route limited-tools and were left off: edit_file (tool-limit-exceeded), shell (tool-limit-exceeded)',
+      );
       expect(lines[1]).toContain('could not reach the endpoint');
       expect('code' in failure ? failure.code : 0).toBe(1);
     } finally {

@@ -76,7 +76,11 @@ describe('chat-completions (OpenAI CreateChatCompletionRequest)', () => {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"c"}' } },
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"c"}' },
+          },
         ],
       },
       { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21,"sky":"sunny"}' },
@@ -272,7 +276,12 @@ describe('anthropic-messages (Anthropic CreateMessageParams)', () => {
   });
 
   it('rejects a body without max_tokens', () => {
-    expectInvalid('anthropic-messages', without(plain, 'max_tokens'), "/ must have required property 'max_tokens'", '/');
+    expectInvalid(
+      'anthropic-messages',
+      without(plain, 'max_tokens'),
+      "/ must have required property 'max_tokens'",
+      '/',
+    );
   });
 
   it('rejects a body without model', () => {
@@ -293,7 +302,10 @@ describe('anthropic-messages (Anthropic CreateMessageParams)', () => {
   });
 
   it('rejects thinking.budget_tokens below 1024', () => {
-    const errors = validateWireBody('anthropic-messages', { ...toolTurn, thinking: { type: 'enabled', budget_tokens: 512 } });
+    const errors = validateWireBody('anthropic-messages', {
+      ...toolTurn,
+      thinking: { type: 'enabled', budget_tokens: 512 },
+    });
     expect(errors.valid).toBe(false);
     expect(errors.errors).toContain('/thinking/budget_tokens must be >= 1024');
   });

@@ -8,6 +8,7 @@ settings.enableAutoTranspile = false;
 // prompt with `--` (the grammar accepts one right before --prompt) so the command receives it.
 const args = process.argv.slice(2);
 const promptAt = args.findIndex((arg) => arg === '--prompt' || arg.startsWith('--prompt='));
-if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--') args.splice(promptAt, 0, '--');
+if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--')
+  args.splice(promptAt, 0, '--');
 
 await execute({ args, dir: import.meta.url });

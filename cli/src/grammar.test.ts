@@ -42,7 +42,11 @@ describe('parsePreviewRequestArgs: accepted', () => {
     ['G-06 base-prompt', ['base-prompt'], BASE],
     ['G-07 --base-prompt', ['--base-prompt'], BASE],
     ['G-11 --prompt takes the rest', ['--prompt', 'refactor', 'the', 'parser'], withPrompt('refactor the parser')],
-    ['G-12 json then --prompt', ['json', '--prompt', 'fix', 'the', 'failing', 'test'], withPrompt('fix the failing test', { output: 'json' })],
+    [
+      'G-12 json then --prompt',
+      ['json', '--prompt', 'fix', 'the', 'failing', 'test'],
+      withPrompt('fix the failing test', { output: 'json' }),
+    ],
     ['G-13 interior double spaces kept', ['--prompt', 'keep  two  spaces'], withPrompt('keep  two  spaces')],
     ['G-14 newline kept', ['--prompt', 'line one\nline two'], withPrompt('line one\nline two')],
     ['G-15 tabs kept', ['--prompt', 'tabs\tand\tmore'], withPrompt('tabs\tand\tmore')],
@@ -54,15 +58,31 @@ describe('parsePreviewRequestArgs: accepted', () => {
     ['G-28 json then --manifest: last wins', ['json', '--manifest'], TABLE],
     ['json manifest: last wins', ['json', 'manifest'], TABLE],
     ['manifest json: last wins', ['manifest', 'json'], JSON_OUT],
-    ['G-29 leading/trailing whitespace and newline kept', ['--prompt', '  lead\ntrail  '], withPrompt('  lead\ntrail  ')],
+    [
+      'G-29 leading/trailing whitespace and newline kept',
+      ['--prompt', '  lead\ntrail  '],
+      withPrompt('  lead\ntrail  '),
+    ],
     ['CRLF and mixed whitespace kept', ['--prompt', '\t a\r\n\tb \u00a0'], withPrompt('\t a\r\n\tb \u00a0')],
     ['words are joined with single spaces', ['--prompt', 'a', ' b', 'c '], withPrompt('a  b c ')],
-    ['flags after --prompt are prompt text', ['--prompt', 'manifest', '--nope', 'base-prompt', '--prompt'], withPrompt('manifest --nope base-prompt --prompt')],
+    [
+      'flags after --prompt are prompt text',
+      ['--prompt', 'manifest', '--nope', 'base-prompt', '--prompt'],
+      withPrompt('manifest --nope base-prompt --prompt'),
+    ],
     ['-- after --prompt is prompt text', ['--prompt', '--', '--help'], withPrompt('-- --help')],
-    ['a -- fence right before --prompt is syntax', ['--', '--prompt', 'how', 'do', 'I', 'use', '--help'], withPrompt('how do I use --help')],
+    [
+      'a -- fence right before --prompt is syntax',
+      ['--', '--prompt', 'how', 'do', 'I', 'use', '--help'],
+      withPrompt('how do I use --help'),
+    ],
     ['a -- fence after flags', ['json', '--', '--prompt=hi'], { ...withPrompt('hi'), output: 'json' }],
     ['non-ASCII prompt kept', ['--prompt', 'résumé 秘密 🐳'], withPrompt('résumé 秘密 🐳')],
-    ['--blocking before --prompt sets the entry point', ['--blocking', '--prompt', 'hi'], withPrompt('hi', { entrypoint: 'blocking' })],
+    [
+      '--blocking before --prompt sets the entry point',
+      ['--blocking', '--prompt', 'hi'],
+      withPrompt('hi', { entrypoint: 'blocking' }),
+    ],
     ['--blocking after --prompt is prompt text', ['--prompt', 'hi', '--blocking'], withPrompt('hi --blocking')],
     ['--blocking alone', ['--blocking'], { ...TABLE, entrypoint: 'blocking' }],
     ['--blocking with json', ['json', '--blocking'], { ...JSON_OUT, entrypoint: 'blocking' }],
@@ -165,10 +185,26 @@ describe('parsePreviewRequestArgs: rejected', () => {
 describe('parseSendArgs', () => {
   const cases: [string, string[], SendArgs][] = [
     ['prompt only', ['--prompt', 'hi'], { json: false, entrypoint: 'streaming', prompt: 'hi' }],
-    ['--json --blocking --prompt x', ['--json', '--blocking', '--prompt', 'x'], { json: true, entrypoint: 'blocking', prompt: 'x' }],
-    ['--blocking --json --prompt x', ['--blocking', '--json', '--prompt', 'x'], { json: true, entrypoint: 'blocking', prompt: 'x' }],
-    ['flags after --prompt are prompt text', ['--prompt', 'a', '--json', '--blocking'], { json: false, entrypoint: 'streaming', prompt: 'a --json --blocking' }],
-    ['prompt kept byte for byte', ['--prompt', '  lead\ntrail  '], { json: false, entrypoint: 'streaming', prompt: '  lead\ntrail  ' }],
+    [
+      '--json --blocking --prompt x',
+      ['--json', '--blocking', '--prompt', 'x'],
+      { json: true, entrypoint: 'blocking', prompt: 'x' },
+    ],
+    [
+      '--blocking --json --prompt x',
+      ['--blocking', '--json', '--prompt', 'x'],
+      { json: true, entrypoint: 'blocking', prompt: 'x' },
+    ],
+    [
+      'flags after --prompt are prompt text',
+      ['--prompt', 'a', '--json', '--blocking'],
+      { json: false, entrypoint: 'streaming', prompt: 'a --json --blocking' },
+    ],
+    [
+      'prompt kept byte for byte',
+      ['--prompt', '  lead\ntrail  '],
+      { json: false, entrypoint: 'streaming', prompt: '  lead\ntrail  ' },
+    ],
     ['--prompt=text', ['--json', '--prompt=fix', 'it'], { json: true, entrypoint: 'streaming', prompt: 'fix it' }],
   ];
 
@@ -228,7 +264,11 @@ describe('parseDiffArgs (the words after `diff`)', () => {
     ['--json last', ['a.json', 'b.json', '--json'], { json: true, files: ['a.json', 'b.json'] }],
     ['a file named json is a file', ['json', 'b.json'], { json: false, files: ['json', 'b.json'] }],
     ['the same file twice', ['a.json', 'a.json'], { json: false, files: ['a.json', 'a.json'] }],
-    ['paths with spaces stay whole', ['my runs/a.json', './-b.json'], { json: false, files: ['my runs/a.json', './-b.json'] }],
+    [
+      'paths with spaces stay whole',
+      ['my runs/a.json', './-b.json'],
+      { json: false, files: ['my runs/a.json', './-b.json'] },
+    ],
   ])('%s', (_name, argv, expected) => {
     expect(parseDiffArgs(argv)).toEqual(expected);
   });

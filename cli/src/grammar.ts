@@ -199,7 +199,8 @@ export interface DiffArgs {
 }
 
 const DIFF_NEEDS_TWO_FILES = '`diff` needs exactly two saved manifest files.';
-const DIFF_UNKNOWN_FLAG = 'Unknown flag. `diff` takes only `--json`; write a file whose name starts with `-` as `./-name`.';
+const DIFF_UNKNOWN_FLAG =
+  'Unknown flag. `diff` takes only `--json`; write a file whose name starts with `-` as `./-name`.';
 
 /**
  * Parses the words after `diff`. `--json` may sit anywhere; any other word starting with `-` is
@@ -215,6 +216,7 @@ export function parseDiffArgs(argv: readonly string[]): DiffArgs {
     else files.push(word);
   }
   const [first, second] = files;
-  if (files.length !== 2 || first === undefined || second === undefined) throw new UsageError(DIFF_NEEDS_TWO_FILES, PREVIEW_DIFF_USAGE);
+  if (files.length !== 2 || first === undefined || second === undefined)
+    throw new UsageError(DIFF_NEEDS_TWO_FILES, PREVIEW_DIFF_USAGE);
   return { json, files: [first, second] };
 }

@@ -7,6 +7,8 @@ export async function renderPluginProblems(problems: readonly PluginProblem[]): 
   for (const problem of problems) {
     const rowProblem = problem.code === 'invalid-row' || problem.code === 'duplicate-route';
     const what = rowProblem ? 'had a route row rejected' : 'did not load';
-    process.stderr.write(`cw: warning: plugin ${safePackageName(problem.plugin)} ${what} (${problem.code}): ${safeErrorText(problem.detail)}\n`);
+    process.stderr.write(
+      `cw: warning: plugin ${safePackageName(problem.plugin)} ${what} (${problem.code}): ${safeErrorText(problem.detail)}\n`,
+    );
   }
 }

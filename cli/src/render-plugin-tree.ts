@@ -38,7 +38,9 @@ export function renderPluginTree(plugin: InspectedPlugin): string {
     { label: 'commands', children: plugin.commands.map((id) => ({ label: id })) },
     {
       label: 'dependencies',
-      children: Object.entries(plugin.dependencies).map(([name, dep]) => ({ label: `${name} ${dep.from === null ? dep.version : `${dep.from} => ${dep.version}`}` })),
+      children: Object.entries(plugin.dependencies).map(([name, dep]) => ({
+        label: `${name} ${dep.from === null ? dep.version : `${dep.from} => ${dep.version}`}`,
+      })),
     },
   ];
   if (plugin.cw === null) {
@@ -54,14 +56,19 @@ export function renderPluginTree(plugin: InspectedPlugin): string {
           { label: `endpoint ${route.endpoint.host_class}` },
           { label: `model ${route.model.default}` },
           { label: `tool schema ${String(route.tool_schema['dialect'])}` },
-          { label: `reasoning ${route.reasoning === null ? 'none' : `${String(route.reasoning['key_path'])} (${String(route.reasoning['value_kind'])})`}` },
+          {
+            label: `reasoning ${route.reasoning === null ? 'none' : `${String(route.reasoning['key_path'])} (${String(route.reasoning['value_kind'])})`}`,
+          },
           { label: `output cap ${route.output_cap.field ?? 'not sent'}` },
           { label: `provenance ${route.provenance.source}` },
         ],
       })),
     });
     if (plugin.cw.problems.length > 0) {
-      facts.push({ label: 'cw load problems', children: plugin.cw.problems.map((problem) => ({ label: `${problem.code}: ${problem.detail}` })) });
+      facts.push({
+        label: 'cw load problems',
+        children: plugin.cw.problems.map((problem) => ({ label: `${problem.code}: ${problem.detail}` })),
+      });
     }
   }
   return [plugin.name, ...lines(facts, '')].join('\n') + '\n';

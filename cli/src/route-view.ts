@@ -13,8 +13,16 @@ export interface RouteView {
   readonly route_shape: string;
   /** Never the URL itself: the host class and a fingerprint, as the manifest shows them. */
   readonly endpoint: { readonly host_class: string; readonly fingerprint: string };
-  readonly auth: { readonly scheme: string; readonly api_key_env: string | null; readonly header_names: readonly string[] };
-  readonly model: { readonly default: string; readonly wire_map: Readonly<Record<string, string>>; readonly catalog: readonly string[] };
+  readonly auth: {
+    readonly scheme: string;
+    readonly api_key_env: string | null;
+    readonly header_names: readonly string[];
+  };
+  readonly model: {
+    readonly default: string;
+    readonly wire_map: Readonly<Record<string, string>>;
+    readonly catalog: readonly string[];
+  };
   readonly context: CapabilityRow['context'];
   readonly output_cap: CapabilityRow['output_cap'];
   readonly billing: { readonly kind: string; readonly plan?: string };
@@ -50,7 +58,12 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
     endpoint: { host_class: core.endpointHostClass(url), fingerprint: core.endpointFingerprint(url) },
     auth: {
       scheme: row.auth.scheme,
-      api_key_env: row.auth.api_key_env === null ? null : ENV_NAME.test(row.auth.api_key_env) && !LONG_RUN.test(row.auth.api_key_env) ? row.auth.api_key_env : core.fingerprint(row.auth.api_key_env),
+      api_key_env:
+        row.auth.api_key_env === null
+          ? null
+          : ENV_NAME.test(row.auth.api_key_env) && !LONG_RUN.test(row.auth.api_key_env)
+            ? row.auth.api_key_env
+            : core.fingerprint(row.auth.api_key_env),
       header_names: Object.keys(row.auth.headers).map(core.safeIdentifier),
     },
     model: {
@@ -60,7 +73,10 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
     },
     context: row.context,
     output_cap: row.output_cap,
-    billing: row.billing.kind === 'subscription' ? { kind: row.billing.kind, plan: core.safePhrase(row.billing.plan) } : { kind: row.billing.kind },
+    billing:
+      row.billing.kind === 'subscription'
+        ? { kind: row.billing.kind, plan: core.safePhrase(row.billing.plan) }
+        : { kind: row.billing.kind },
     tool_schema: {
       ...rules,
       dialect: core.safeIdentifier(rules.dialect),
@@ -77,11 +93,15 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
         : {
             key_path: core.safeIdentifier(row.reasoning.key_path),
             value_kind: row.reasoning.value_kind,
-            values: Object.fromEntries(Object.entries(row.reasoning.values).map(([tier, value]) => [tier, leaf(value ?? null)])),
+            values: Object.fromEntries(
+              Object.entries(row.reasoning.values).map(([tier, value]) => [tier, leaf(value ?? null)]),
+            ),
             also_set: Object.fromEntries(
               Object.entries(row.reasoning.also_set).map(([tier, paths]) => [
                 tier,
-                Object.fromEntries(Object.entries(paths ?? {}).map(([path, value]) => [core.safeIdentifier(path), leaf(value)])),
+                Object.fromEntries(
+                  Object.entries(paths ?? {}).map(([path, value]) => [core.safeIdentifier(path), leaf(value)]),
+                ),
               ]),
             ),
             default_tier: row.reasoning.default_tier,
@@ -105,7 +125,13 @@ export function routeCells(view: RouteView): readonly string[] {
 
 /** A plain left-aligned table: two spaces between columns, no colour, safe for any terminal width. */
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((cells) => (cells[column] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((cells) => (cells[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }

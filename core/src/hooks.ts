@@ -25,7 +25,10 @@ export class CoreHooks {
   });
   /** Whether some plugin builds bodies for a dialect: a tap at stage 0 or earlier (the core's own tap does not count). */
   buildsDialect(dialect: string): boolean {
-    return this.buildBody.get(dialect)?.taps.some((tap) => tap.name !== REASONING_PLACEMENT_TAP && (tap.stage ?? 0) <= 0) ?? false;
+    return (
+      this.buildBody.get(dialect)?.taps.some((tap) => tap.name !== REASONING_PLACEMENT_TAP && (tap.stage ?? 0) <= 0) ??
+      false
+    );
   }
   /** Per dialect bail: says where the dialect keeps the system region, items and reasoning keys. */
   readonly describeBody = new HookMap<SyncBailHook<[WireBody], BodyLayout | undefined>>(

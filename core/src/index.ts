@@ -2,10 +2,27 @@
 export { canonicalJson, canonicalJsonBytes, CanonicalJsonError, type JsonValue } from './canonical/canonical-json.js';
 export { sha256Hex, fingerprint } from './canonical/sha256.js';
 export { cwHome } from './config/cw-home.js';
-export { loadConfig, ConfigError, cwConfigSchema, type CwConfig, type CustomRouteConfig, type ToolGatesConfig } from './config/cw-config.js';
+export {
+  loadConfig,
+  ConfigError,
+  cwConfigSchema,
+  type CwConfig,
+  type CustomRouteConfig,
+  type ToolGatesConfig,
+} from './config/cw-config.js';
 export { CoreHooks } from './hooks.js';
-export { PLUGIN_API_VERSION, type PluginApi, type RegisterPlugin, type PluginDescriptor } from './plugins/plugin-api.js';
-export { PluginRegistry, type PluginProblem, type PluginProblemCode, type LoadedPlugin } from './plugins/plugin-registry.js';
+export {
+  PLUGIN_API_VERSION,
+  type PluginApi,
+  type RegisterPlugin,
+  type PluginDescriptor,
+} from './plugins/plugin-api.js';
+export {
+  PluginRegistry,
+  type PluginProblem,
+  type PluginProblemCode,
+  type LoadedPlugin,
+} from './plugins/plugin-registry.js';
 export { loadPlugins } from './plugins/load-plugins.js';
 export type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
@@ -23,7 +40,14 @@ export {
   type CapabilityRowInput,
   type CapabilityRowData,
 } from './route/capability-row.js';
-export { resolveRoute, tapRowTable, wireModelFor, RoutePlanError, type RouteQuery, type ResolvedRoute } from './route/resolve-route.js';
+export {
+  resolveRoute,
+  tapRowTable,
+  wireModelFor,
+  RoutePlanError,
+  type RouteQuery,
+  type ResolvedRoute,
+} from './route/resolve-route.js';
 export type { ToolDefinition, JsonSchema } from './tools/tool-definition.js';
 export { BUILTIN_TOOLS } from './tools/builtin-tools.js';
 export {
@@ -50,7 +74,12 @@ export {
   type ToolSchemaRulesInput,
 } from './tools/schema-dialects.js';
 export { projectSchema, PROJECTION_RULES, type SchemaProjection } from './tools/projection/project-schema.js';
-export { RELAXATION_CODES, OMISSION_CODES, type RelaxationCode, type OmissionCode } from './tools/projection/projection-codes.js';
+export {
+  RELAXATION_CODES,
+  OMISSION_CODES,
+  type RelaxationCode,
+  type OmissionCode,
+} from './tools/projection/projection-codes.js';
 export type { ProjectionRule, ToolDraft } from './tools/projection/projection-rule.js';
 export { KNOWN_KEYWORDS } from './tools/projection/schema-keywords.js';
 export { REASONING_PLACEMENT_STAGE } from './body/place-reasoning.js';
@@ -66,9 +95,19 @@ export type {
   ReplyPayload,
 } from './body/wire-body.js';
 export { NOTHING_PENDING, type CwSnapshot, type McpState, type PendingState } from './snapshot/snapshot.js';
-export { prepareOutboundRequest, RequestPreparationError, type PreparedOutboundRequest, type PreparedToolSurface } from './prepare-outbound-request.js';
+export {
+  prepareOutboundRequest,
+  RequestPreparationError,
+  type PreparedOutboundRequest,
+  type PreparedToolSurface,
+} from './prepare-outbound-request.js';
 export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
-export { narrowCatalog, surfaceBudget, type NarrowedCatalog, type ToolSurfaceBudget } from './catalog/narrow-catalog.js';
+export {
+  narrowCatalog,
+  surfaceBudget,
+  type NarrowedCatalog,
+  type ToolSurfaceBudget,
+} from './catalog/narrow-catalog.js';
 export {
   previewRequest,
   describeLayout,

@@ -8,7 +8,12 @@ import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-
 import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
 import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
-import { EMPTY_PROJECTION, ToolChoiceError, type ProjectionContext, type ToolProjection } from './tools/project-tools.js';
+import {
+  EMPTY_PROJECTION,
+  ToolChoiceError,
+  type ProjectionContext,
+  type ToolProjection,
+} from './tools/project-tools.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
 
 /** The one value that both preview describes and send puts on the wire. */
@@ -62,7 +67,11 @@ export class RequestPreparationError extends Error {
  * The seam: prompt -> route -> tools -> body. Pure with respect to the snapshot: it reads config,
  * session and plugin state and writes nothing, so preview can call it freely and send can trust it.
  */
-export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, entrypoint: Entrypoint): PreparedOutboundRequest {
+export function prepareOutboundRequest(
+  snapshot: CwSnapshot,
+  prompt: string,
+  entrypoint: Entrypoint,
+): PreparedOutboundRequest {
   const { hooks } = snapshot.registry;
   const route = resolveRoute(hooks, {
     routeId: snapshot.config.route ?? snapshot.defaultRouteId,
@@ -71,9 +80,15 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
   });
   const { row } = route;
   const reasoning = planReasoning(row, snapshot.config.reasoning);
-  const { active: activeTools } = narrowCatalog(snapshot.catalog, snapshot.config.tools, surfaceBudget(snapshot.config.tools));
+  const { active: activeTools } = narrowCatalog(
+    snapshot.catalog,
+    snapshot.config.tools,
+    surfaceBudget(snapshot.config.tools),
+  );
   // Tools the gates let through but the budget keeps back: projected too, so tool search knows which it may offer.
-  const deferredTools = narrowCatalog(snapshot.catalog, snapshot.config.tools, 'full').active.filter((tool) => !activeTools.includes(tool));
+  const deferredTools = narrowCatalog(snapshot.catalog, snapshot.config.tools, 'full').active.filter(
+    (tool) => !activeTools.includes(tool),
+  );
   const projectionContext: ProjectionContext = {
     row,
     tools: activeTools,
@@ -100,14 +115,20 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
   };
   const builder = hooks.buildBody.get(row.dialect);
   if (!builder || !hooks.buildsDialect(row.dialect)) {
-    throw new RequestPreparationError(`no loaded plugin builds ${row.dialect} bodies; reinstall cw or the dialect plugin`, toolSurface);
+    throw new RequestPreparationError(
+      `no loaded plugin builds ${row.dialect} bodies; reinstall cw or the dialect plugin`,
+      toolSurface,
+    );
   }
   let body: WireBody;
   try {
     body = builder.call({}, context);
   } catch (error) {
     // A plugin tap threw: the turn cannot be built, but route and tools were already decided.
-    throw new RequestPreparationError(`building the ${row.dialect} body failed: ${(error as Error).message}`, toolSurface);
+    throw new RequestPreparationError(
+      `building the ${row.dialect} body failed: ${(error as Error).message}`,
+      toolSurface,
+    );
   }
   // Keys the route never takes go last, after every tap, so no plugin can put one back.
   for (const key of row.omit_body_keys) delete body[key];
@@ -117,7 +138,10 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
     canonicalBodyText = canonicalJson(body);
     bodyText = JSON.stringify(body);
   } catch (error) {
-    throw new RequestPreparationError(`the ${row.dialect} body is not valid JSON: ${(error as Error).message}`, toolSurface);
+    throw new RequestPreparationError(
+      `the ${row.dialect} body is not valid JSON: ${(error as Error).message}`,
+      toolSurface,
+    );
   }
   return {
     dialect: row.dialect,
@@ -127,7 +151,11 @@ export function prepareOutboundRequest(snapshot: CwSnapshot, prompt: string, ent
     entrypoint,
     url: joinUrl(row.endpoint.base_url, row.endpoint.path),
     // Read off the finished body: Responses streams even on the blocking entry point.
-    headers: { 'content-type': 'application/json', accept: body['stream'] === true ? 'text/event-stream' : 'application/json', ...row.auth.headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: body['stream'] === true ? 'text/event-stream' : 'application/json',
+      ...row.auth.headers,
+    },
     apiKeyEnv: row.auth.api_key_env,
     body,
     bodyText,

@@ -49,7 +49,9 @@ export async function sendTurn(
   },
 ): Promise<SentTurn> {
   // The offline tokenizer only feeds the manifest's counts, which send does not show.
-  const { manifest, prepared, overflow } = previewRequest(snapshot, options.prompt, options.entrypoint, { offlineTokenizer: false });
+  const { manifest, prepared, overflow } = previewRequest(snapshot, options.prompt, options.entrypoint, {
+    offlineTokenizer: false,
+  });
   if (overflow !== null) throw new ContextOverflowError(overflow);
   const request = prepared ?? refuse(manifest);
   apiKeyFor(request, options.env);
@@ -61,7 +63,9 @@ export async function sendTurn(
   });
   const turn: ConversationMessage[] = [
     { role: 'user', content: options.prompt },
-    reply.toolCalls.length > 0 ? { role: 'assistant', content: reply.text, tool_calls: reply.toolCalls } : { role: 'assistant', content: reply.text },
+    reply.toolCalls.length > 0
+      ? { role: 'assistant', content: reply.text, tool_calls: reply.toolCalls }
+      : { role: 'assistant', content: reply.text },
   ];
   await appendTurn(options.home, snapshot.session.name, snapshot.session.messages.length, turn);
   return { manifest, reply, warning };

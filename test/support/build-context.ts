@@ -4,7 +4,11 @@ import type { BuildContext, CapabilityRow, WireBody, WireToolSpec } from '../../
 import { validateWireBody, type WireDialect } from './wire-schemas.js';
 
 /** A row with only the fields body builders read; the rest of a capability row does not matter to them. */
-export function rowWithCap(dialect: WireDialect, field: CapabilityRow['output_cap']['field'], defaultTokens = 4096): CapabilityRow {
+export function rowWithCap(
+  dialect: WireDialect,
+  field: CapabilityRow['output_cap']['field'],
+  defaultTokens = 4096,
+): CapabilityRow {
   return { dialect, output_cap: { field, default_tokens: defaultTokens } } as unknown as CapabilityRow;
 }
 
@@ -12,7 +16,12 @@ export function rowWithCap(dialect: WireDialect, field: CapabilityRow['output_ca
 export const READ_FILE_TOOL: WireToolSpec = {
   name: 'read_file',
   description: 'Read a file from the workspace.',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
   strict: true,
 };
 
@@ -25,7 +34,11 @@ export const LIST_DIR_TOOL: WireToolSpec = {
 };
 
 /** A plain streaming turn (system + one user message) on `row`, with any field overridden. */
-export function buildContext(row: CapabilityRow, outputCapTokens: number, overrides: Partial<BuildContext> = {}): BuildContext {
+export function buildContext(
+  row: CapabilityRow,
+  outputCapTokens: number,
+  overrides: Partial<BuildContext> = {},
+): BuildContext {
   return {
     row,
     wireModel: 'test-model',

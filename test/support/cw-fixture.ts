@@ -3,7 +3,14 @@ import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadPlugins, loadSnapshot, tapCoreStages, type CwSnapshot, type PluginDescriptor, type PluginRegistry } from '@cw/core';
+import {
+  loadPlugins,
+  loadSnapshot,
+  tapCoreStages,
+  type CwSnapshot,
+  type PluginDescriptor,
+  type PluginRegistry,
+} from '@cw/core';
 
 /** The repository root, from this file's location. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,7 +26,11 @@ export async function builtinPluginDescriptors(): Promise<PluginDescriptor[]> {
   const descriptors: PluginDescriptor[] = [];
   for (const name of names) {
     const root = join(folder, name);
-    const pjson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name: string; version: string; cw?: unknown };
+    const pjson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      cw?: unknown;
+    };
     descriptors.push({ name: pjson.name, version: pjson.version, root, cw: pjson.cw, type: 'core' });
   }
   return descriptors;

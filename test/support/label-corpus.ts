@@ -21,7 +21,8 @@ function parseCorpus(source: string, decode: (line: string) => string): CorpusIt
   return items;
 }
 
-const decodeEscapes = (line: string): string => line.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decodeEscapes = (line: string): string =>
+  line.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** Hostile identifiers and error texts: none may ever be printed verbatim. */
 export const HOSTILE: readonly CorpusItem[] = parseCorpus(fixture('hostile-labels.txt'), decodeEscapes);

@@ -25,7 +25,11 @@ const ENDPOINTS: Record<TestDialect, { base_url: string; path: string; cap: 'max
 };
 
 /** A plausible capability row for a test route; `overrides` replaces whole top-level fields. */
-export function testRow(routeId: string, dialect: TestDialect, overrides: Partial<CapabilityRowInput> = {}): CapabilityRowInput {
+export function testRow(
+  routeId: string,
+  dialect: TestDialect,
+  overrides: Partial<CapabilityRowInput> = {},
+): CapabilityRowInput {
   const endpoint = ENDPOINTS[dialect];
   return {
     provider_id: 'rowtest',
@@ -53,7 +57,8 @@ export async function registryWithRows(rows: readonly CapabilityRowInput[]): Pro
   const api = registry.apiFor('@cw/test-rows', []);
   for (const row of rows) api.addRoute(row);
   const rejected = registry.problems.filter((problem) => problem.plugin === '@cw/test-rows');
-  if (rejected.length > 0) throw new Error(`test row rejected: ${rejected.map((problem) => problem.detail).join('; ')}`);
+  if (rejected.length > 0)
+    throw new Error(`test row rejected: ${rejected.map((problem) => problem.detail).join('; ')}`);
   return registry;
 }
 
@@ -81,7 +86,9 @@ export interface PreviewSetup {
 const homes: string[] = [];
 
 /** Runs one preview through a fresh temp home; the manifest is validated against the published schema. */
-export async function previewFor(setup: PreviewSetup = {}): Promise<PreviewResult & { snapshot: CwSnapshot; home: string }> {
+export async function previewFor(
+  setup: PreviewSetup = {},
+): Promise<PreviewResult & { snapshot: CwSnapshot; home: string }> {
   const home = await tempHome(setup.config);
   homes.push(home);
   if (setup.history) await writeSession(home, 'default', [...setup.history]);

@@ -24,8 +24,9 @@ export interface SchemaNode {
 }
 
 /** The published schema, read from docs/ as a user would. */
-export const MANIFEST_JSON_SCHEMA = JSON.parse(readFileSync(new URL('../../docs/manifest.schema.json', import.meta.url), 'utf8')) as SchemaNode &
-  Record<string, unknown>;
+export const MANIFEST_JSON_SCHEMA = JSON.parse(
+  readFileSync(new URL('../../docs/manifest.schema.json', import.meta.url), 'utf8'),
+) as SchemaNode & Record<string, unknown>;
 
 let compiled: ValidateFunction | undefined;
 
@@ -42,18 +43,28 @@ export function expectValidManifest(json: unknown): void {
   const value = typeof json === 'string' ? (JSON.parse(json) as unknown) : json;
   const validate = validator();
   const valid = validate(value);
-  expect(valid ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`)).toEqual([]);
+  expect(
+    valid
+      ? []
+      : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`),
+  ).toEqual([]);
   expect(keyOrderProblems(value, MANIFEST_JSON_SCHEMA, '')).toEqual([]);
 }
 
 function keyOrderProblems(value: unknown, node: SchemaNode, path: string): string[] {
-  if (Array.isArray(value)) return node.items ? value.flatMap((item, index) => keyOrderProblems(item, node.items as SchemaNode, `${path}/${index}`)) : [];
+  if (Array.isArray(value))
+    return node.items
+      ? value.flatMap((item, index) => keyOrderProblems(item, node.items as SchemaNode, `${path}/${index}`))
+      : [];
   if (typeof value !== 'object' || value === null) return [];
   const branch = objectBranch(node, Object.keys(value));
   if (!branch?.properties) return [];
   const expected = Object.keys(branch.properties).filter((key) => key in value);
   const actual = Object.keys(value);
-  const problems = JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${path || '/'} keys ${actual.join(',')} not in schema order ${expected.join(',')}`];
+  const problems =
+    JSON.stringify(actual) === JSON.stringify(expected)
+      ? []
+      : [`${path || '/'} keys ${actual.join(',')} not in schema order ${expected.join(',')}`];
   for (const [key, child] of Object.entries(value)) {
     const childNode = branch.properties[key];
     if (childNode) problems.push(...keyOrderProblems(child, childNode, `${path}/${key}`));

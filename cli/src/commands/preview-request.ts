@@ -6,7 +6,10 @@ export default class PreviewRequest extends Command {
   static override summary = 'Show exactly what the next turn would send, without sending it';
   static override description =
     'Prints a redacted manifest of the next request: route, dialect, wire model, tools after projection, reasoning control, byte and token accounting, context headroom and whole-body hashes. Flags come first; --prompt takes the rest of the line as prompt text. `diff A.json B.json` compares two saved JSON manifests.';
-  static override usage = ['preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt', 'preview-request diff <A.json> <B.json> [--json]'];
+  static override usage = [
+    'preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt',
+    'preview-request diff <A.json> <B.json> [--json]',
+  ];
   static override examples = [
     '<%= config.bin %> preview-request json --prompt "fix the failing test"',
     '<%= config.bin %> preview-request --blocking --prompt hello',
@@ -72,12 +75,15 @@ async function readManifest(file: string, side: 'A' | 'B'): Promise<string> {
   const { ManifestInputError } = await import('@cw/core');
   try {
     const info = await stat(file);
-    if (info.isFile() && info.size > MAX_MANIFEST_BYTES) throw new ManifestInputError(`manifest ${side} is larger than 1 MiB, so it is not a cw manifest`);
+    if (info.isFile() && info.size > MAX_MANIFEST_BYTES)
+      throw new ManifestInputError(`manifest ${side} is larger than 1 MiB, so it is not a cw manifest`);
     return await readFile(file, 'utf8');
   } catch (error) {
     if (error instanceof ManifestInputError) throw error;
     // The path itself is not echoed: the side names it, and the code says what went wrong.
     const code = (error as NodeJS.ErrnoException).code ?? 'read error';
-    throw new ManifestInputError(`cannot read manifest ${side} (${code}); pass the path of a file saved with cw preview-request json`);
+    throw new ManifestInputError(
+      `cannot read manifest ${side} (${code}); pass the path of a file saved with cw preview-request json`,
+    );
   }
 }

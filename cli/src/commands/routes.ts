@@ -23,7 +23,9 @@ export default class Routes extends Command {
       const { routeView, routeCells, renderTable, ROUTE_COLUMNS } = await import('../route-view.js');
       const { routes, unresolved } = listRoutes(core, snapshot);
       for (const entry of unresolved) {
-        process.stderr.write(`cw: warning: configured route ${core.safeIdentifier(entry.routeId)} does not resolve: ${core.safeErrorText(entry.detail)}\n`);
+        process.stderr.write(
+          `cw: warning: configured route ${core.safeIdentifier(entry.routeId)} does not resolve: ${core.safeErrorText(entry.detail)}\n`,
+        );
       }
       const views = routes.map((entry) => routeView(core, entry.row, entry.definedBy));
       const defaultRoute = core.safeIdentifier(snapshot.config.route ?? snapshot.defaultRouteId);
@@ -32,7 +34,9 @@ export default class Routes extends Command {
         return;
       }
       process.stdout.write(renderTable(ROUTE_COLUMNS, views.map(routeCells)));
-      process.stdout.write(`\n${views.length} routes; the active route is ${defaultRoute}. Details: cw routes --json\n`);
+      process.stdout.write(
+        `\n${views.length} routes; the active route is ${defaultRoute}. Details: cw routes --json\n`,
+      );
     } catch (error) {
       await reportError(this, error);
     }

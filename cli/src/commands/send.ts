@@ -7,7 +7,10 @@ export default class Send extends Command {
   static override description =
     'Prepares the request through the same seam as preview-request, sends its exact bytes, prints the reply, and appends the turn to the session only when the provider answered successfully.';
   static override usage = 'send [--json] [--blocking] --prompt <text>';
-  static override examples = ['<%= config.bin %> send --prompt "explain this repository"', '<%= config.bin %> send --json --blocking --prompt hello'];
+  static override examples = [
+    '<%= config.bin %> send --prompt "explain this repository"',
+    '<%= config.bin %> send --json --blocking --prompt hello',
+  ];
   static override strict = false;
 
   async run(): Promise<void> {
@@ -45,7 +48,15 @@ export default class Send extends Command {
           reply: { text: reply.text, tool_calls: reply.toolCalls, usage: reply.usage },
           sent: body === null ? null : { body_sha256: body.body_sha256, body_wire_sha256: body.body_wire_sha256 },
           tool_projection_warning:
-            warning === null ? null : { code: warning.code, omitted: warning.omitted, omitted_count: warning.omitted_count, more: warning.more, tool_choice: warning.tool_choice },
+            warning === null
+              ? null
+              : {
+                  code: warning.code,
+                  omitted: warning.omitted,
+                  omitted_count: warning.omitted_count,
+                  more: warning.more,
+                  tool_choice: warning.tool_choice,
+                },
         };
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       } else {

@@ -4,7 +4,15 @@ import { planReasoning } from './plan-reasoning.js';
 
 function rowWith(reasoning: Partial<NonNullable<CapabilityRow['reasoning']>>): CapabilityRow {
   return {
-    reasoning: { key_path: 'reasoning_effort', value_kind: 'effort', values: {}, also_set: {}, default_tier: null, conflicting_params: [], ...reasoning },
+    reasoning: {
+      key_path: 'reasoning_effort',
+      value_kind: 'effort',
+      values: {},
+      also_set: {},
+      default_tier: null,
+      conflicting_params: [],
+      ...reasoning,
+    },
   } as unknown as CapabilityRow;
 }
 

@@ -11,7 +11,11 @@ export function planReasoning(row: CapabilityRow, requested: ReasoningTier | und
   const tier = requested ?? control.default_tier;
   if (!tier) return null;
   const wireValue = control.values[tier];
-  const alsoSet = { ...control.also_set.all, ...(tier === 'off' ? {} : control.also_set.on), ...control.also_set[tier] };
+  const alsoSet = {
+    ...control.also_set.all,
+    ...(tier === 'off' ? {} : control.also_set.on),
+    ...control.also_set[tier],
+  };
   if (wireValue === undefined || wireValue === null) {
     // Some routes turn thinking off with a toggle only (e.g. thinking.type = disabled) and no effort.
     if (Object.keys(alsoSet).length === 0) return null;

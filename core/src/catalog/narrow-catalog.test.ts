@@ -18,7 +18,12 @@ describe('narrowCatalog', () => {
   });
 
   it('full sends deferred tools up front', () => {
-    expect(names(narrowCatalog(CATALOG, { surface: 'full' }, 'full').active)).toEqual(['read', 'edit', 'fetch', 'shell']);
+    expect(names(narrowCatalog(CATALOG, { surface: 'full' }, 'full').active)).toEqual([
+      'read',
+      'edit',
+      'fetch',
+      'shell',
+    ]);
   });
 
   it('the allow gate keeps only named tools; unknown names are ignored', () => {
@@ -28,7 +33,11 @@ describe('narrowCatalog', () => {
   });
 
   it('the deny gate wins over the allow gate', () => {
-    const narrowed = narrowCatalog(CATALOG, { surface: 'standard', allow: ['read', 'edit'], deny: ['edit'] }, 'standard');
+    const narrowed = narrowCatalog(
+      CATALOG,
+      { surface: 'standard', allow: ['read', 'edit'], deny: ['edit'] },
+      'standard',
+    );
     expect(names(narrowed.active)).toEqual(['read']);
   });
 

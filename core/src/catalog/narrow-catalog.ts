@@ -20,11 +20,16 @@ const NO_GATES: ToolGatesConfig = { surface: 'standard' };
  * names, the deny gate removes the tools it names, and the budget decides whether deferred tools go
  * up front. Pure, so the manifest can run it under both budgets and compare the results.
  */
-export function narrowCatalog(catalog: readonly ToolDefinition[], gates: ToolGatesConfig | undefined, budget: ToolSurfaceBudget): NarrowedCatalog {
+export function narrowCatalog(
+  catalog: readonly ToolDefinition[],
+  gates: ToolGatesConfig | undefined,
+  budget: ToolSurfaceBudget,
+): NarrowedCatalog {
   const { allow, deny } = gates ?? NO_GATES;
   const allowed = allow === undefined ? null : new Set(allow);
   const denied = new Set(deny ?? []);
-  const passes = (tool: ToolDefinition): boolean => (allowed === null || allowed.has(tool.name)) && !denied.has(tool.name);
+  const passes = (tool: ToolDefinition): boolean =>
+    (allowed === null || allowed.has(tool.name)) && !denied.has(tool.name);
   const gated = catalog.filter(passes);
   return {
     active: gated.filter((tool) => budget === 'full' || !tool.deferred),

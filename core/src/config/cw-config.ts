@@ -11,7 +11,10 @@ const customRoute = z
     dialect: labelSchema,
     base_url: z.url({ protocol: /^https?$/ }),
     model: z.string().min(1).max(256),
-    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .optional(),
     context_window: z.number().int().positive().optional(),
     max_output_tokens: z.number().int().positive().optional(),
   })
@@ -45,7 +48,10 @@ export const cwConfigSchema = z
     route: z.string().min(1).max(64).optional(),
     model: z.string().min(1).max(256).optional(),
     reasoning: z.enum(REASONING_TIERS).optional(),
-    session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _').optional(),
+    session: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _')
+      .optional(),
     routes: z.record(z.string().min(1).max(64), customRoute).default({}),
     mcpServers: z.record(z.string().min(1), mcpServer).default({}),
     tools: toolGates.default({ surface: 'standard' }),
@@ -79,7 +85,9 @@ export async function loadConfig(home: string): Promise<CwConfig> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return cwConfigSchema.parse({});
-    throw new ConfigError(`cannot read config.json in the cw home folder: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`);
+    throw new ConfigError(
+      `cannot read config.json in the cw home folder: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`,
+    );
   }
   let raw: unknown;
   try {
@@ -92,7 +100,10 @@ export async function loadConfig(home: string): Promise<CwConfig> {
     const issue = parsed.error.issues[0];
     const path = issue?.path ?? [];
     const problem = issue ? describeProblem(issue) : 'is invalid';
-    throw new ConfigError(`config.json ${describeField(path, String)}: ${problem}`, `config.json ${describeField(path, safeIdentifier)}: ${problem}`);
+    throw new ConfigError(
+      `config.json ${describeField(path, String)}: ${problem}`,
+      `config.json ${describeField(path, safeIdentifier)}: ${problem}`,
+    );
   }
   return parsed.data;
 }

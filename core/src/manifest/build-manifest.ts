@@ -68,9 +68,18 @@ export interface PreviewOptions {
  * Describes the next turn for `prompt` without sending anything. Every section is exact or carries
  * a typed reason; the precedence follows what a real turn would do first.
  */
-export function previewRequest(snapshot: CwSnapshot, prompt: string | undefined, entrypoint: Entrypoint, options: PreviewOptions = {}): PreviewResult {
+export function previewRequest(
+  snapshot: CwSnapshot,
+  prompt: string | undefined,
+  entrypoint: Entrypoint,
+  options: PreviewOptions = {},
+): PreviewResult {
   const session = sessionFacts(snapshot, prompt !== undefined);
-  const manifest = (route: RequestManifest['route'], tools: RequestManifest['tools'], body: RequestManifest['body']): RequestManifest => ({
+  const manifest = (
+    route: RequestManifest['route'],
+    tools: RequestManifest['tools'],
+    body: RequestManifest['body'],
+  ): RequestManifest => ({
     schema_version: MANIFEST_SCHEMA_VERSION,
     session,
     route,
@@ -118,7 +127,10 @@ export function previewRequest(snapshot: CwSnapshot, prompt: string | undefined,
   if ('unavailable' in tools) return { manifest: manifest(route, tools, tools), prepared: null, overflow: null };
 
   const measured = measureBody(prepared, layout);
-  const overflow = measured.headroom < 0 ? { estimatedInputTokens: measured.estimates.total_conservative, inputBudgetTokens: measured.ceiling } : null;
+  const overflow =
+    measured.headroom < 0
+      ? { estimatedInputTokens: measured.estimates.total_conservative, inputBudgetTokens: measured.ceiling }
+      : null;
   const transforms = [...snapshot.pending.runtimeTransforms, ...(overflow ? [OVERFLOW_DETAIL] : [])];
   if (transforms.length > 0) {
     const body = unavailable('runtime-transforms-before-send', safeErrorText(transforms.join('; ')));
@@ -127,8 +139,16 @@ export function previewRequest(snapshot: CwSnapshot, prompt: string | undefined,
   const counts: TokenizerCounts =
     options.offlineTokenizer === false
       ? unavailable('offline-tokenizer-not-requested')
-      : offlineTokenCounts(prepared.route.row.tokenizer ?? null, classValues(prepared.body, layout), prepared.canonicalBodyText);
-  return { manifest: manifest(route, tools, { exact: bodyFacts(prepared, layout, measured, counts) }), prepared, overflow: null };
+      : offlineTokenCounts(
+          prepared.route.row.tokenizer ?? null,
+          classValues(prepared.body, layout),
+          prepared.canonicalBodyText,
+        );
+  return {
+    manifest: manifest(route, tools, { exact: bodyFacts(prepared, layout, measured, counts) }),
+    prepared,
+    overflow: null,
+  };
 }
 
 /** The dialect's layout of a prepared body; a dialect without a describer (or whose describer throws) cannot be previewed. */
@@ -144,17 +164,24 @@ export function describeLayout(snapshot: CwSnapshot, prepared: PreparedOutboundR
 }
 
 /** The first thing that stops a real turn before route planning, in the reference's order. */
-function turnBlocker(snapshot: CwSnapshot, prompt: string | undefined): { reason: TurnReason; detail: string | null } | null {
+function turnBlocker(
+  snapshot: CwSnapshot,
+  prompt: string | undefined,
+): { reason: TurnReason; detail: string | null } | null {
   const pending = snapshot.pending;
   if (pending.goal === 'not-snapshottable') return { reason: 'goal-state-not-snapshottable', detail: null };
   if (pending.goal === 'budget-exhausted') return { reason: 'goal-token-budget-exhausted', detail: null };
   if (prompt === undefined) {
-    return { reason: pending.autoRouting ? 'auto-route-unresolved-until-next-prompt' : 'no-hypothetical-prompt-supplied', detail: null };
+    return {
+      reason: pending.autoRouting ? 'auto-route-unresolved-until-next-prompt' : 'no-hypothetical-prompt-supplied',
+      detail: null,
+    };
   }
   // Decided before hooks and prompt resolution: the classifier would need the resolved text, and preview never calls it.
   if (pending.autoRouting) return { reason: 'auto-route-classification-not-executed', detail: null };
   if (pending.messageSubmitHooks > 0) return { reason: 'message-submit-hooks-not-executed', detail: null };
-  if (pending.promptResolutionError !== null) return { reason: 'prompt-resolution-failed', detail: safeErrorText(pending.promptResolutionError) };
+  if (pending.promptResolutionError !== null)
+    return { reason: 'prompt-resolution-failed', detail: safeErrorText(pending.promptResolutionError) };
   return null;
 }
 
@@ -169,7 +196,11 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean): SessionFac
     session_name: safeIdentifier(snapshot.session.name),
     stored_message_count: snapshot.session.messages.length,
     requested_route: auto ? 'auto' : safeIdentifier(routeId),
-    requested_model: auto ? 'auto' : snapshot.config.model === undefined ? 'route-default' : safeCatalogModel(snapshot.config.model, catalog),
+    requested_model: auto
+      ? 'auto'
+      : snapshot.config.model === undefined
+        ? 'route-default'
+        : safeCatalogModel(snapshot.config.model, catalog),
     routing_mode: auto ? 'auto' : 'fixed-route',
     requested_reasoning: snapshot.config.reasoning ?? 'route-default',
     hypothetical_prompt_supplied: promptSupplied,
@@ -177,7 +208,11 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean): SessionFac
     approval_mode: 'tool-calls-not-executed',
     allowed_tool_gate_count: gates?.allow === undefined ? null : gates.allow.length,
     disallowed_tool_gate_count: gates?.deny === undefined ? null : gates.deny.length,
-    base_prompt: { origin: BASE_PROMPT_ORIGIN, bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'), sha256: sha256Hex(BUNDLED_BASE_PROMPT) },
+    base_prompt: {
+      origin: BASE_PROMPT_ORIGIN,
+      bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
+      sha256: sha256Hex(BUNDLED_BASE_PROMPT),
+    },
   };
 }
 
@@ -204,17 +239,23 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
     context_limit_source: row.context.source,
     route_input_limit_tokens: row.context.input_limit_tokens,
     route_output_limit_tokens: row.context.output_limit_tokens,
-    billing: billing.kind === 'subscription' ? { kind: 'subscription', plan: safePhrase(billing.plan) } : { kind: billing.kind },
+    billing:
+      billing.kind === 'subscription'
+        ? { kind: 'subscription', plan: safePhrase(billing.plan) }
+        : { kind: billing.kind },
   };
 }
 
 /** Logical catalog identity: name, description and canonical schema of each active tool, in order. */
 export function activeToolCatalogSha256(tools: readonly ToolDefinition[]): string {
-  return sha256Hex(tools.map((tool) => `${tool.name}\u0001${tool.description}\u0001${canonicalJson(tool.input_schema)}\n`).join(''));
+  return sha256Hex(
+    tools.map((tool) => `${tool.name}\u0001${tool.description}\u0001${canonicalJson(tool.input_schema)}\n`).join(''),
+  );
 }
 
 function toolSection(snapshot: CwSnapshot, surface: PreparedToolSurface): RequestManifest['tools'] {
-  if (snapshot.mcp.kind === 'not-snapshottable') return unavailable('mcp-state-not-snapshottable', safeErrorText(snapshot.mcp.detail));
+  if (snapshot.mcp.kind === 'not-snapshottable')
+    return unavailable('mcp-state-not-snapshottable', safeErrorText(snapshot.mcp.detail));
   return { exact: toolFacts(snapshot, surface) };
 }
 
@@ -234,7 +275,8 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
     active_tool_count: projection.wireTools.length,
     active_tool_catalog_sha256: activeToolCatalogSha256(activeTools),
     tool_surface_budget: surfaceBudget(gates),
-    standard_and_full_surfaces_collapsed: activeToolCatalogSha256(standard.active) === activeToolCatalogSha256(full.active),
+    standard_and_full_surfaces_collapsed:
+      activeToolCatalogSha256(standard.active) === activeToolCatalogSha256(full.active),
     projection: {
       exact_count: outcomes.filter((entry) => entry.outcome === 'exact').length,
       relaxed_count: outcomes.filter((entry) => entry.outcome === 'relaxed').length,
@@ -242,7 +284,9 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
       changed: changed.slice(0, MAX_LISTED_TOOLS).map((entry) => ({
         name: safeIdentifier(entry.name),
         outcome: entry.outcome === 'relaxed' ? 'relaxed' : 'omitted',
-        codes: (entry.outcome === 'relaxed' ? [...entry.rules] : entry.outcome === 'omitted' ? [entry.reason] : []).map(safeIdentifier),
+        codes: (entry.outcome === 'relaxed' ? [...entry.rules] : entry.outcome === 'omitted' ? [entry.reason] : []).map(
+          safeIdentifier,
+        ),
       })),
       more_changed_count: Math.max(0, changed.length - MAX_LISTED_TOOLS),
     },
@@ -263,15 +307,27 @@ function measureBody(prepared: PreparedOutboundRequest, layout: BodyLayout): Mea
   const { row } = prepared.route;
   const classes = byteClasses(prepared.body, layout, prepared.canonicalBodyText);
   const estimates = estimateTokens(classes);
-  const ceiling = inputBudgetCeiling(row.context.window_tokens, prepared.outputCapTokens, row.context.input_limit_tokens);
+  const ceiling = inputBudgetCeiling(
+    row.context.window_tokens,
+    prepared.outputCapTokens,
+    row.context.input_limit_tokens,
+  );
   return { classes, estimates, ceiling, headroom: inputHeadroom(ceiling, estimates) };
 }
 
-function bodyFacts(prepared: PreparedOutboundRequest, layout: BodyLayout, measured: MeasuredBody, counts: TokenizerCounts): BodyFacts {
+function bodyFacts(
+  prepared: PreparedOutboundRequest,
+  layout: BodyLayout,
+  measured: MeasuredBody,
+  counts: TokenizerCounts,
+): BodyFacts {
   const { body } = prepared;
   const { classes } = measured;
   const receipt = reasoningReceipt(body, layout, prepared.reasoning, prepared.route.row.reasoning);
-  const systemSha = layout.systemValues.length === 0 ? '' : sha256Hex(layout.systemValues.map((value) => canonicalJson(value)).join(''));
+  const systemSha =
+    layout.systemValues.length === 0
+      ? ''
+      : sha256Hex(layout.systemValues.map((value) => canonicalJson(value)).join(''));
   const toolsSha = body['tools'] === undefined ? null : sha256Hex(canonicalJson(body['tools']));
   const capField = OUTPUT_CAP_FIELDS.find((field) => isCount(body[field])) ?? null;
   const cap = capField === null ? null : (body[capField] as number);
@@ -280,7 +336,8 @@ function bodyFacts(prepared: PreparedOutboundRequest, layout: BodyLayout, measur
     reasoning_wire_control_keys: receipt.controlKeys.map(safeIdentifier),
     reasoning_wire_effort: receipt.effort === null ? null : safeIdentifier(receipt.effort),
     reasoning_wire_effort_source: receipt.effortSource === null ? null : safeIdentifier(receipt.effortSource),
-    reasoning_wire_budget_tokens: receipt.budgetTokens !== null && isCount(receipt.budgetTokens) ? receipt.budgetTokens : null,
+    reasoning_wire_budget_tokens:
+      receipt.budgetTokens !== null && isCount(receipt.budgetTokens) ? receipt.budgetTokens : null,
     reasoning_wire_budget_source: receipt.budgetSource === null ? null : safeIdentifier(receipt.budgetSource),
     tool_choice: toolChoiceLabel(body['tool_choice']),
     system_prompt: {
@@ -326,6 +383,7 @@ export function toolChoiceLabel(value: unknown): string | null {
   const kind = typeof record['type'] === 'string' ? record['type'] : 'object';
   const nested = record['function'];
   // Chat nests the name under `function`; Responses and Anthropic put it beside `type`.
-  const name = typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>)['name'] : record['name'];
+  const name =
+    typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>)['name'] : record['name'];
   return typeof name === 'string' ? safeIdentifier(`${kind}:${name}`) : safeIdentifier(kind);
 }

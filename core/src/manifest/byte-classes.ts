@@ -51,9 +51,14 @@ export function classValues(body: WireBody, layout: BodyLayout): ClassValues {
  * Attributes canonical bytes to regions using the dialect's layout. The classes are sizes of selected
  * values, not slices of the buffer, which is why framing is defined as the remainder.
  */
-export function byteClasses(body: WireBody, layout: BodyLayout, canonicalBodyText: string = canonicalJson(body)): ByteClasses {
+export function byteClasses(
+  body: WireBody,
+  layout: BodyLayout,
+  canonicalBodyText: string = canonicalJson(body),
+): ByteClasses {
   const values = classValues(body, layout);
-  const sum = (list: readonly JsonValue[]): number => list.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
+  const sum = (list: readonly JsonValue[]): number =>
+    list.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
   const total = Buffer.byteLength(canonicalBodyText, 'utf8');
   const system = sum(values.system);
   const toolSchemas = values.tools === undefined ? 0 : canonicalJsonBytes(values.tools);

@@ -13,9 +13,17 @@ describe('parseManifestText', () => {
   const rejects: [string, string, RegExp][] = [
     ['not JSON', 'sk-live-0123456789abcdef0123', /^manifest A is not valid JSON/],
     ['an array', '[1,2]', /no readable schema_version/],
-    ['another version', JSON.stringify({ ...BASE, schema_version: 9 }), /schema_version 9; this cw reads schema_version 1/],
+    [
+      'another version',
+      JSON.stringify({ ...BASE, schema_version: 9 }),
+      /schema_version 9; this cw reads schema_version 1/,
+    ],
     ['a non-numeric version', JSON.stringify({ ...BASE, schema_version: '/etc/passwd' }), /no readable schema_version/],
-    ['an unknown key (never echoed)', JSON.stringify({ ...BASE, session: { ...BASE.session, '/home/someone/key': 1 } }), /field session: unrecognized_keys/],
+    [
+      'an unknown key (never echoed)',
+      JSON.stringify({ ...BASE, session: { ...BASE.session, '/home/someone/key': 1 } }),
+      /field session: unrecognized_keys/,
+    ],
   ];
   for (const [name, text, message] of rejects) {
     it(`rejects ${name} with a typed, one-line error`, () => {
@@ -43,7 +51,11 @@ describe('diffManifests', () => {
   });
 
   it('session differences land in other fields; availability differences in availability', () => {
-    const other = { ...BASE, session: { ...BASE.session, requested_route: 'local' }, body: unavailable('route-plan-failed', 'route local is not registered') };
+    const other = {
+      ...BASE,
+      session: { ...BASE.session, requested_route: 'local' },
+      body: unavailable('route-plan-failed', 'route local is not registered'),
+    };
     const diff = diffManifests(BASE, other as RequestManifest);
     const byId = Object.fromEntries(diff.groups.map((group) => [group.id, group.differences]));
     expect(byId['other']).toEqual([{ path: 'session.requested_route', a: 'deepseek', b: 'local' }]);

@@ -59,14 +59,17 @@ const GROUPS: readonly GroupSpec[] = [
     id: 'availability',
     title: 'Section availability',
     fields: ['route.unavailable', 'tools.unavailable', 'body.unavailable'],
-    note: (_a, _b, differs) => (differs ? 'A section exact on one side only: compare its fields only where both are exact.' : null),
+    note: (_a, _b, differs) =>
+      differs ? 'A section exact on one side only: compare its fields only where both are exact.' : null,
   },
   {
     id: 'dialect',
     title: 'Dialect and route shape',
     fields: ['route.dialect', 'route.route_shape'],
     note: (a, b) =>
-      a.get('route.dialect') !== undefined && b.get('route.dialect') !== undefined && a.get('route.dialect') !== b.get('route.dialect')
+      a.get('route.dialect') !== undefined &&
+      b.get('route.dialect') !== undefined &&
+      a.get('route.dialect') !== b.get('route.dialect')
         ? 'Different dialects send structurally different requests, not the same request to another host.'
         : null,
   },
@@ -123,14 +126,17 @@ const GROUPS: readonly GroupSpec[] = [
       const hashA = a.get('body.body_sha256');
       const hashB = b.get('body.body_sha256');
       if (hashA === undefined || hashB === undefined) return null;
-      return hashA === hashB ? 'Same body hash: nothing about the outbound bytes changed.' : 'The outbound bytes differ.';
+      return hashA === hashB
+        ? 'Same body hash: nothing about the outbound bytes changed.'
+        : 'The outbound bytes differ.';
     },
   },
   {
     id: 'components',
     title: 'Local system + tools component',
     fields: ['body.local_system_tools_component_sha256'],
-    note: (_a, _b, differs) => (differs ? 'A local measurement only: it does not prove provider cache reuse or invalidation.' : null),
+    note: (_a, _b, differs) =>
+      differs ? 'A local measurement only: it does not prove provider cache reuse or invalidation.' : null,
   },
   {
     id: 'billing',
@@ -139,8 +145,10 @@ const GROUPS: readonly GroupSpec[] = [
     note: (a, b) => {
       const kindA = a.get('route.billing.kind');
       const kindB = b.get('route.billing.kind');
-      if (kindA === 'unknown' || kindB === 'unknown') return 'An unknown billing basis means cost comparison fails closed.';
-      if (kindA !== undefined && kindB !== undefined && kindA !== kindB) return 'Different billing bases are not cost-comparable.';
+      if (kindA === 'unknown' || kindB === 'unknown')
+        return 'An unknown billing basis means cost comparison fails closed.';
+      if (kindA !== undefined && kindB !== undefined && kindA !== kindB)
+        return 'Different billing bases are not cost-comparable.';
       return null;
     },
   },
@@ -161,18 +169,33 @@ export function parseManifestText(text: string, side: 'A' | 'B'): RequestManifes
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new ManifestInputError(`manifest ${side} is not valid JSON; save one with cw preview-request json --prompt <text>`);
+    throw new ManifestInputError(
+      `manifest ${side} is not valid JSON; save one with cw preview-request json --prompt <text>`,
+    );
   }
-  const version = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>)['schema_version'] : undefined;
+  const version =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? (raw as Record<string, unknown>)['schema_version']
+      : undefined;
   if (version !== MANIFEST_SCHEMA_VERSION) {
-    const shown = typeof version === 'number' && Number.isSafeInteger(version) ? `schema_version ${version}` : 'no readable schema_version';
-    throw new ManifestInputError(`manifest ${side} has ${shown}; this cw reads schema_version ${MANIFEST_SCHEMA_VERSION}`);
+    const shown =
+      typeof version === 'number' && Number.isSafeInteger(version)
+        ? `schema_version ${version}`
+        : 'no readable schema_version';
+    throw new ManifestInputError(
+      `manifest ${side} has ${shown}; this cw reads schema_version ${MANIFEST_SCHEMA_VERSION}`,
+    );
   }
   const parsed = requestManifestSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = issue === undefined || issue.path.length === 0 ? '(top level)' : issue.path.map((part) => safeIdentifier(String(part))).join('.');
-    throw new ManifestInputError(`manifest ${side} is not a valid cw manifest (field ${path}: ${issue?.code ?? 'invalid'})`);
+    const path =
+      issue === undefined || issue.path.length === 0
+        ? '(top level)'
+        : issue.path.map((part) => safeIdentifier(String(part))).join('.');
+    throw new ManifestInputError(
+      `manifest ${side} is not a valid cw manifest (field ${path}: ${issue?.code ?? 'invalid'})`,
+    );
   }
   return parsed.data;
 }
@@ -185,12 +208,26 @@ export function diffManifests(a: RequestManifest, b: RequestManifest): ManifestD
   const differing = paths.filter((path) => !sameValue(leavesA.get(path), leavesB.get(path)));
   const claimed = new Set<string>();
   const groups: DiffGroup[] = GROUPS.map((spec) => {
-    const mine = differing.filter((path) => spec.fields.some((field) => path === field || path.startsWith(`${field}.`)));
+    const mine = differing.filter((path) =>
+      spec.fields.some((field) => path === field || path.startsWith(`${field}.`)),
+    );
     for (const path of mine) claimed.add(path);
-    return { id: spec.id, title: spec.title, fields: spec.fields, differences: mine.map((path) => difference(path, leavesA, leavesB)), note: spec.note(leavesA, leavesB, mine.length > 0) };
+    return {
+      id: spec.id,
+      title: spec.title,
+      fields: spec.fields,
+      differences: mine.map((path) => difference(path, leavesA, leavesB)),
+      note: spec.note(leavesA, leavesB, mine.length > 0),
+    };
   });
   const rest = differing.filter((path) => !claimed.has(path));
-  groups.push({ id: 'other', title: 'Other fields', fields: [], differences: rest.map((path) => difference(path, leavesA, leavesB)), note: null });
+  groups.push({
+    id: 'other',
+    title: 'Other fields',
+    fields: [],
+    differences: rest.map((path) => difference(path, leavesA, leavesB)),
+    note: null,
+  });
   return { diff_version: MANIFEST_DIFF_VERSION, identical: differing.length === 0, groups };
 }
 
@@ -205,7 +242,8 @@ function leaves(manifest: RequestManifest): Leaves {
   const out = new Map<string, JsonValue>();
   const walk = (value: JsonValue, path: string): void => {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const [key, child] of Object.entries(value)) walk(child, key === 'exact' && path !== '' ? path : path === '' ? key : `${path}.${key}`);
+      for (const [key, child] of Object.entries(value))
+        walk(child, key === 'exact' && path !== '' ? path : path === '' ? key : `${path}.${key}`);
       return;
     }
     out.set(path, value);

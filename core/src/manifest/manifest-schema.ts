@@ -32,7 +32,11 @@ function buildManifestSchema() {
   const count = z.number().int().nonnegative();
   const tokens = z.number().int().nonnegative();
 
-  function availability<Facts extends z.ZodType, Reason extends readonly [string, ...string[]]>(facts: Facts, reasons: Reason, what: string) {
+  function availability<Facts extends z.ZodType, Reason extends readonly [string, ...string[]]>(
+    facts: Facts,
+    reasons: Reason,
+    what: string,
+  ) {
     return z.union([
       z.strictObject({ exact: facts.describe(`The ${what}, exactly as the next turn would have it.`) }),
       z.strictObject({
@@ -55,21 +59,39 @@ function buildManifestSchema() {
   /** Session facts: the user's selections and posture. Always exact. */
   const sessionFactsSchema = z.strictObject({
     agent_role: z.literal('primary').describe('Always `primary`: the manifest describes the primary agent turn only.'),
-    lane_kind: z.literal('cli-single-turn').describe('Always `cli-single-turn`: cw runs one turn per command; there are no sub-agents.'),
+    lane_kind: z
+      .literal('cli-single-turn')
+      .describe('Always `cli-single-turn`: cw runs one turn per command; there are no sub-agents.'),
     session_name: label.describe('Session the turn belongs to (redacted label).'),
     stored_message_count: count.describe('Messages stored in the session before this turn.'),
     requested_route: label.describe('The route the user selected, or `auto` under auto model routing.'),
-    requested_model: label.describe('The model the user selected; `route-default` when none; `auto` under auto routing.'),
-    routing_mode: z.enum(['fixed-route', 'auto']).describe('Whether a fixed route is selected or auto model routing decides per prompt.'),
-    requested_reasoning: z.enum([...REASONING_TIERS, 'route-default']).describe('The reasoning tier the user selected, or `route-default`.'),
-    hypothetical_prompt_supplied: z.boolean().describe('Whether the caller supplied --prompt (stays true when planning failed).'),
+    requested_model: label.describe(
+      'The model the user selected; `route-default` when none; `auto` under auto routing.',
+    ),
+    routing_mode: z
+      .enum(['fixed-route', 'auto'])
+      .describe('Whether a fixed route is selected or auto model routing decides per prompt.'),
+    requested_reasoning: z
+      .enum([...REASONING_TIERS, 'route-default'])
+      .describe('The reasoning tier the user selected, or `route-default`.'),
+    hypothetical_prompt_supplied: z
+      .boolean()
+      .describe('Whether the caller supplied --prompt (stays true when planning failed).'),
     mode: z.literal('agent').describe('Always `agent`: cw has one mode today.'),
     approval_mode: z
       .literal('tool-calls-not-executed')
-      .describe('Always `tool-calls-not-executed`: cw send returns tool calls and never runs them, so nothing needs approval.'),
-    allowed_tool_gate_count: count.nullable().describe('Entries in the config allow-list gate (tools.allow), or null when there is none.'),
-    disallowed_tool_gate_count: count.nullable().describe('Entries in the config deny-list gate (tools.deny), or null when there is none.'),
-    base_prompt: basePromptSchema.describe('Provenance of the base prompt: origin, byte count and hash, never the text.'),
+      .describe(
+        'Always `tool-calls-not-executed`: cw send returns tool calls and never runs them, so nothing needs approval.',
+      ),
+    allowed_tool_gate_count: count
+      .nullable()
+      .describe('Entries in the config allow-list gate (tools.allow), or null when there is none.'),
+    disallowed_tool_gate_count: count
+      .nullable()
+      .describe('Entries in the config deny-list gate (tools.deny), or null when there is none.'),
+    base_prompt: basePromptSchema.describe(
+      'Provenance of the base prompt: origin, byte count and hash, never the text.',
+    ),
   });
 
   const billingSchema = z
@@ -85,17 +107,30 @@ function buildManifestSchema() {
   const routeFactsSchema = z.strictObject({
     provider_id: label.describe('Canonical provider id of the route.'),
     provider_display: label.describe('Display name of the provider (redacted phrase).'),
-    route_id: label.describe('Route id (redacted: a user-authored id that looks like a path or secret becomes a fingerprint).'),
-    route_defined_by: z.enum(['plugin-row', 'user-config']).describe('Whether the route came from a plugin capability row or from config.json.'),
+    route_id: label.describe(
+      'Route id (redacted: a user-authored id that looks like a path or secret becomes a fingerprint).',
+    ),
+    route_defined_by: z
+      .enum(['plugin-row', 'user-config'])
+      .describe('Whether the route came from a plugin capability row or from config.json.'),
     registered_by: label.describe('npm package of the plugin that registered or resolved the route.'),
-    routing_source: z.literal('active-fixed-route').describe('How the route was chosen; auto routing never reaches an exact route in a preview.'),
-    dialect: labelSchema.describe('Wire dialect of the body, as the dialect plugin declares it (e.g. `chat-completions`).'),
+    routing_source: z
+      .literal('active-fixed-route')
+      .describe('How the route was chosen; auto routing never reaches an exact route in a preview.'),
+    dialect: labelSchema.describe(
+      'Wire dialect of the body, as the dialect plugin declares it (e.g. `chat-completions`).',
+    ),
     route_shape: labelSchema.describe('Which builder branch shaped the body (e.g. `standard`, `custom-compatible`).'),
-    endpoint_host_class: label.describe('Bounded endpoint class: `http loopback` or `https remote sha256:<12 hex>`; never a host name or path.'),
+    endpoint_host_class: label.describe(
+      'Bounded endpoint class: `http loopback` or `https remote sha256:<12 hex>`; never a host name or path.',
+    ),
     endpoint_fingerprint: sha256.describe('SHA-256 of the full POST URL, for "same endpoint?" comparisons only.'),
     wire_model: label.describe('The model id that goes on the wire (redacted unless it is in the route catalog).'),
     caller_entrypoint: z.enum(['streaming', 'blocking']).describe('Which transport entry point was described.'),
-    body_stream_field: z.boolean().nullable().describe('The body\'s own `stream` value, read off the finished JSON; null when absent.'),
+    body_stream_field: z
+      .boolean()
+      .nullable()
+      .describe("The body's own `stream` value, read off the finished JSON; null when absent."),
     context_limit_tokens: tokens.describe('Context window of the route.'),
     context_limit_source: z.enum(CONTEXT_SOURCES).describe('Where the context window figure came from.'),
     route_input_limit_tokens: tokens.nullable().describe('Input limit of the route, or null when unknown.'),
@@ -115,15 +150,19 @@ function buildManifestSchema() {
     deferred_tool_count: count.describe('Catalog tools marked deferred (discoverable, not sent up front).'),
     gated_out_tool_count: count.describe('Catalog tools removed by the config allow/deny gates.'),
     active_tool_count: count.describe('Tools serialized into this request, after narrowing and projection.'),
-    active_tool_catalog_sha256: sha256.describe('Logical catalog identity before dialect shaping: name, description, canonical schema, in order.'),
+    active_tool_catalog_sha256: sha256.describe(
+      'Logical catalog identity before dialect shaping: name, description, canonical schema, in order.',
+    ),
     tool_surface_budget: z.enum(['standard', 'full']).describe('The surface budget in effect (config tools.surface).'),
     standard_and_full_surfaces_collapsed: z
       .boolean()
-      .describe('Derived by narrowing the catalog under both budgets and comparing: true when they give the same tools.'),
+      .describe(
+        'Derived by narrowing the catalog under both budgets and comparing: true when they give the same tools.',
+      ),
     projection: z
       .strictObject({
         exact_count: count.describe('Tools sent as authored.'),
-        relaxed_count: count.describe('Tools rewritten to the route\'s schema subset without changing meaning.'),
+        relaxed_count: count.describe("Tools rewritten to the route's schema subset without changing meaning."),
         omitted_count: count.describe('Tools this route cannot be sent safely.'),
         changed: z.array(toolOutcomeSchema).max(8).describe('At most eight non-exact tools, in catalog order.'),
         more_changed_count: count.describe('Non-exact tools beyond the eight listed.'),
@@ -135,7 +174,9 @@ function buildManifestSchema() {
 
   const estimatesSchema = z
     .strictObject({
-      basis: z.literal('offline-estimate').describe('Always `offline-estimate`: ceil(bytes / 4) per class, never a provider count.'),
+      basis: z
+        .literal('offline-estimate')
+        .describe('Always `offline-estimate`: ceil(bytes / 4) per class, never a provider count.'),
       system: tokens,
       tool_schemas: tokens,
       messages: tokens,
@@ -148,8 +189,10 @@ function buildManifestSchema() {
 
   const tokenizerCountsSchema = availability(
     z.strictObject({
-      basis: z.literal('offline-tokenizer-count').describe('Always `offline-tokenizer-count`: a local BPE count, never provider-authoritative.'),
-      encoding: z.enum(OFFLINE_TOKENIZERS).describe('The BPE encoding the route\'s capability row names.'),
+      basis: z
+        .literal('offline-tokenizer-count')
+        .describe('Always `offline-tokenizer-count`: a local BPE count, never provider-authoritative.'),
+      encoding: z.enum(OFFLINE_TOKENIZERS).describe("The BPE encoding the route's capability row names."),
       whole_body: tokens.describe('Tokens in the canonical JSON text of the whole body.'),
       system: tokens,
       tool_schemas: tokens,
@@ -159,16 +202,22 @@ function buildManifestSchema() {
     }),
     TOKENIZER_REASONS,
     'offline tokenizer count',
-  ).describe('Token counts of the canonical JSON text per class with an offline tokenizer, where one ships for the route.');
+  ).describe(
+    'Token counts of the canonical JSON text per class with an offline tokenizer, where one ships for the route.',
+  );
 
   /** Body facts: the finished wire body, by counts, hashes and enums only. */
   const bodyFactsSchema = z.strictObject({
     reasoning_resolution: z
       .enum(['explicit', 'route-default', 'not-applicable'])
       .describe('Whether the reasoning control came from the user, from the route default, or the body asks for none.'),
-    reasoning_wire_control_keys: z.array(label).describe('Top-level reasoning-control keys present on the body; keys only.'),
+    reasoning_wire_control_keys: z
+      .array(label)
+      .describe('Top-level reasoning-control keys present on the body; keys only.'),
     reasoning_wire_effort: label.nullable().describe('The effort value found on the wire, or null.'),
-    reasoning_wire_effort_source: label.nullable().describe('Key path the effort was read from (a constant or the row\'s declared path).'),
+    reasoning_wire_effort_source: label
+      .nullable()
+      .describe("Key path the effort was read from (a constant or the row's declared path)."),
     reasoning_wire_budget_tokens: tokens.nullable().describe('A thinking token budget found on the wire, or null.'),
     reasoning_wire_budget_source: label.nullable().describe('Key path the budget was read from.'),
     tool_choice: label.nullable().describe('Shape label of tool_choice read from the finished body; null when absent.'),
@@ -176,7 +225,10 @@ function buildManifestSchema() {
       .strictObject({
         assembly: z.enum(['base-only', 'base-with-configured-layers', 'base-with-runtime-additions', 'none']),
         effective_system_canonical_json_bytes: count,
-        effective_system_sha256: z.string().regex(/^([0-9a-f]{64})?$/).describe('Hash of the wire system region; empty when there is none.'),
+        effective_system_sha256: z
+          .string()
+          .regex(/^([0-9a-f]{64})?$/)
+          .describe('Hash of the wire system region; empty when there is none.'),
       })
       .describe('How the system prompt was assembled and what its wire region measures.'),
     message_count: count.describe('Turn items, excluding Chat system-role items.'),
@@ -190,23 +242,42 @@ function buildManifestSchema() {
     framing_canonical_json_bytes: count.describe('The remainder: body - system - tool schemas - messages.'),
     estimates: estimatesSchema,
     offline_tokenizer_counts: tokenizerCountsSchema,
-    input_budget_ceiling_tokens: tokens.describe('Window minus output reservation minus safety headroom, capped by a route input limit.'),
-    output_reservation_tokens: tokens.describe('Output tokens reserved out of the window: the output cap this request carries.'),
-    estimated_input_headroom_tokens: z.number().int().describe('Ceiling minus total_conservative; negative means the turn would overflow.'),
-    wire_output_cap_tokens: tokens.nullable().describe('The output cap literally on the wire, or null when the body carries none.'),
+    input_budget_ceiling_tokens: tokens.describe(
+      'Window minus output reservation minus safety headroom, capped by a route input limit.',
+    ),
+    output_reservation_tokens: tokens.describe(
+      'Output tokens reserved out of the window: the output cap this request carries.',
+    ),
+    estimated_input_headroom_tokens: z
+      .number()
+      .int()
+      .describe('Ceiling minus total_conservative; negative means the turn would overflow.'),
+    wire_output_cap_tokens: tokens
+      .nullable()
+      .describe('The output cap literally on the wire, or null when the body carries none.'),
     wire_output_cap_field: z.enum(['max_tokens', 'max_completion_tokens', 'max_output_tokens']).nullable(),
-    provider_reported_usage: availability(z.strictObject({ input_tokens: tokens, output_tokens: tokens }), USAGE_REASONS, 'provider-reported usage'),
+    provider_reported_usage: availability(
+      z.strictObject({ input_tokens: tokens, output_tokens: tokens }),
+      USAGE_REASONS,
+      'provider-reported usage',
+    ),
     body_sha256: sha256.describe('SHA-256 of the canonical JSON of the complete body.'),
     body_wire_sha256: sha256.describe('SHA-256 of the exact bytes cw send puts on the wire.'),
     body_wire_bytes: count.describe('Size of the exact wire bytes.'),
-    tool_schema_wire_sha256: sha256.nullable().describe('SHA-256 of the canonical `tools` value as the provider receives it; null without tools.'),
-    local_system_tools_component_sha256: sha256.describe('Local fingerprint of the wire system and tools digests; not a provider cache key.'),
+    tool_schema_wire_sha256: sha256
+      .nullable()
+      .describe('SHA-256 of the canonical `tools` value as the provider receives it; null without tools.'),
+    local_system_tools_component_sha256: sha256.describe(
+      'Local fingerprint of the wire system and tools digests; not a provider cache key.',
+    ),
   });
 
   /** The preview manifest: what the next turn would send, without sending it. */
   const requestManifestSchema = z
     .strictObject({
-      schema_version: z.literal(MANIFEST_SCHEMA_VERSION).describe('Manifest format version; bumped only on a rename or removal.'),
+      schema_version: z
+        .literal(MANIFEST_SCHEMA_VERSION)
+        .describe('Manifest format version; bumped only on a rename or removal.'),
       session: sessionFactsSchema.describe('Session facts; always exact.'),
       route: availability(routeFactsSchema, ROUTE_REASONS, 'route'),
       tools: availability(toolFactsSchema, TOOLS_REASONS, 'tool surface'),
@@ -214,7 +285,8 @@ function buildManifestSchema() {
     })
     .meta({
       title: 'cw request manifest',
-      description: 'What the next cw turn would send, described without sending it. Produced by `cw preview-request json`.',
+      description:
+        'What the next cw turn would send, described without sending it. Produced by `cw preview-request json`.',
     });
 
   return requestManifestSchema;

@@ -28,7 +28,11 @@ const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * Counts the canonical JSON text of each byte class with the route's offline tokenizer. These are
  * counts of JSON text, not of the prompt the provider renders from it, and never provider-authoritative.
  */
-export function offlineTokenCounts(encoding: OfflineTokenizer | null, values: ClassValues, bodyText: string): TokenizerCounts {
+export function offlineTokenCounts(
+  encoding: OfflineTokenizer | null,
+  values: ClassValues,
+  bodyText: string,
+): TokenizerCounts {
   if (encoding === null) return unavailable('no-offline-tokenizer-for-route');
   let encoder: Encoder;
   try {

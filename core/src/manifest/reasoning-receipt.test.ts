@@ -14,7 +14,13 @@ const layout = (reasoningKeys: readonly string[]): BodyLayout => ({
 const CHAT = layout(['reasoning_effort', 'thinking', 'think', 'reasoning', 'reasoning_split', 'chat_template_kwargs']);
 const RESPONSES = layout(['reasoning', 'include']);
 const ANTHROPIC = layout(['thinking', 'output_config']);
-const explicit: ReasoningPlan = { tier: 'high', origin: 'explicit', keyPath: 'reasoning_effort', wireValue: 'high', alsoSet: {} };
+const explicit: ReasoningPlan = {
+  tier: 'high',
+  origin: 'explicit',
+  keyPath: 'reasoning_effort',
+  wireValue: 'high',
+  alsoSet: {},
+};
 
 const control = (key_path: string, value_kind: 'effort' | 'budget' | 'toggle'): CapabilityRow['reasoning'] => ({
   key_path,
@@ -42,29 +48,50 @@ describe('reasoningReceipt', () => {
 
   it('RK-07 Responses reasoning.effort with include', () => {
     const body: WireBody = { reasoning: { effort: 'high', summary: 'auto' }, include: ['reasoning.encrypted_content'] };
-    expect(reasoningReceipt(body, RESPONSES, null, null)).toMatchObject({ controlKeys: ['reasoning', 'include'], effort: 'high', effortSource: 'reasoning.effort', resolution: 'route-default' });
+    expect(reasoningReceipt(body, RESPONSES, null, null)).toMatchObject({
+      controlKeys: ['reasoning', 'include'],
+      effort: 'high',
+      effortSource: 'reasoning.effort',
+      resolution: 'route-default',
+    });
   });
 
   it('RK-08 Anthropic output_config.effort', () => {
-    expect(reasoningReceipt({ output_config: { effort: 'low' } }, ANTHROPIC, explicit, null)).toMatchObject({ controlKeys: ['output_config'], effort: 'low', effortSource: 'output_config.effort' });
+    expect(reasoningReceipt({ output_config: { effort: 'low' } }, ANTHROPIC, explicit, null)).toMatchObject({
+      controlKeys: ['output_config'],
+      effort: 'low',
+      effortSource: 'output_config.effort',
+    });
   });
 
   it('RK-09 the flat key wins over a nested one', () => {
     const body: WireBody = { reasoning_effort: 'medium', thinking: { effort: 'max' } };
-    expect(reasoningReceipt(body, CHAT, explicit, null)).toMatchObject({ effort: 'medium', effortSource: 'reasoning_effort', controlKeys: ['reasoning_effort', 'thinking'] });
+    expect(reasoningReceipt(body, CHAT, explicit, null)).toMatchObject({
+      effort: 'medium',
+      effortSource: 'reasoning_effort',
+      controlKeys: ['reasoning_effort', 'thinking'],
+    });
   });
 
   it('RK-10 include alone is disclosure, not a request', () => {
-    expect(reasoningReceipt({ include: ['reasoning.encrypted_content'] }, RESPONSES, null, null)).toMatchObject({ controlKeys: ['include'], effort: null, resolution: 'not-applicable' });
+    expect(reasoningReceipt({ include: ['reasoning.encrypted_content'] }, RESPONSES, null, null)).toMatchObject({
+      controlKeys: ['include'],
+      effort: null,
+      resolution: 'not-applicable',
+    });
   });
 
   it('a thinking budget is read with its path', () => {
-    expect(reasoningReceipt({ thinking: { type: 'enabled', budget_tokens: 16_384 } }, ANTHROPIC, null, null)).toMatchObject({ budgetTokens: 16_384, budgetSource: 'thinking.budget_tokens' });
+    expect(
+      reasoningReceipt({ thinking: { type: 'enabled', budget_tokens: 16_384 } }, ANTHROPIC, null, null),
+    ).toMatchObject({ budgetTokens: 16_384, budgetSource: 'thinking.budget_tokens' });
   });
 
   it('a row-declared path outside the dialect list is a control key, and its effort is read there', () => {
     const body: WireBody = { google: { thinking_config: { thinking_level: 'high' } } };
-    expect(reasoningReceipt(body, CHAT, explicit, control('google.thinking_config.thinking_level', 'effort'))).toMatchObject({
+    expect(
+      reasoningReceipt(body, CHAT, explicit, control('google.thinking_config.thinking_level', 'effort')),
+    ).toMatchObject({
       controlKeys: ['google'],
       effort: 'high',
       effortSource: 'google.thinking_config.thinking_level',
@@ -73,7 +100,9 @@ describe('reasoningReceipt', () => {
 
   it('a row-declared path is not read for the wrong value kind', () => {
     const body: WireBody = { chat_template_kwargs: { reasoning_effort: 'high' } };
-    expect(reasoningReceipt(body, CHAT, explicit, control('chat_template_kwargs.reasoning_effort', 'toggle'))).toMatchObject({ controlKeys: ['chat_template_kwargs'], effort: null });
+    expect(
+      reasoningReceipt(body, CHAT, explicit, control('chat_template_kwargs.reasoning_effort', 'toggle')),
+    ).toMatchObject({ controlKeys: ['chat_template_kwargs'], effort: null });
   });
 
   it('keys are only ever reported from the constant lists, never lifted from the body', () => {
@@ -82,6 +111,9 @@ describe('reasoningReceipt', () => {
   });
 
   it('no control on the body: not-applicable, whatever was asked', () => {
-    expect(reasoningReceipt({ model: 'm' }, CHAT, explicit, null)).toMatchObject({ controlKeys: [], resolution: 'not-applicable' });
+    expect(reasoningReceipt({ model: 'm' }, CHAT, explicit, null)).toMatchObject({
+      controlKeys: [],
+      resolution: 'not-applicable',
+    });
   });
 });

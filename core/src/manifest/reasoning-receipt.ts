@@ -26,8 +26,16 @@ const FLAT_EFFORT_KEY = 'reasoning_effort';
  * somewhere the dialect list does not know (`chat_template_kwargs.reasoning_effort`,
  * `enable_thinking`, `google.thinking_config.thinking_level`) are still reported.
  */
-export function reasoningReceipt(body: WireBody, layout: BodyLayout, plan: ReasoningPlan | null, control: CapabilityRow['reasoning']): ReasoningReceipt {
-  const rowPaths = control === null ? [] : [control.key_path, ...Object.values(control.also_set).flatMap((paths) => Object.keys(paths ?? {}))];
+export function reasoningReceipt(
+  body: WireBody,
+  layout: BodyLayout,
+  plan: ReasoningPlan | null,
+  control: CapabilityRow['reasoning'],
+): ReasoningReceipt {
+  const rowPaths =
+    control === null
+      ? []
+      : [control.key_path, ...Object.values(control.also_set).flatMap((paths) => Object.keys(paths ?? {}))];
   const candidates = [...layout.reasoningKeys];
   for (const path of rowPaths) {
     const top = path.split('.')[0] ?? path;

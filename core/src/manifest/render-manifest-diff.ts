@@ -16,7 +16,13 @@ export function renderManifestDiff(diff: ManifestDiff, options: TableOptions): s
   const bold = (text: string): string => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
   const dim = (text: string): string => (options.color ? `\u001b[2m${text}\u001b[22m` : text);
   const lines: string[] = [bold('Manifest diff (A = first file, B = second file)')];
-  lines.push(dim(diff.identical ? 'The two manifests are identical.' : 'Grouped as in docs/preview-request.md, "What to read in the diff".'));
+  lines.push(
+    dim(
+      diff.identical
+        ? 'The two manifests are identical.'
+        : 'Grouped as in docs/preview-request.md, "What to read in the diff".',
+    ),
+  );
   lines.push('');
   for (const group of diff.groups) {
     if (group.id === 'other' && group.differences.length === 0) continue;
@@ -27,7 +33,8 @@ export function renderManifestDiff(diff: ManifestDiff, options: TableOptions): s
       lines.push(...side('A', entry.a), ...side('B', entry.b));
     }
     if (group.note !== null) {
-      for (const line of wrapWords(group.note, TABLE_WIDTH - FIELD_INDENT.length, TABLE_WIDTH)) lines.push(`${FIELD_INDENT}${dim(line.text)}`);
+      for (const line of wrapWords(group.note, TABLE_WIDTH - FIELD_INDENT.length, TABLE_WIDTH))
+        lines.push(`${FIELD_INDENT}${dim(line.text)}`);
     }
     lines.push('');
   }
@@ -36,7 +43,14 @@ export function renderManifestDiff(diff: ManifestDiff, options: TableOptions): s
 
 function side(name: 'A' | 'B', value: JsonValue | undefined): string[] {
   const prefix = `${VALUE_INDENT}${name.padEnd(SIDE_WIDTH)}`;
-  const shown = value === undefined ? '(absent)' : typeof value === 'string' ? terminalSafe(value) : terminalSafe(JSON.stringify(value));
+  const shown =
+    value === undefined
+      ? '(absent)'
+      : typeof value === 'string'
+        ? terminalSafe(value)
+        : terminalSafe(JSON.stringify(value));
   const width = TABLE_WIDTH - prefix.length;
-  return wrapWords(shown, width, width).map((line, index) => `${index === 0 ? prefix : ' '.repeat(prefix.length)}${line.text}`);
+  return wrapWords(shown, width, width).map(
+    (line, index) => `${index === 0 ? prefix : ' '.repeat(prefix.length)}${line.text}`,
+  );
 }

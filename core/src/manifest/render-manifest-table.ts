@@ -67,10 +67,12 @@ function tableWriter(options: TableOptions): TableWriter {
     },
     subheading: (text) => {
       // A sub-block inside a section is set off by a blank line, unless it opens the section.
-      if (lines.length > 0 && lines[lines.length - 1] !== '' && !isHeading(lines[lines.length - 1] ?? '')) lines.push('');
+      if (lines.length > 0 && lines[lines.length - 1] !== '' && !isHeading(lines[lines.length - 1] ?? ''))
+        lines.push('');
       lines.push(paint(clip(`${' '.repeat(INDENT)}${text}`, TABLE_WIDTH), 'bold'));
     },
-    row: (label, value, style) => emit(`${' '.repeat(INDENT)}${clip(label, LABEL_WIDTH).padEnd(LABEL_WIDTH)} `, formatValue(value), style),
+    row: (label, value, style) =>
+      emit(`${' '.repeat(INDENT)}${clip(label, LABEL_WIDTH).padEnd(LABEL_WIDTH)} `, formatValue(value), style),
     hash: (label, hex, whenNull) => {
       const prefix = `${' '.repeat(INDENT)}${label.padEnd(HASH_LABEL_WIDTH)} `;
       if (hex === null || hex === '') emit(prefix, hex === null ? whenNull : 'none', 'dim');
@@ -88,17 +90,25 @@ function tableWriter(options: TableOptions): TableWriter {
 export function renderManifestTable(manifest: RequestManifest, options: TableOptions): string {
   const table = tableWriter(options);
   table.heading('Request manifest (preview only: nothing was sent)');
-  table.note('Typed counts, hashes and provenance for the next primary agent turn. No prompt, message or system prompt text.');
+  table.note(
+    'Typed counts, hashes and provenance for the next primary agent turn. No prompt, message or system prompt text.',
+  );
   table.blank();
   renderSession(table, manifest.session);
   section(table, 'Route', manifest.route, (route) => renderRoute(table, route));
-  section(table, 'Tools (the exact catalog this request would send)', manifest.tools, (tools) => renderTools(table, tools));
-  section(table, 'Wire body', manifest.body, (body) => renderBody(table, body, 'exact' in manifest.route ? manifest.route.exact : null));
+  section(table, 'Tools (the exact catalog this request would send)', manifest.tools, (tools) =>
+    renderTools(table, tools),
+  );
+  section(table, 'Wire body', manifest.body, (body) =>
+    renderBody(table, body, 'exact' in manifest.route ? manifest.route.exact : null),
+  );
   for (const hint of hints(manifest)) {
     table.note(hint);
     table.blank();
   }
-  table.note('Token figures are offline estimates (~4 bytes/token + 5% margin) or offline tokenizer counts, never provider counts.');
+  table.note(
+    'Token figures are offline estimates (~4 bytes/token + 5% margin) or offline tokenizer counts, never provider counts.',
+  );
   table.note('Scope: the primary agent turn cw send would send; nothing else.');
   return table.text();
 }
@@ -124,11 +134,17 @@ function section<Facts>(
 function renderSession(table: TableWriter, session: SessionFacts): void {
   table.heading('Session');
   table.row('session', `${session.session_name} (${plural(session.stored_message_count, 'stored message')})`);
-  table.row('agent', `${session.agent_role} agent, ${session.lane_kind === 'cli-single-turn' ? 'one turn per cw command' : session.lane_kind}`);
+  table.row(
+    'agent',
+    `${session.agent_role} agent, ${session.lane_kind === 'cli-single-turn' ? 'one turn per cw command' : session.lane_kind}`,
+  );
   table.row('requested route', session.requested_route);
   table.row('requested model', session.requested_model === 'route-default' ? 'route default' : session.requested_model);
   table.row('routing', session.routing_mode === 'auto' ? 'auto model routing' : 'fixed route');
-  table.row('requested reasoning', session.requested_reasoning === 'route-default' ? 'route default' : session.requested_reasoning);
+  table.row(
+    'requested reasoning',
+    session.requested_reasoning === 'route-default' ? 'route default' : session.requested_reasoning,
+  );
   table.row('hypothetical prompt', session.hypothetical_prompt_supplied ? 'supplied' : 'not supplied');
   table.row('mode', session.mode);
   table.row('approval', 'tool calls are returned, never executed');
@@ -142,31 +158,52 @@ function renderSession(table: TableWriter, session: SessionFacts): void {
 function renderRoute(table: TableWriter, route: RouteFacts): void {
   table.row('provider', `${route.provider_id} (${route.provider_display})`);
   table.row('route', route.route_id);
-  table.row('defined by', `${route.route_defined_by === 'plugin-row' ? 'plugin row' : 'config.json'}, ${route.registered_by}`);
+  table.row(
+    'defined by',
+    `${route.route_defined_by === 'plugin-row' ? 'plugin row' : 'config.json'}, ${route.registered_by}`,
+  );
   table.row('routing source', 'active fixed route');
   table.row('dialect / shape', `${route.dialect} / ${route.route_shape}`);
   table.row('endpoint', route.endpoint_host_class);
   table.row('wire model', route.wire_model);
   table.row('entry point', route.caller_entrypoint);
-  table.row('body stream field', route.body_stream_field === null ? 'not present on the body' : route.body_stream_field);
+  table.row(
+    'body stream field',
+    route.body_stream_field === null ? 'not present on the body' : route.body_stream_field,
+  );
   table.row('context window', `${number(route.context_limit_tokens)} tokens (${route.context_limit_source})`);
-  table.row('route input limit', route.route_input_limit_tokens === null ? 'unknown' : `${number(route.route_input_limit_tokens)} tokens`);
-  table.row('route output limit', route.route_output_limit_tokens === null ? 'unknown' : `${number(route.route_output_limit_tokens)} tokens`);
+  table.row(
+    'route input limit',
+    route.route_input_limit_tokens === null ? 'unknown' : `${number(route.route_input_limit_tokens)} tokens`,
+  );
+  table.row(
+    'route output limit',
+    route.route_output_limit_tokens === null ? 'unknown' : `${number(route.route_output_limit_tokens)} tokens`,
+  );
   table.row('billing', billingLabel(route.billing));
   table.hash('endpoint sha', route.endpoint_fingerprint, 'none');
 }
 
 function renderTools(table: TableWriter, tools: ToolFacts): void {
   table.row('active tools', `${tools.active_tool_count} of ${plural(tools.catalog_tool_count, 'catalog tool')}`);
-  table.row('deferred / gated out', `${tools.deferred_tool_count} deferred, ${tools.gated_out_tool_count} removed by gates`);
+  table.row(
+    'deferred / gated out',
+    `${tools.deferred_tool_count} deferred, ${tools.gated_out_tool_count} removed by gates`,
+  );
   table.row('surface budget', tools.tool_surface_budget);
   table.row(
     'standard vs full',
-    tools.standard_and_full_surfaces_collapsed ? 'collapsed: both budgets give the same catalog' : 'distinct: the budgets give different catalogs',
+    tools.standard_and_full_surfaces_collapsed
+      ? 'collapsed: both budgets give the same catalog'
+      : 'distinct: the budgets give different catalogs',
   );
   const projection = tools.projection;
-  table.row('projection', `${projection.exact_count} exact, ${projection.relaxed_count} relaxed, ${projection.omitted_count} omitted`);
-  for (const changed of projection.changed) table.row(`  ${changed.outcome}`, `${changed.name} (${changed.codes.join(', ') || 'no code'})`);
+  table.row(
+    'projection',
+    `${projection.exact_count} exact, ${projection.relaxed_count} relaxed, ${projection.omitted_count} omitted`,
+  );
+  for (const changed of projection.changed)
+    table.row(`  ${changed.outcome}`, `${changed.name} (${changed.codes.join(', ') || 'no code'})`);
   if (projection.more_changed_count > 0) table.row('  more', `${projection.more_changed_count} more changed tools`);
   table.row('MCP', `${plural(tools.mcp_server_count, 'server')}, ${plural(tools.mcp_tool_count, 'tool')}`);
   table.hash('catalog sha', tools.active_tool_catalog_sha256, 'none');
@@ -175,17 +212,30 @@ function renderTools(table: TableWriter, tools: ToolFacts): void {
 function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | null): void {
   table.subheading('Reasoning (as prepared)');
   table.row('resolution', RESOLUTION_LABELS[body.reasoning_resolution]);
-  table.row('wire control keys', body.reasoning_wire_control_keys.length === 0 ? 'none' : body.reasoning_wire_control_keys.join(', '));
-  table.row('wire effort', body.reasoning_wire_effort === null ? 'not sent' : `${body.reasoning_wire_effort} (from ${body.reasoning_wire_effort_source ?? '?'})`);
+  table.row(
+    'wire control keys',
+    body.reasoning_wire_control_keys.length === 0 ? 'none' : body.reasoning_wire_control_keys.join(', '),
+  );
+  table.row(
+    'wire effort',
+    body.reasoning_wire_effort === null
+      ? 'not sent'
+      : `${body.reasoning_wire_effort} (from ${body.reasoning_wire_effort_source ?? '?'})`,
+  );
   table.row(
     'thinking budget',
-    body.reasoning_wire_budget_tokens === null ? 'not sent' : `${number(body.reasoning_wire_budget_tokens)} tokens (from ${body.reasoning_wire_budget_source ?? '?'})`,
+    body.reasoning_wire_budget_tokens === null
+      ? 'not sent'
+      : `${number(body.reasoning_wire_budget_tokens)} tokens (from ${body.reasoning_wire_budget_source ?? '?'})`,
   );
   table.row('tool_choice', body.tool_choice ?? 'not sent');
 
   table.subheading('System prompt (as prepared)');
   table.row('assembly', ASSEMBLY_LABELS[body.system_prompt.assembly]);
-  table.row('effective system', `${number(body.system_prompt.effective_system_canonical_json_bytes)} canonical JSON bytes`);
+  table.row(
+    'effective system',
+    `${number(body.system_prompt.effective_system_canonical_json_bytes)} canonical JSON bytes`,
+  );
 
   table.subheading('Sizes (canonical JSON bytes, exact)');
   table.row('whole body', number(body.body_canonical_json_bytes));
@@ -232,7 +282,12 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
     `~${number(body.estimated_input_headroom_tokens)} tokens (estimate; window minus output reservation and safety headroom)`,
     body.estimated_input_headroom_tokens < 0 ? 'warn' : undefined,
   );
-  table.row('wire output cap', body.wire_output_cap_tokens === null ? 'unknown' : `${number(body.wire_output_cap_tokens)} (${body.wire_output_cap_field ?? '?'})`);
+  table.row(
+    'wire output cap',
+    body.wire_output_cap_tokens === null
+      ? 'unknown'
+      : `${number(body.wire_output_cap_tokens)} (${body.wire_output_cap_field ?? '?'})`,
+  );
   table.row('provider-reported usage', 'unavailable: no request was sent');
 
   table.subheading('Hashes (SHA-256)');
@@ -247,10 +302,14 @@ function hints(manifest: RequestManifest): string[] {
   if (!('unavailable' in manifest.route)) return [];
   switch (manifest.route.unavailable.reason) {
     case 'no-hypothetical-prompt-supplied':
-      return ['Pass --prompt <text> to describe the exact request for that prompt: the next user message is part of the request.'];
+      return [
+        'Pass --prompt <text> to describe the exact request for that prompt: the next user message is part of the request.',
+      ];
     case 'auto-route-unresolved-until-next-prompt':
     case 'auto-route-classification-not-executed':
-      return ['Auto routing picks the route with a classifier that preview never runs. Select a fixed route to preview an exact request.'];
+      return [
+        'Auto routing picks the route with a classifier that preview never runs. Select a fixed route to preview an exact request.',
+      ];
     default:
       return [];
   }

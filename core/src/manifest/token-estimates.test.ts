@@ -17,8 +17,19 @@ const classes = (overrides: Partial<ByteClasses>): ByteClasses => ({
 
 describe('offline estimates', () => {
   it('TE-02: ceil(bytes/4) per class; the total is the whole body plus a 5% margin', () => {
-    const estimate = estimateTokens(classes({ body: 348, system: 50, toolSchemas: 53, messages: 117, toolResults: 66, framing: 128 }));
-    expect(estimate).toEqual({ basis: 'offline-estimate', system: 13, tool_schemas: 14, messages: 30, tool_results: 17, attachments: 0, framing: 32, total_conservative: 91 });
+    const estimate = estimateTokens(
+      classes({ body: 348, system: 50, toolSchemas: 53, messages: 117, toolResults: 66, framing: 128 }),
+    );
+    expect(estimate).toEqual({
+      basis: 'offline-estimate',
+      system: 13,
+      tool_schemas: 14,
+      messages: 30,
+      tool_results: 17,
+      attachments: 0,
+      framing: 32,
+      total_conservative: 91,
+    });
   });
 
   it('the total comes from the whole body, not from the sum of rounded classes', () => {
@@ -45,7 +56,9 @@ describe('input budget ceiling', () => {
 
 describe('headroom is signed', () => {
   const estimate = estimateTokens(classes({ body: 280 }));
-  it('one token over the ceiling is -1, not 0', () => expect(inputHeadroom(estimate.total_conservative - 1, estimate)).toBe(-1));
+  it('one token over the ceiling is -1, not 0', () =>
+    expect(inputHeadroom(estimate.total_conservative - 1, estimate)).toBe(-1));
   it('exactly at the ceiling is 0 (fits)', () => expect(inputHeadroom(estimate.total_conservative, estimate)).toBe(0));
-  it('far over goes far negative', () => expect(inputHeadroom(1, estimateTokens(classes({ body: 168_000 })))).toBe(1 - 44_100));
+  it('far over goes far negative', () =>
+    expect(inputHeadroom(1, estimateTokens(classes({ body: 168_000 })))).toBe(1 - 44_100));
 });

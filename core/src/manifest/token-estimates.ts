@@ -32,7 +32,10 @@ export function estimateTokens(classes: ByteClasses): TokenEstimates {
  * fits) minus the safety headroom, capped by a route input limit when the route has one.
  */
 export function inputBudgetCeiling(windowTokens: number, outputReservation: number, inputLimit: number | null): number {
-  const clampedOutput = Math.min(outputReservation, Math.max(0, windowTokens - (SAFETY_HEADROOM_TOKENS + MIN_INPUT_BUDGET_TOKENS)));
+  const clampedOutput = Math.min(
+    outputReservation,
+    Math.max(0, windowTokens - (SAFETY_HEADROOM_TOKENS + MIN_INPUT_BUDGET_TOKENS)),
+  );
   const ceiling = Math.max(0, windowTokens - clampedOutput - SAFETY_HEADROOM_TOKENS);
   return inputLimit !== null && inputLimit > 0 ? Math.min(ceiling, inputLimit) : ceiling;
 }

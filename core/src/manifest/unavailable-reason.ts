@@ -19,7 +19,12 @@ export const ROUTE_REASONS = [...TURN_REASONS, 'request-preparation-failed'] as 
 /** Reasons the `tools` section can carry: MCP state is the tools' own; projection failing is preparation failing. */
 export const TOOLS_REASONS = [...TURN_REASONS, 'mcp-state-not-snapshottable', 'request-preparation-failed'] as const;
 /** Reasons the `body` section can carry: it inherits the tools' reason, and runtime transforms are its own. */
-export const BODY_REASONS = [...TURN_REASONS, 'mcp-state-not-snapshottable', 'request-preparation-failed', 'runtime-transforms-before-send'] as const;
+export const BODY_REASONS = [
+  ...TURN_REASONS,
+  'mcp-state-not-snapshottable',
+  'request-preparation-failed',
+  'runtime-transforms-before-send',
+] as const;
 /** The only reason provider-reported usage can carry in a preview. */
 export const USAGE_REASONS = ['provider-request-not-executed'] as const;
 
@@ -32,7 +37,11 @@ export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 export type TurnReason = (typeof TURN_REASONS)[number];
 
 /** Why the offline tokenizer count is absent; it is a sub-field of an exact body, not a section. */
-export const TOKENIZER_REASONS = ['no-offline-tokenizer-for-route', 'offline-tokenizer-not-requested', 'offline-tokenizer-failed'] as const;
+export const TOKENIZER_REASONS = [
+  'no-offline-tokenizer-for-route',
+  'offline-tokenizer-not-requested',
+  'offline-tokenizer-failed',
+] as const;
 /** A typed reason for a missing offline tokenizer count. */
 export type TokenizerReason = (typeof TOKENIZER_REASONS)[number];
 

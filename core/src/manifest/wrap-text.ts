@@ -17,7 +17,8 @@ export function wrapWords(text: string, width: number, longWidth: number): Wrapp
       if (current !== '') out.push({ text: current, long: false });
       current = '';
       const chars = [...word];
-      for (let start = 0; start < chars.length; start += longWidth) out.push({ text: chars.slice(start, start + longWidth).join(''), long: true });
+      for (let start = 0; start < chars.length; start += longWidth)
+        out.push({ text: chars.slice(start, start + longWidth).join(''), long: true });
       continue;
     }
     if (current === '') current = word;

@@ -8,7 +8,11 @@ const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/plugins/', import
 
 async function descriptor(folder: string): Promise<PluginDescriptor> {
   const root = `${FIXTURES}${folder}`;
-  const pjson = JSON.parse(await readFile(`${root}/package.json`, 'utf8')) as { name: string; version: string; cw: unknown };
+  const pjson = JSON.parse(await readFile(`${root}/package.json`, 'utf8')) as {
+    name: string;
+    version: string;
+    cw: unknown;
+  };
   return { name: pjson.name, version: pjson.version, root, cw: pjson.cw, type: 'user' };
 }
 
@@ -44,7 +48,11 @@ describe('loadPlugins', () => {
   });
 
   it('reports a package without a cw field', async () => {
-    const registry = await loadPlugins([{ name: 'no-cw', version: '1.0.0', root: FIXTURES, cw: undefined, type: 'user' }]);
-    expect(registry.problems).toEqual([{ plugin: 'no-cw', code: 'missing-cw-field', detail: 'package.json has no cw.register entry' }]);
+    const registry = await loadPlugins([
+      { name: 'no-cw', version: '1.0.0', root: FIXTURES, cw: undefined, type: 'user' },
+    ]);
+    expect(registry.problems).toEqual([
+      { plugin: 'no-cw', code: 'missing-cw-field', detail: 'package.json has no cw.register entry' },
+    ]);
   });
 });

@@ -12,7 +12,10 @@ interface CwField {
  * Loads every plugin that declares a `cw` field, one at a time, collecting problems instead of
  * throwing: one broken plugin must not take the others, or the CLI, down with it.
  */
-export async function loadPlugins(descriptors: readonly PluginDescriptor[], registry = new PluginRegistry()): Promise<PluginRegistry> {
+export async function loadPlugins(
+  descriptors: readonly PluginDescriptor[],
+  registry = new PluginRegistry(),
+): Promise<PluginRegistry> {
   for (const descriptor of descriptors) {
     await loadOne(descriptor, registry);
   }
@@ -50,7 +53,9 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): 
   }
   // ESM named export, ESM default export, or a CommonJS module.exports object.
   const fallback = module.default as { register?: unknown } | undefined;
-  const register = (module.register ?? (typeof fallback === 'function' ? fallback : fallback?.register)) as RegisterPlugin | undefined;
+  const register = (module.register ?? (typeof fallback === 'function' ? fallback : fallback?.register)) as
+    | RegisterPlugin
+    | undefined;
   if (typeof register !== 'function') {
     registry.problems.push({ plugin, code: 'no-register-export', detail: 'the entry exports no register function' });
     return;

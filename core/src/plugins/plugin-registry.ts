@@ -55,11 +55,19 @@ export class PluginRegistry {
         if (!parsed.success) {
           const first = parsed.error.issues[0];
           const where = first ? first.path.join('.') || '(row)' : '(row)';
-          this.problems.push({ plugin, code: 'invalid-row', detail: `row field ${where}: ${first?.message ?? 'invalid'}` });
+          this.problems.push({
+            plugin,
+            code: 'invalid-row',
+            detail: `row field ${where}: ${first?.message ?? 'invalid'}`,
+          });
           return;
         }
         if (this.#rows.has(parsed.data.route_id)) {
-          this.problems.push({ plugin, code: 'duplicate-route', detail: `route ${parsed.data.route_id} is already registered` });
+          this.problems.push({
+            plugin,
+            code: 'duplicate-route',
+            detail: `route ${parsed.data.route_id} is already registered`,
+          });
           return;
         }
         this.#rows.set(parsed.data.route_id, { ...parsed.data, plugin });

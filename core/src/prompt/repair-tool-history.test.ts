@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ConversationMessage } from './conversation.js';
 import { NOT_EXECUTED_RESULT, repairToolHistory } from './repair-tool-history.js';
 
-const call = (id: string): { id: string; name: string; arguments: string } => ({ id, name: 'read_file', arguments: '{"path":"a"}' });
+const call = (id: string): { id: string; name: string; arguments: string } => ({
+  id,
+  name: 'read_file',
+  arguments: '{"path":"a"}',
+});
 
 describe('repairToolHistory', () => {
   it('leaves a well-formed history untouched', () => {
@@ -45,7 +49,10 @@ describe('repairToolHistory', () => {
   });
 
   it('is idempotent', () => {
-    const history: ConversationMessage[] = [{ role: 'assistant', content: '', tool_calls: [call('c1')] }, { role: 'user', content: 'x' }];
+    const history: ConversationMessage[] = [
+      { role: 'assistant', content: '', tool_calls: [call('c1')] },
+      { role: 'user', content: 'x' },
+    ];
     const once = repairToolHistory(history);
     expect(repairToolHistory(once)).toEqual(once);
   });

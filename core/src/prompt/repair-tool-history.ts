@@ -13,7 +13,8 @@ export function repairToolHistory(messages: readonly ConversationMessage[]): Con
   const repaired: ConversationMessage[] = [];
   let open: { id: string; name: string }[] = [];
   const closeOpenCalls = (): void => {
-    for (const call of open) repaired.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: NOT_EXECUTED_RESULT });
+    for (const call of open)
+      repaired.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: NOT_EXECUTED_RESULT });
     open = [];
   };
   for (const message of messages) {
@@ -26,7 +27,8 @@ export function repairToolHistory(messages: readonly ConversationMessage[]): Con
     }
     closeOpenCalls();
     repaired.push(message);
-    if (message.role === 'assistant') open = (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.name }));
+    if (message.role === 'assistant')
+      open = (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.name }));
   }
   closeOpenCalls();
   return repaired;

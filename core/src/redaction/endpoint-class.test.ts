@@ -19,7 +19,8 @@ describe('endpointHostClass and endpointFingerprint (codewhale EP cases)', () =>
   it('EP-02: an IDN host is hashed as punycode and shown as neither', () => {
     const hostClass = endpointHostClass('https://\u79d8\u5bc6.example/private/path?api_key=secret');
     expect(hostClass).toBe('https remote sha256:3e3361a4d03d');
-    for (const part of ['\u79d8\u5bc6', 'xn--', 'example', 'private', 'api_key', 'secret']) expect(hostClass).not.toContain(part);
+    for (const part of ['\u79d8\u5bc6', 'xn--', 'example', 'private', 'api_key', 'secret'])
+      expect(hostClass).not.toContain(part);
   });
 
   it('EP-03 and EP-06: loopback hosts', () => {
@@ -47,8 +48,12 @@ describe('endpointHostClass and endpointFingerprint (codewhale EP cases)', () =>
   });
 
   it('EP-07: any other scheme is "other"', () => {
-    expect(endpointHostClass('ftp://files.example.org/x')).toBe(`other remote sha256:${sha256('files.example.org').slice(0, 12)}`);
-    expect(endpointHostClass('wss://mcp.internal.acme.example/sse?token=x')).toMatch(/^other remote sha256:[0-9a-f]{12}$/);
+    expect(endpointHostClass('ftp://files.example.org/x')).toBe(
+      `other remote sha256:${sha256('files.example.org').slice(0, 12)}`,
+    );
+    expect(endpointHostClass('wss://mcp.internal.acme.example/sse?token=x')).toMatch(
+      /^other remote sha256:[0-9a-f]{12}$/,
+    );
   });
 
   it('EP-08: an unparseable URL is fingerprinted whole', () => {
@@ -58,7 +63,9 @@ describe('endpointHostClass and endpointFingerprint (codewhale EP cases)', () =>
 
   it('drops default ports and keeps explicit ones', () => {
     expect(endpointHostClass('https://API.Example.com:443/v1')).toBe(endpointHostClass('https://api.example.com/v2'));
-    expect(endpointHostClass('https://api.example.com:8443/')).toBe(`https remote sha256:${sha256('api.example.com:8443').slice(0, 12)}`);
+    expect(endpointHostClass('https://api.example.com:8443/')).toBe(
+      `https remote sha256:${sha256('api.example.com:8443').slice(0, 12)}`,
+    );
   });
 
   it('departure: IPv6 loopback is loopback (the reference calls it remote)', () => {

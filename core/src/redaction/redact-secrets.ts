@@ -43,7 +43,10 @@ function firstSeparator(text: string): number {
 function redactKeyedLine(line: string): string | undefined {
   const separator = firstSeparator(line);
   if (separator < 0) return undefined;
-  const key = line.slice(0, separator).trim().replace(/["'[\]]/g, '');
+  const key = line
+    .slice(0, separator)
+    .trim()
+    .replace(/["'[\]]/g, '');
   if (!hasSensitiveHint(key)) return undefined;
   const rest = line.slice(separator + 1);
   const value = rest.trimStart();

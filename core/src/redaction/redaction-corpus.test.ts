@@ -27,7 +27,9 @@ function surfaces(text: string): Record<string, string> {
 describe('fixture integrity', () => {
   it('the hostile corpus decodes to exactly the items of the research copy', () => {
     // SHA-256 of JSON.stringify(decoded items) of the original hostile-labels.txt (see SOURCES.md).
-    const digest = createHash('sha256').update(JSON.stringify(HOSTILE.map((item) => item.text))).digest('hex');
+    const digest = createHash('sha256')
+      .update(JSON.stringify(HOSTILE.map((item) => item.text)))
+      .digest('hex');
     expect(HOSTILE).toHaveLength(247);
     expect(digest).toBe('c5c79f90d33bf787911dbaab5ddbcf148bcb4d0dae053ef723754fbef396ad3d');
   });
@@ -39,18 +41,23 @@ describe('fixture integrity', () => {
 });
 
 describe('hostile corpus', () => {
-  it.each(HOSTILE.map((item) => [item.category, item.text] as const))('[%s] %j never comes out verbatim or leaks', (_category, text) => {
-    for (const [surface, output] of Object.entries(surfaces(text))) {
-      expect(output, surface).not.toBe(text);
-      expect(output, surface).not.toMatch(CONTROL_OR_LINE_BREAK);
-      expectNoSecretOf(text, output);
-    }
-    const labels = [safeIdentifier(text), safeCatalogModel(text, CATALOG), safePhrase(text)];
-    for (const label of labels) expect(label).toMatch(FINGERPRINT);
-    expect(Buffer.byteLength(safeErrorText(text), 'utf8')).toBeLessThanOrEqual(203);
-    expect(endpointHostClass(text)).toMatch(/^(?:(?:https?|other) (?:loopback|remote sha256:[0-9a-f]{12})|unparseable sha256:[0-9a-f]{12})$/);
-    expect(endpointFingerprint(text)).toMatch(/^[0-9a-f]{64}$/);
-  });
+  it.each(HOSTILE.map((item) => [item.category, item.text] as const))(
+    '[%s] %j never comes out verbatim or leaks',
+    (_category, text) => {
+      for (const [surface, output] of Object.entries(surfaces(text))) {
+        expect(output, surface).not.toBe(text);
+        expect(output, surface).not.toMatch(CONTROL_OR_LINE_BREAK);
+        expectNoSecretOf(text, output);
+      }
+      const labels = [safeIdentifier(text), safeCatalogModel(text, CATALOG), safePhrase(text)];
+      for (const label of labels) expect(label).toMatch(FINGERPRINT);
+      expect(Buffer.byteLength(safeErrorText(text), 'utf8')).toBeLessThanOrEqual(203);
+      expect(endpointHostClass(text)).toMatch(
+        /^(?:(?:https?|other) (?:loopback|remote sha256:[0-9a-f]{12})|unparseable sha256:[0-9a-f]{12})$/,
+      );
+      expect(endpointFingerprint(text)).toMatch(/^[0-9a-f]{64}$/);
+    },
+  );
 
   it('every pure key is fully withheld from error text', () => {
     for (const { text } of HOSTILE.filter((item) => item.category === 'api-keys')) {
@@ -130,7 +137,10 @@ describe('Big List of Naughty Strings', () => {
     const errorText = safeErrorText(text);
     // Published means: the value itself, or the value without surrounding white space, and ordinary.
     const trimmed = text.replace(/^[\s\u0085]+|[\s\u0085]+$/g, '');
-    for (const [output, ordinary] of [[identifier, ORDINARY_IDENTIFIER], [phrase, ORDINARY_PHRASE]] as const) {
+    for (const [output, ordinary] of [
+      [identifier, ORDINARY_IDENTIFIER],
+      [phrase, ORDINARY_PHRASE],
+    ] as const) {
       if (FINGERPRINT.test(output) && output !== trimmed) continue;
       expect(output).toBe(trimmed);
       expect(output).toMatch(ordinary);

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { safeEnvVarName } from './safe-env-var-name.js';
 
 describe('safeEnvVarName', () => {
-  it.each(['MOONSHOT_API_KEY', 'DEEPSEEK_API_KEY', 'ANTHROPIC_API_KEY', 'CW_TEST_KEY', 'LOCAL_API_KEY_2'])('shows %s', (name) => {
-    expect(safeEnvVarName(name)).toBe(name);
-  });
+  it.each(['MOONSHOT_API_KEY', 'DEEPSEEK_API_KEY', 'ANTHROPIC_API_KEY', 'CW_TEST_KEY', 'LOCAL_API_KEY_2'])(
+    'shows %s',
+    (name) => {
+      expect(safeEnvVarName(name)).toBe(name);
+    },
+  );
 
   it.each([
     'AKIAFAKETESTZZ234567',

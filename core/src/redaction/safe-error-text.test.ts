@@ -10,13 +10,21 @@ const FAKE_HOME = '/home/someone';
 
 // ET-01..ET-28, with the full outputs the facts file derives.
 const CASES: ReadonlyArray<readonly [string, string, string]> = [
-  ['ET-01', 'the shared route planner could not resolve this turn.', 'the shared route planner could not resolve this turn.'],
+  [
+    'ET-01',
+    'the shared route planner could not resolve this turn.',
+    'the shared route planner could not resolve this turn.',
+  ],
   [
     'ET-02',
     "MCP server 'x' failed: cannot spawn /Users/someone/projects/repo/bin/server while calling https://gateway.internal.example.com/v1/secret-deployment/messages",
     'MCP server <redacted> failed: cannot spawn <path-redacted> while calling https://gateway.internal.example.com/<path-redacted>',
   ],
-  ['ET-03', "route 'prod-key-8f2a' rejected key sk-live-abcdef0123456789abcdef", 'route <redacted> rejected key <redacted>'],
+  [
+    'ET-03',
+    "route 'prod-key-8f2a' rejected key sk-live-abcdef0123456789abcdef",
+    'route <redacted> rejected key <redacted>',
+  ],
   ['ET-04', 'cannot read C:\\Users\\someone\\.codewhale\\config.toml', 'cannot read <path-redacted>'],
   ['ET-05', `cannot read ${FAKE_HOME}/.codewhale/config.toml`, 'cannot read <path-redacted>'],
   [
@@ -42,7 +50,7 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ],
   ['ET-16', '', '<unavailable>'],
   ['ET-16', ' \t\n ', '<unavailable>'],
-  ['ET-18', 'x /a /b /c \'q\' \'r\' "s" done', 'x <path-redacted> <path-redacted> <path-redacted> <redacted> done'],
+  ['ET-18', "x /a /b /c 'q' 'r' \"s\" done", 'x <path-redacted> <path-redacted> <path-redacted> <redacted> done'],
   ['ET-19', 'see [docs] or {braces} and <angle>', 'see <redacted> or <redacted> and <redacted>'],
   ['ET-20', 'token expired: retry later', 'token expired: <redacted>'],
   ['ET-21', 'https://user:pw@api.example.com:8443/x?y#z', 'https://api.example.com:8443/<path-redacted>'],
@@ -105,7 +113,10 @@ describe('safeErrorText (codewhale ET cases)', () => {
 
   it("ET-05 and ET-15 also hold with this machine's real home directory", () => {
     const home = homedir();
-    for (const input of [`cannot read ${home}/.codewhale/config.toml`, `no API key configured for route 'my-gateway' at ${home}/.config`]) {
+    for (const input of [
+      `cannot read ${home}/.codewhale/config.toml`,
+      `no API key configured for route 'my-gateway' at ${home}/.config`,
+    ]) {
       const output = safeErrorText(input);
       if (home.length > 1) expect(output).not.toContain(home);
       expect(output).not.toContain("my-gateway'");
@@ -193,7 +204,9 @@ describe('safeErrorText: idempotence adjustments', () => {
 
 describe('safeErrorText: tightenings over the reference', () => {
   it('redacts bare host names, IP addresses, UUIDs and e-mail addresses', () => {
-    expect(safeErrorText('getaddrinfo ENOTFOUND acme-prod-7f3a.openai.azure.com')).toBe('getaddrinfo ENOTFOUND <redacted>');
+    expect(safeErrorText('getaddrinfo ENOTFOUND acme-prod-7f3a.openai.azure.com')).toBe(
+      'getaddrinfo ENOTFOUND <redacted>',
+    );
     expect(safeErrorText('connect ECONNREFUSED 10.20.30.40')).toBe('connect ECONNREFUSED <redacted>');
     expect(safeErrorText('request 550e8400-e29b-41d4-a716-446655440000 failed')).toBe('request <redacted> failed');
     expect(safeErrorText('owner alice@acme.example')).toBe('owner <redacted>');
@@ -205,7 +218,9 @@ describe('safeErrorText: tightenings over the reference', () => {
   });
 
   it('does not treat sk- inside a word as a key prefix', () => {
-    expect(safeErrorText('risk-level: low, disk-cache hit, ask-user')).toBe('risk-level: low, disk-cache hit, ask-user');
+    expect(safeErrorText('risk-level: low, disk-cache hit, ask-user')).toBe(
+      'risk-level: low, disk-cache hit, ask-user',
+    );
   });
 
   it('bounds a long run of punctuation like any other word', () => {
@@ -216,7 +231,11 @@ describe('safeErrorText: tightenings over the reference', () => {
 
 describe('safeErrorText: PEM private keys', () => {
   it('withholds a whole private-key block, armour lines included', () => {
-    const pem = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAAFAKE0000', '-----END OPENSSH PRIVATE KEY-----'].join('\n');
+    const pem = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAAFAKE0000',
+      '-----END OPENSSH PRIVATE KEY-----',
+    ].join('\n');
     expect(safeErrorText(`cannot load key:\n${pem}\nretrying`)).toBe('cannot load key: <redacted> retrying');
     expect(safeErrorText('-----BEGIN PRIVATE KEY-----\nMIIFAKE')).toBe('<redacted>');
   });
@@ -224,19 +243,23 @@ describe('safeErrorText: PEM private keys', () => {
 
 describe('safeErrorText: quoted spans and huge inputs', () => {
   it('withholds a whole multi-word quoted span, not just the words touching a quote', () => {
-    expect(safeErrorText(`SyntaxError: Unexpected token 'u', "user said: my password is hunter2" is not valid JSON`)).toBe(
-      'SyntaxError: Unexpected token <redacted> is not valid JSON',
-    );
-    expect(safeErrorText("TypeError: Cannot read properties of undefined (reading 'Please summarise the attached board minutes')")).toBe(
-      'TypeError: Cannot read properties of undefined (reading <redacted>',
-    );
+    expect(
+      safeErrorText(`SyntaxError: Unexpected token 'u', "user said: my password is hunter2" is not valid JSON`),
+    ).toBe('SyntaxError: Unexpected token <redacted> is not valid JSON');
+    expect(
+      safeErrorText(
+        "TypeError: Cannot read properties of undefined (reading 'Please summarise the attached board minutes')",
+      ),
+    ).toBe('TypeError: Cannot read properties of undefined (reading <redacted>');
     expect(safeErrorText('note \u201csmart quoted private note\u201d kept after')).toBe('note <redacted> kept after');
     expect(safeErrorText('say " hello world " then')).toBe('say <redacted> then');
   });
 
   it('withholds an unclosed quoted span to the end, but not a bare quote character', () => {
     expect(safeErrorText('failed near "The user asked me to')).toBe('failed near <redacted>');
-    expect(safeErrorText("Unexpected token ' in JSON at position 5")).toBe('Unexpected token <redacted> in JSON at position 5');
+    expect(safeErrorText("Unexpected token ' in JSON at position 5")).toBe(
+      'Unexpected token <redacted> in JSON at position 5',
+    );
   });
 
   it('reads only the head of a huge text and says that it stopped', () => {

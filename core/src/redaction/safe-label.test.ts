@@ -36,13 +36,17 @@ describe('safeIdentifier and safeCatalogModel (codewhale SL cases)', () => {
     expectRedacted(expected);
   });
 
-  it.each(['src/lib.rs', 'config/prod', 'models/weights.gguf', 'foo/bar-baz', 'docs/PREVIEW_REQUEST.md', 'models/llama-3.gguf'])(
-    'SL-11 refuses any slash in an identifier: %s',
-    (raw) => {
-      expectRedacted(safeIdentifier(raw));
-      expectRedacted(safeCatalogModel(raw, NO_CATALOG));
-    },
-  );
+  it.each([
+    'src/lib.rs',
+    'config/prod',
+    'models/weights.gguf',
+    'foo/bar-baz',
+    'docs/PREVIEW_REQUEST.md',
+    'models/llama-3.gguf',
+  ])('SL-11 refuses any slash in an identifier: %s', (raw) => {
+    expectRedacted(safeIdentifier(raw));
+    expectRedacted(safeCatalogModel(raw, NO_CATALOG));
+  });
 
   it('SL-12 publishes a slash-bearing model id only when it is an exact catalog entry', () => {
     const catalog = new Set(['qwen/qwen3.6-flash']);
@@ -102,7 +106,13 @@ describe('safeIdentifier and safeCatalogModel (codewhale SL cases)', () => {
       safeCatalogModel('qwen/src/lib.rs', new Set(['qwen/qwen3.6-flash'])),
       safePhrase('sk-live-abcdef0123456789abcdef'),
     ].join('\n');
-    for (const part of ['internal.example.com', 'deployments/prod-key-8f2a', 'openai/secrets/config', 'qwen/src/lib.rs', 'sk-live-']) {
+    for (const part of [
+      'internal.example.com',
+      'deployments/prod-key-8f2a',
+      'openai/secrets/config',
+      'qwen/src/lib.rs',
+      'sk-live-',
+    ]) {
       expect(outputs).not.toContain(part);
     }
     expect(outputs).toContain('sha256:');
@@ -110,9 +120,12 @@ describe('safeIdentifier and safeCatalogModel (codewhale SL cases)', () => {
 });
 
 describe('safePhrase (codewhale SL cases)', () => {
-  it.each(['Codex OAuth quota', 'OpenAI Codex (ChatGPT)', 'Custom (OpenAI-compatible)'])('SL-16/SL-26 publishes %s', (raw) => {
-    expect(safePhrase(raw)).toBe(raw);
-  });
+  it.each(['Codex OAuth quota', 'OpenAI Codex (ChatGPT)', 'Custom (OpenAI-compatible)'])(
+    'SL-16/SL-26 publishes %s',
+    (raw) => {
+      expect(safePhrase(raw)).toBe(raw);
+    },
+  );
 
   it.each([
     ['/opt/quota/plan', undefined],
@@ -135,7 +148,8 @@ describe('safePhrase (codewhale SL cases)', () => {
 describe('tightenings over the reference', () => {
   it('treats sk- as a key prefix only at a token boundary', () => {
     for (const word of ['ask-user', 'task-runner', 'whisk-mode', 'risk-level']) expect(safeIdentifier(word)).toBe(word);
-    for (const phrase of ['risk-level: low', 'disk-cache hit', 'desk-top layout']) expect(safePhrase(phrase)).toBe(phrase);
+    for (const phrase of ['risk-level: low', 'disk-cache hit', 'desk-top layout'])
+      expect(safePhrase(phrase)).toBe(phrase);
     for (const raw of ['sk-x', 'SK-x', 'foo_sk-bar', 'a.sk-b']) expectRedacted(safeIdentifier(raw));
   });
 
@@ -180,7 +194,14 @@ describe('tightenings over the reference', () => {
   });
 
   it('still publishes ordinary dotted and numbered names', () => {
-    for (const raw of ['chat.completions', 'gpt-4.1', 'v1.2.3', 'llama-3.3-70b-instruct', 'claude-sonnet-4-20250514', 'sha256:3f2a9c1e7b4d']) {
+    for (const raw of [
+      'chat.completions',
+      'gpt-4.1',
+      'v1.2.3',
+      'llama-3.3-70b-instruct',
+      'claude-sonnet-4-20250514',
+      'sha256:3f2a9c1e7b4d',
+    ]) {
       expect(safeIdentifier(raw)).toBe(raw);
     }
     expect(safePhrase('node 20.11.1')).toBe('node 20.11.1');

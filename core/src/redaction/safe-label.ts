@@ -53,9 +53,6 @@ export function safeCatalogModel(raw: string, catalog: ReadonlySet<string>): str
 export function safePhrase(raw: string): string {
   const trimmed = trimWhiteSpace(raw);
   const publishable =
-    trimmed !== '' &&
-    utf8Length(trimmed) <= MAX_PHRASE_BYTES &&
-    PHRASE_CHARS.test(trimmed) &&
-    !looksSensitive(trimmed);
+    trimmed !== '' && utf8Length(trimmed) <= MAX_PHRASE_BYTES && PHRASE_CHARS.test(trimmed) && !looksSensitive(trimmed);
   return publishable ? trimmed : fingerprint(raw);
 }

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { safePackageName } from './safe-package-name.js';
 
 describe('safePackageName', () => {
-  it.each(['@cw/provider-deepseek', 'cw-plugin-example', '@acme/cw-plugin.tools', 'plugin_1'])('publishes the npm name %s', (name) => {
-    expect(safePackageName(name)).toBe(name);
-  });
+  it.each(['@cw/provider-deepseek', 'cw-plugin-example', '@acme/cw-plugin.tools', 'plugin_1'])(
+    'publishes the npm name %s',
+    (name) => {
+      expect(safePackageName(name)).toBe(name);
+    },
+  );
 
   it.each([
     '/home/someone/plugins/local-plugin',

@@ -25,7 +25,26 @@ describe('terminalSafe', () => {
   it('removes controls, bidi and zero-width characters', () => {
     expect(terminalSafe('bell\u0007\u0007 del\u007f nul\u0000')).toBe('bell del nul');
     expect(terminalSafe('gpt-4.1\u202e1.4-tpg')).toBe('gpt-4.11.4-tpg');
-    for (const char of ['\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\ufeff', '\u061c', '\u00ad', '\u2060']) {
+    for (const char of [
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\ufeff',
+      '\u061c',
+      '\u00ad',
+      '\u2060',
+    ]) {
       expect(terminalSafe(`a${char}b`)).toBe('ab');
     }
     expect(terminalSafe('tag\u{e0041}\u{e0042}')).toBe('tag');

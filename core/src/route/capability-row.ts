@@ -50,7 +50,9 @@ const reasoningSchema = z
      * Extra body paths set with the control (e.g. `thinking.type`), keyed by tier, or by `on` (every
      * tier but off) and `all`; a tier's own entry wins over `on`, which wins over `all`.
      */
-    also_set: z.partialRecord(z.enum([...REASONING_TIERS, 'on', 'all']), z.record(z.string().regex(KEY_PATH), jsonLeaf)).default({}),
+    also_set: z
+      .partialRecord(z.enum([...REASONING_TIERS, 'on', 'all']), z.record(z.string().regex(KEY_PATH), jsonLeaf))
+      .default({}),
     /** The tier used when the user selected none; null means the route sends no control by default. */
     default_tier: z.enum(REASONING_TIERS).nullable(),
     /** Top-level body keys removed when a reasoning control is sent (e.g. sampling the provider rejects). */
@@ -134,7 +136,10 @@ export const capabilityRowSchema = z
       .object({
         scheme: z.enum(['bearer', 'x-api-key', 'none']),
         /** Environment variable that holds the key; the key itself is never stored. */
-        api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).nullable(),
+        api_key_env: z
+          .string()
+          .regex(/^[A-Z_][A-Z0-9_]*$/)
+          .nullable(),
         /** Fixed extra headers (e.g. `anthropic-version`); never secrets. */
         headers: z.record(z.string(), z.string()).default({}),
       })

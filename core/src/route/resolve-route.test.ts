@@ -10,7 +10,10 @@ describe('wireModelFor', () => {
     expect(wireModelFor({ row, model: 'other', definedBy: 'plugin-row' })).toBe('other');
   });
 
-  it.each(['constructor', 'hasOwnProperty', '__proto__', 'toString'])('passes %s through instead of finding an Object.prototype member', (model) => {
-    expect(wireModelFor({ row, model, definedBy: 'plugin-row' })).toBe(model);
-  });
+  it.each(['constructor', 'hasOwnProperty', '__proto__', 'toString'])(
+    'passes %s through instead of finding an Object.prototype member',
+    (model) => {
+      expect(wireModelFor({ row, model, definedBy: 'plugin-row' })).toBe(model);
+    },
+  );
 });

@@ -42,13 +42,17 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
     throw new RoutePlanError(`route ${query.routeId} could not be resolved: ${(error as Error).message}`);
   }
   if (!resolved) {
-    throw new RoutePlanError(`route ${query.routeId} is not registered by any loaded plugin; run cw routes to list the routes`);
+    throw new RoutePlanError(
+      `route ${query.routeId} is not registered by any loaded plugin; run cw routes to list the routes`,
+    );
   }
   const { plugin, ...data } = resolved.row;
   const checked = capabilityRowSchema.safeParse(data);
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    throw new RoutePlanError(`route ${query.routeId} resolved to an invalid row (field ${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'})`);
+    throw new RoutePlanError(
+      `route ${query.routeId} resolved to an invalid row (field ${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'})`,
+    );
   }
   return { ...resolved, row: { ...checked.data, plugin } };
 }

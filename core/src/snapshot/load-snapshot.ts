@@ -15,7 +15,11 @@ export function tapCoreStages(registry: PluginRegistry): void {
 }
 
 /** Reads config and session from the cw home into a snapshot. Reads only; creates nothing on disk. */
-export async function loadSnapshot(options: { home: string; registry: PluginRegistry; defaultRouteId: string }): Promise<CwSnapshot> {
+export async function loadSnapshot(options: {
+  home: string;
+  registry: PluginRegistry;
+  defaultRouteId: string;
+}): Promise<CwSnapshot> {
   const config = await loadConfig(options.home);
   const sessionName = config.session ?? DEFAULT_SESSION;
   const messages = await readSession(options.home, sessionName);

@@ -22,12 +22,16 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>, time
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
+      const age = await stat(lock).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
       if (age > STALE_AFTER_MS) {
         await rm(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new LockTimeoutError('the session is locked by another cw process; try again when it finishes');
+      if (Date.now() > deadline)
+        throw new LockTimeoutError('the session is locked by another cw process; try again when it finishes');
       await sleep(25);
     }
   }

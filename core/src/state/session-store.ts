@@ -40,7 +40,8 @@ export async function readSession(home: string, name: string): Promise<readonly 
     throw new SessionError(`session ${name} is not valid JSON; move sessions/${name}.json aside to start fresh`);
   }
   const parsed = sessionFile.safeParse(raw);
-  if (!parsed.success) throw new SessionError(`session ${name} has an unexpected shape; move sessions/${name}.json aside to start fresh`);
+  if (!parsed.success)
+    throw new SessionError(`session ${name} has an unexpected shape; move sessions/${name}.json aside to start fresh`);
   return parsed.data.messages;
 }
 
@@ -48,7 +49,12 @@ export async function readSession(home: string, name: string): Promise<readonly 
  * Appends a finished turn under the session lock. `expectedLength` is the history length the turn
  * was prepared from: if another process appended meanwhile, the turn is refused rather than interleaved.
  */
-export async function appendTurn(home: string, name: string, expectedLength: number, turn: readonly ConversationMessage[]): Promise<void> {
+export async function appendTurn(
+  home: string,
+  name: string,
+  expectedLength: number,
+  turn: readonly ConversationMessage[],
+): Promise<void> {
   const file = sessionPath(home, name);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await withFileLock(file, async () => {

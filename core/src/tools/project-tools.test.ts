@@ -26,11 +26,16 @@ function row(overrides: Partial<CapabilityRowInput> = {}): CapabilityRow {
   return { ...capabilityRowSchema.parse(input), plugin: 'unit-test' };
 }
 
-function tool(name: string, input_schema: ToolDefinition['input_schema'] = { type: 'object', properties: {} }, deferred = false): ToolDefinition {
+function tool(
+  name: string,
+  input_schema: ToolDefinition['input_schema'] = { type: 'object', properties: {} },
+  deferred = false,
+): ToolDefinition {
   return { name, description: `The ${name} tool.`, input_schema, origin: { kind: 'mcp', server: 'test' }, deferred };
 }
 
-const unsendable = (name: string): ToolDefinition => tool(name, { type: 'object', properties: { v: { type: 'string', not: { const: 'x' } } } });
+const unsendable = (name: string): ToolDefinition =>
+  tool(name, { type: 'object', properties: { v: { type: 'string', not: { const: 'x' } } } });
 
 function context(overrides: Partial<ProjectionContext> & { toolChoice?: LogicalToolChoice } = {}): ProjectionContext {
   return { row: row(), tools: BUILTIN_TOOLS, toolChoice: 'auto', reasoningActive: false, ...overrides };
@@ -73,13 +78,20 @@ describe('projectTools', () => {
   });
 
   it('rejects a named tool_choice that points at an omitted tool with a typed error', () => {
-    expect(() => projectTools(context({ tools: [...BUILTIN_TOOLS, unsendable('negated')], toolChoice: { name: 'negated' } }))).toThrow(ToolChoiceError);
+    expect(() =>
+      projectTools(context({ tools: [...BUILTIN_TOOLS, unsendable('negated')], toolChoice: { name: 'negated' } })),
+    ).toThrow(ToolChoiceError);
     expect(() => projectTools(context({ toolChoice: { name: 'not_in_catalog' } }))).toThrow(ToolChoiceError);
     expect(projectTools(context({ toolChoice: { name: 'read_file' } })).toolChoice).toEqual({ name: 'read_file' });
   });
 
   it('omits a duplicate name and tools beyond the route limit, in catalog order', () => {
-    const projection = projectTools(context({ row: row({ tool_schema: { dialect: 'object-root', max_tools: 2 } }), tools: [tool('a'), tool('a'), tool('b'), tool('c')] }));
+    const projection = projectTools(
+      context({
+        row: row({ tool_schema: { dialect: 'object-root', max_tools: 2 } }),
+        tools: [tool('a'), tool('a'), tool('b'), tool('c')],
+      }),
+    );
     expect(projection.outcomes).toEqual([
       { name: 'a', outcome: 'exact' },
       { name: 'a', outcome: 'omitted', reason: 'duplicate-name' },
@@ -90,7 +102,14 @@ describe('projectTools', () => {
 
   it('projects deferred tools too, so tool search only offers what the route can send', () => {
     const projection = projectTools(
-      context({ tools: [tool('active')], deferredTools: [tool('later_ok', { type: 'object', properties: { q: { type: 'string' } } }, true), unsendable('later_bad'), tool('2late')] }),
+      context({
+        tools: [tool('active')],
+        deferredTools: [
+          tool('later_ok', { type: 'object', properties: { q: { type: 'string' } } }, true),
+          unsendable('later_bad'),
+          tool('2late'),
+        ],
+      }),
     );
     expect(projection.deferred).toEqual([
       { name: 'later_ok', outcome: 'exact' },
@@ -130,16 +149,28 @@ describe('projectTools', () => {
     expect(projectTools(context({ row: thinking, reasoningActive: true })).toolChoice).toBeNull();
     expect(projectTools(context({ row: thinking, reasoningActive: true })).warning).toBeNull();
     expect(projectTools(context({ row: thinking, reasoningActive: true, toolChoice: 'none' })).wireTools).toEqual([]);
-    expect(() => projectTools(context({ row: thinking, reasoningActive: true, toolChoice: 'required' }))).toThrow(ToolChoiceError);
-    expect(projectTools(context({ row: thinking, reasoningActive: false, toolChoice: 'required' })).toolChoice).toBe('required');
+    expect(() => projectTools(context({ row: thinking, reasoningActive: true, toolChoice: 'required' }))).toThrow(
+      ToolChoiceError,
+    );
+    expect(projectTools(context({ row: thinking, reasoningActive: false, toolChoice: 'required' })).toolChoice).toBe(
+      'required',
+    );
   });
 
   it('is deterministic and leaves the catalog untouched', () => {
-    const catalog = [...BUILTIN_TOOLS, unsendable('negated'), tool('fetch', { type: 'object', properties: { mode: { const: 'raw' }, url: { type: 'string', format: 'uri' } } })];
+    const catalog = [
+      ...BUILTIN_TOOLS,
+      unsendable('negated'),
+      tool('fetch', { type: 'object', properties: { mode: { const: 'raw' }, url: { type: 'string', format: 'uri' } } }),
+    ];
     const before = JSON.stringify(catalog);
     const first = projectTools(context({ tools: catalog }));
     expect(projectTools(context({ tools: catalog }))).toEqual(first);
     expect(JSON.stringify(catalog)).toBe(before);
-    expect(first.outcomes.at(-1)).toEqual({ name: 'fetch', outcome: 'relaxed', rules: ['const-to-enum', 'infer-literal-type', 'constraints-to-description'] });
+    expect(first.outcomes.at(-1)).toEqual({
+      name: 'fetch',
+      outcome: 'relaxed',
+      rules: ['const-to-enum', 'infer-literal-type', 'constraints-to-description'],
+    });
   });
 });

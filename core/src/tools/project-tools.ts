@@ -105,7 +105,8 @@ export function projectTools(context: ProjectionContext): ToolProjection {
   let sent = 0;
   const limited = active.map((projected) => {
     if (projected.spec === null) return projected;
-    if (rules.max_tools !== null && sent >= rules.max_tools) return omitted(projected.outcome.name, 'tool-limit-exceeded');
+    if (rules.max_tools !== null && sent >= rules.max_tools)
+      return omitted(projected.outcome.name, 'tool-limit-exceeded');
     sent += 1;
     return projected;
   });
@@ -143,8 +144,16 @@ function projectTool(tool: ToolDefinition, rules: ToolSchemaRules, names: RegExp
       return omitted(tool.name, result.reason);
     case 'exact':
     case 'relaxed': {
-      const spec: WireToolSpec = { name: tool.name, description: result.draft.description, parameters: result.draft.parameters, strict: result.strict };
-      const outcome: ToolOutcome = result.outcome === 'exact' ? { name: tool.name, outcome: 'exact' } : { name: tool.name, outcome: 'relaxed', rules: result.rules };
+      const spec: WireToolSpec = {
+        name: tool.name,
+        description: result.draft.description,
+        parameters: result.draft.parameters,
+        strict: result.strict,
+      };
+      const outcome: ToolOutcome =
+        result.outcome === 'exact'
+          ? { name: tool.name, outcome: 'exact' }
+          : { name: tool.name, outcome: 'relaxed', rules: result.rules };
       return { outcome, spec };
     }
     default: {
@@ -171,15 +180,24 @@ export function reconcileToolChoice(
   const choice = context.toolChoice;
   if (typeof choice === 'object') {
     const outcome = outcomes.find((entry) => entry.name === choice.name);
-    if (!outcome) throw new ToolChoiceError('tool_choice names a tool that is not in the active catalog; name an active tool or use auto');
+    if (!outcome)
+      throw new ToolChoiceError(
+        'tool_choice names a tool that is not in the active catalog; name an active tool or use auto',
+      );
     if (outcome.outcome === 'omitted') {
-      throw new ToolChoiceError(`tool_choice names a tool this route cannot be sent (${outcome.reason}); name another tool or use auto`);
+      throw new ToolChoiceError(
+        `tool_choice names a tool this route cannot be sent (${outcome.reason}); name another tool or use auto`,
+      );
     }
   }
   const unchanged = { dropTools: false, change: null };
   if (wireTools.length === 0) return { toolChoice: null, ...unchanged };
   const form = typeof choice === 'object' ? 'named' : choice;
-  const changed = (toolChoice: ReconciledToolChoice, sent: SentToolChoice, dropTools = false): ToolChoiceResolution => ({
+  const changed = (
+    toolChoice: ReconciledToolChoice,
+    sent: SentToolChoice,
+    dropTools = false,
+  ): ToolChoiceResolution => ({
     toolChoice,
     dropTools,
     change: form === 'auto' ? null : { requested: form, sent },
@@ -187,11 +205,17 @@ export function reconcileToolChoice(
   const reasoning = context.row.reasoning;
   if (context.reasoningActive && reasoning) {
     if ((form === 'required' || form === 'named') && reasoning.forbids_forced_tool_choice) {
-      throw new ToolChoiceError('this route refuses a forced tool_choice while reasoning is on; set reasoning to off or use auto');
+      throw new ToolChoiceError(
+        'this route refuses a forced tool_choice while reasoning is on; set reasoning to off or use auto',
+      );
     }
     if (reasoning.omits_tool_choice) {
       // The route refuses tool_choice while thinking; auto is its default, and none is kept by sending no tools.
-      return form === 'none' ? changed(null, 'tools-dropped', true) : form === 'auto' ? { toolChoice: null, ...unchanged } : changed(null, 'omitted');
+      return form === 'none'
+        ? changed(null, 'tools-dropped', true)
+        : form === 'auto'
+          ? { toolChoice: null, ...unchanged }
+          : changed(null, 'omitted');
     }
   }
   if (context.row.tool_choice.accepted.includes(form)) return { toolChoice: choice, ...unchanged };
@@ -212,8 +236,14 @@ export function reconcileToolChoice(
   }
 }
 
-function projectionWarning(row: CapabilityRow, outcomes: readonly ToolOutcome[], change: ToolChoiceResolution['change']): ToolProjectionWarning | null {
-  const left = outcomes.flatMap((entry) => (entry.outcome === 'omitted' ? [{ name: safeIdentifier(entry.name), reason: entry.reason }] : []));
+function projectionWarning(
+  row: CapabilityRow,
+  outcomes: readonly ToolOutcome[],
+  change: ToolChoiceResolution['change'],
+): ToolProjectionWarning | null {
+  const left = outcomes.flatMap((entry) =>
+    entry.outcome === 'omitted' ? [{ name: safeIdentifier(entry.name), reason: entry.reason }] : [],
+  );
   if (left.length === 0 && change === null) return null;
   const listed = left.slice(0, MAX_LISTED_TOOLS);
   const more = left.length - listed.length;
@@ -221,8 +251,17 @@ function projectionWarning(row: CapabilityRow, outcomes: readonly ToolOutcome[],
   if (left.length > 0) {
     const names = listed.map((entry) => `${entry.name} (${entry.reason})`).join(', ');
     const noun = left.length === 1 ? 'tool' : 'tools';
-    parts.push(`${left.length} ${noun} cannot be sent on route ${safeIdentifier(row.route_id)} and ${left.length === 1 ? 'was' : 'were'} left off: ${names}${more > 0 ? `, and ${more} more` : ''}`);
+    parts.push(
+      `${left.length} ${noun} cannot be sent on route ${safeIdentifier(row.route_id)} and ${left.length === 1 ? 'was' : 'were'} left off: ${names}${more > 0 ? `, and ${more} more` : ''}`,
+    );
   }
   if (change !== null) parts.push(`tool_choice ${change.requested} was sent as ${change.sent}`);
-  return { code: 'tool-projection-degraded', omitted: listed, omitted_count: left.length, more, tool_choice: change, message: parts.join('; ') };
+  return {
+    code: 'tool-projection-degraded',
+    omitted: listed,
+    omitted_count: left.length,
+    more,
+    tool_choice: change,
+    message: parts.join('; '),
+  };
 }

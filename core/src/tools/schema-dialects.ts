@@ -2,7 +2,14 @@
 // any field; the preset supplies the rest. Facts and sources: docs/capability-rows.md, "Schema dialects".
 
 /** The schema dialects cw ships presets for. A row may name another label; it then starts from `loose`. */
-export const SCHEMA_DIALECTS = ['loose', 'strict', 'strict-narrow', 'mfjs', 'draft-2020-object', 'object-root'] as const;
+export const SCHEMA_DIALECTS = [
+  'loose',
+  'strict',
+  'strict-narrow',
+  'mfjs',
+  'draft-2020-object',
+  'object-root',
+] as const;
 /** A schema dialect cw ships a preset for. */
 export type SchemaDialect = (typeof SCHEMA_DIALECTS)[number];
 
@@ -106,8 +113,8 @@ const STRICT_MODE_KEYWORDS = [
 
 /** Each schema dialect's full rules; a row's own fields override these. */
 export const SCHEMA_DIALECT_PRESETS: Readonly<Record<SchemaDialect, ToolSchemaRules>> = {
-  'loose': LOOSE,
-  'strict': {
+  loose: LOOSE,
+  strict: {
     ...LOOSE,
     dialect: 'strict',
     allow_keywords: STRICT_MODE_KEYWORDS,
@@ -190,7 +197,9 @@ export const SCHEMA_DIALECT_PRESETS: Readonly<Record<SchemaDialect, ToolSchemaRu
 };
 
 /** A row's tool-schema fields as written: a dialect label plus any overrides. */
-export type ToolSchemaRulesInput = { readonly dialect: string } & { readonly [K in Exclude<keyof ToolSchemaRules, 'dialect'>]?: ToolSchemaRules[K] | undefined };
+export type ToolSchemaRulesInput = { readonly dialect: string } & {
+  readonly [K in Exclude<keyof ToolSchemaRules, 'dialect'>]?: ToolSchemaRules[K] | undefined;
+};
 
 /** Fills every field a row leaves out from its schema dialect's preset (`loose` for a label cw has no preset for). */
 export function withSchemaDialectDefaults(input: ToolSchemaRulesInput): ToolSchemaRules {

@@ -59,15 +59,26 @@ export async function sendPreparedRequest(
   }
   let response: Response;
   try {
-    response = await fetch(prepared.url, { method: 'POST', headers, body: prepared.bodyText, signal: options.signal ?? null });
+    response = await fetch(prepared.url, {
+      method: 'POST',
+      headers,
+      body: prepared.bodyText,
+      signal: options.signal ?? null,
+    });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    throw new ProviderError(`could not reach the endpoint of this route${code ? ` (${code})` : ''}; check base_url and your network`, null);
+    throw new ProviderError(
+      `could not reach the endpoint of this route${code ? ` (${code})` : ''}; check base_url and your network`,
+      null,
+    );
   }
   if (!response.ok) {
     // The upstream body may echo the key or the prompt: read it to free the socket, never print it.
     await response.text().catch(() => '');
-    throw new ProviderError(`the provider answered HTTP ${response.status}${hintFor(response.status)}`, response.status);
+    throw new ProviderError(
+      `the provider answered HTTP ${response.status}${hintFor(response.status)}`,
+      response.status,
+    );
   }
   const contentType = response.headers.get('content-type') ?? '';
   const payload: ReplyPayload = contentType.includes('text/event-stream')
@@ -79,7 +90,8 @@ export async function sendPreparedRequest(
 }
 
 function hintFor(status: number): string {
-  if (status === 401 || status === 403) return ': the API key was refused; check the key in the environment variable this route names';
+  if (status === 401 || status === 403)
+    return ': the API key was refused; check the key in the environment variable this route names';
   if (status === 404) return ': the endpoint or model was not found; check base_url and model';
   if (status === 429) return ': rate limited; wait and try again';
   if (status >= 500) return ': the provider failed; try again later';
@@ -131,7 +143,11 @@ async function readServerSentEvents(response: Response, onEvent: (event: JsonVal
 }
 
 /** Feeds each event's text delta, read by the dialect's own tap, to the caller's sink. */
-function textSink(hooks: CoreHooks, dialect: string, onText: ((delta: string) => void) | undefined): (event: JsonValue) => void {
+function textSink(
+  hooks: CoreHooks,
+  dialect: string,
+  onText: ((delta: string) => void) | undefined,
+): (event: JsonValue) => void {
   const reader = hooks.readTextDelta.get(dialect);
   if (!onText || !reader) return () => undefined;
   return (event) => {

@@ -1,10 +1,24 @@
-import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import type {
+  BuildContext,
+  CapabilityRow,
+  ConversationMessage,
+  JsonValue,
+  ReconciledToolChoice,
+  WireBody,
+} from '@cw/core';
 import { describe, expect, it } from 'vitest';
-import { LIST_DIR_TOOL, READ_FILE_TOOL, buildContext, expectExactBody as expectBody, rowWithCap as rowFor } from '../../../test/support/build-context.js';
+import {
+  LIST_DIR_TOOL,
+  READ_FILE_TOOL,
+  buildContext,
+  expectExactBody as expectBody,
+  rowWithCap as rowFor,
+} from '../../../test/support/build-context.js';
 import { validateWireBody } from '../../../test/support/wire-schemas.js';
 import { buildAnthropicBody } from './anthropic-build-body.js';
 
-const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow => rowFor('anthropic-messages', field, 8192);
+const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow =>
+  rowFor('anthropic-messages', field, 8192);
 
 const readFile = READ_FILE_TOOL;
 const listDir = LIST_DIR_TOOL;
@@ -12,12 +26,22 @@ const expectedTools: JsonValue[] = [
   {
     name: 'read_file',
     description: 'Read a file from the workspace.',
-    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    input_schema: {
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+      additionalProperties: false,
+    },
   },
-  { name: 'list_dir', description: 'List a directory.', input_schema: { type: 'object', properties: { dir: { type: 'string' } } } },
+  {
+    name: 'list_dir',
+    description: 'List a directory.',
+    input_schema: { type: 'object', properties: { dir: { type: 'string' } } },
+  },
 ];
 
-const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext => buildContext(rowWithCap('max_tokens'), 2048, overrides);
+const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext =>
+  buildContext(rowWithCap('max_tokens'), 2048, overrides);
 
 const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody('anthropic-messages', body, expected);
 
@@ -54,7 +78,12 @@ describe('buildAnthropicBody: plain turn', () => {
   it('an empty system prompt leaves no system key at all', () => {
     for (const entrypoint of ['streaming', 'blocking'] as const) {
       const body = buildAnthropicBody({}, contextWith({ system: '', entrypoint }));
-      expectExactBody(body, { model: 'test-model', max_tokens: 2048, messages: [{ role: 'user', content: 'Say hello.' }], stream: entrypoint === 'streaming' });
+      expectExactBody(body, {
+        model: 'test-model',
+        max_tokens: 2048,
+        messages: [{ role: 'user', content: 'Say hello.' }],
+        stream: entrypoint === 'streaming',
+      });
       expect('system' in body).toBe(false);
     }
   });
@@ -80,12 +109,23 @@ describe('buildAnthropicBody: tools and tool_choice', () => {
         tool_choice: wireChoice,
         stream: true,
       });
-      expect(Object.keys(body)).toEqual(['model', 'max_tokens', 'system', 'messages', 'tools', 'tool_choice', 'stream']);
+      expect(Object.keys(body)).toEqual([
+        'model',
+        'max_tokens',
+        'system',
+        'messages',
+        'tools',
+        'tool_choice',
+        'stream',
+      ]);
     });
   }
 
   it('a null tool_choice leaves the key off, tools stay', () => {
-    const body = buildAnthropicBody({}, contextWith({ tools: [readFile, listDir], toolChoice: null, entrypoint: 'blocking' }));
+    const body = buildAnthropicBody(
+      {},
+      contextWith({ tools: [readFile, listDir], toolChoice: null, entrypoint: 'blocking' }),
+    );
     expectExactBody(body, {
       model: 'test-model',
       max_tokens: 2048,
@@ -119,14 +159,20 @@ describe('buildAnthropicBody: tool-call history', () => {
       { role: 'tool', tool_call_id: 'toolu_1', name: 'read_file', content: 'file body' },
       { role: 'user', content: 'Now summarize.' },
     ];
-    const body = buildAnthropicBody({}, contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }));
+    const body = buildAnthropicBody(
+      {},
+      contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }),
+    );
     expectExactBody(body, {
       model: 'test-model',
       max_tokens: 2048,
       system: 'You are terse.',
       messages: [
         { role: 'user', content: 'Read a.txt' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } }],
+        },
         {
           role: 'user',
           content: [
@@ -144,7 +190,11 @@ describe('buildAnthropicBody: tool-call history', () => {
   it('an assistant tool call with text puts the text block before the tool_use blocks', () => {
     const messages: ConversationMessage[] = [
       { role: 'user', content: 'Read two files' },
-      { role: 'assistant', content: 'Reading both.', tool_calls: [call, { id: 'toolu_2', name: 'read_file', arguments: '{"path":"b.txt"}' }] },
+      {
+        role: 'assistant',
+        content: 'Reading both.',
+        tool_calls: [call, { id: 'toolu_2', name: 'read_file', arguments: '{"path":"b.txt"}' }],
+      },
       { role: 'tool', tool_call_id: 'toolu_1', name: 'read_file', content: 'A' },
       { role: 'tool', tool_call_id: 'toolu_2', name: 'read_file', content: 'B' },
       { role: 'user', content: 'Compare them.' },
@@ -222,7 +272,10 @@ describe('buildAnthropicBody: tool-call history', () => {
       { role: 'tool', tool_call_id: 'toolu_1', name: 'read_file', content: 'done' },
     ];
     const body = buildAnthropicBody({}, contextWith({ messages }));
-    expect((body['messages'] as JsonValue[])[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'done' }] });
+    expect((body['messages'] as JsonValue[])[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'done' }],
+    });
   });
 
   it('tool_use input is the parsed arguments object; malformed or non-object arguments become {}', () => {
@@ -242,7 +295,10 @@ describe('buildAnthropicBody: tool-call history', () => {
         { role: 'tool', tool_call_id: 'toolu_x', name: 'read_file', content: 'r' },
       ];
       const body = buildAnthropicBody({}, contextWith({ messages }));
-      expect((body['messages'] as JsonValue[])[1], text).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read_file', input }] });
+      expect((body['messages'] as JsonValue[])[1], text).toEqual({
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_x', name: 'read_file', input }],
+      });
       expect(validateWireBody('anthropic-messages', body).errors).toEqual([]);
     }
   });
@@ -256,7 +312,15 @@ describe('buildAnthropicBody: empty replies', () => {
       { role: 'user', content: 'again' },
     ];
     const body = buildAnthropicBody({}, contextWith({ messages, tools: [], toolChoice: null }));
-    expect(body['messages']).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'again' }] }]);
+    expect(body['messages']).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: 'again' },
+        ],
+      },
+    ]);
     expect(validateWireBody('anthropic-messages', body).errors).toEqual([]);
   });
 });

@@ -11,7 +11,11 @@ export function buildAnthropicBody(_seed: WireBody, context: BuildContext): Wire
   if (context.system !== '') body['system'] = context.system;
   body['messages'] = anthropicTurns(context.messages);
   if (context.tools.length > 0) {
-    body['tools'] = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as JsonValue }));
+    body['tools'] = context.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters as JsonValue,
+    }));
   }
   const toolChoice = anthropicToolChoice(context.toolChoice);
   if (toolChoice !== undefined) body['tool_choice'] = toolChoice;

@@ -4,10 +4,26 @@ import { anthropicTextDelta, decodeAnthropicReply } from './anthropic-decode-rep
 
 const messageStart: JsonValue = {
   type: 'message_start',
-  message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm', stop_reason: null, usage: { input_tokens: 120, output_tokens: 1 } },
+  message: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    content: [],
+    model: 'm',
+    stop_reason: null,
+    usage: { input_tokens: 120, output_tokens: 1 },
+  },
 };
-const textDelta = (index: number, text: string): JsonValue => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
-const jsonDelta = (index: number, partial: string): JsonValue => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } });
+const textDelta = (index: number, text: string): JsonValue => ({
+  type: 'content_block_delta',
+  index,
+  delta: { type: 'text_delta', text },
+});
+const jsonDelta = (index: number, partial: string): JsonValue => ({
+  type: 'content_block_delta',
+  index,
+  delta: { type: 'input_json_delta', partial_json: partial },
+});
 const messageDelta = (outputTokens: number, stopReason = 'end_turn'): JsonValue => ({
   type: 'message_delta',
   delta: { stop_reason: stopReason, stop_sequence: null },
@@ -41,12 +57,20 @@ describe('decodeAnthropicReply: SSE', () => {
         { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
         textDelta(0, 'Reading both.'),
         { type: 'content_block_stop', index: 0 },
-        { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_a', name: 'read_file', input: {} } },
+        {
+          type: 'content_block_start',
+          index: 1,
+          content_block: { type: 'tool_use', id: 'toolu_a', name: 'read_file', input: {} },
+        },
         jsonDelta(1, ''),
         jsonDelta(1, '{"pa'),
         jsonDelta(1, 'th":"a.txt"}'),
         { type: 'content_block_stop', index: 1 },
-        { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_b', name: 'list_dir', input: {} } },
+        {
+          type: 'content_block_start',
+          index: 2,
+          content_block: { type: 'tool_use', id: 'toolu_b', name: 'list_dir', input: {} },
+        },
         jsonDelta(2, '{"dir":'),
         jsonDelta(2, '"src"}'),
         { type: 'content_block_stop', index: 2 },
@@ -149,7 +173,15 @@ describe('decodeAnthropicReply: JSON', () => {
   });
 
   it('a body with missing or odd fields decodes to an empty reply', () => {
-    for (const body of [null, 'text', [], {}, { content: 'hi' }, { content: [null, 1, { type: 'text' }] }, { content: [], usage: { input_tokens: 1 } }] as JsonValue[]) {
+    for (const body of [
+      null,
+      'text',
+      [],
+      {},
+      { content: 'hi' },
+      { content: [null, 1, { type: 'text' }] },
+      { content: [], usage: { input_tokens: 1 } },
+    ] as JsonValue[]) {
       expect(decodeAnthropicReply({ kind: 'json', body })).toEqual({ text: '', toolCalls: [], usage: null });
     }
   });
@@ -163,8 +195,12 @@ describe('anthropicTextDelta', () => {
   it('returns undefined for every other event, an empty text, or a malformed one', () => {
     expect(anthropicTextDelta(textDelta(0, ''))).toBeUndefined();
     expect(anthropicTextDelta(jsonDelta(1, '{"a":1}'))).toBeUndefined();
-    expect(anthropicTextDelta({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hmm' } })).toBeUndefined();
-    expect(anthropicTextDelta({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'start' } })).toBeUndefined();
+    expect(
+      anthropicTextDelta({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hmm' } }),
+    ).toBeUndefined();
+    expect(
+      anthropicTextDelta({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'start' } }),
+    ).toBeUndefined();
     expect(anthropicTextDelta({ type: 'message_delta', delta: { type: 'text_delta', text: 'no' } })).toBeUndefined();
     expect(anthropicTextDelta(messageStart)).toBeUndefined();
     expect(anthropicTextDelta({ type: 'content_block_delta', delta: { type: 'text_delta', text: 3 } })).toBeUndefined();
@@ -177,12 +213,21 @@ describe('decodeAnthropicReply: tools without parameters', () => {
   it('gives a streamed call with no input JSON the arguments "{}", as the blocking path does', () => {
     const events: JsonValue[] = [
       messageStart,
-      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'now', input: {} } },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: 'now', input: {} },
+      },
       jsonDelta(0, ''),
       messageDelta(3, 'tool_use'),
     ];
-    expect(decodeAnthropicReply({ kind: 'sse', events }).toolCalls).toEqual([{ id: 'toolu_1', name: 'now', arguments: '{}' }]);
-    const blocking = decodeAnthropicReply({ kind: 'json', body: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'now', input: {} }] } });
+    expect(decodeAnthropicReply({ kind: 'sse', events }).toolCalls).toEqual([
+      { id: 'toolu_1', name: 'now', arguments: '{}' },
+    ]);
+    const blocking = decodeAnthropicReply({
+      kind: 'json',
+      body: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'now', input: {} }] },
+    });
     expect(blocking.toolCalls).toEqual([{ id: 'toolu_1', name: 'now', arguments: '{}' }]);
   });
 });

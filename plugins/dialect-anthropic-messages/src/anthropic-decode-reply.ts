@@ -12,7 +12,11 @@ export function decodeAnthropicReply(payload: ReplyPayload): AssistantReply {
       const entry = asObject(block);
       if (entry['type'] === 'text') text += asString(entry['text']);
       if (entry['type'] === 'tool_use') {
-        toolCalls.push({ id: asString(entry['id']), name: asString(entry['name']), arguments: JSON.stringify(entry['input'] ?? {}) });
+        toolCalls.push({
+          id: asString(entry['id']),
+          name: asString(entry['name']),
+          arguments: JSON.stringify(entry['input'] ?? {}),
+        });
       }
     }
     const usage = asObject(message['usage']);
@@ -31,7 +35,8 @@ export function decodeAnthropicReply(payload: ReplyPayload): AssistantReply {
         break;
       case 'content_block_start': {
         const block = asObject(event['content_block']);
-        if (block['type'] === 'tool_use') calls.set(index, { id: asString(block['id']), name: asString(block['name']), arguments: '' });
+        if (block['type'] === 'tool_use')
+          calls.set(index, { id: asString(block['id']), name: asString(block['name']), arguments: '' });
         break;
       }
       case 'content_block_delta': {
@@ -57,11 +62,15 @@ export function decodeAnthropicReply(payload: ReplyPayload): AssistantReply {
 export function anthropicTextDelta(raw: JsonValue): string | undefined {
   const event = asObject(raw);
   const delta = asObject(event['delta']);
-  return event['type'] === 'content_block_delta' && delta['type'] === 'text_delta' ? asString(delta['text']) || undefined : undefined;
+  return event['type'] === 'content_block_delta' && delta['type'] === 'text_delta'
+    ? asString(delta['text']) || undefined
+    : undefined;
 }
 
 function pairOf(input: JsonValue | undefined, output: JsonValue | undefined): AssistantReply['usage'] {
-  return typeof input === 'number' && typeof output === 'number' ? { input_tokens: input, output_tokens: output } : null;
+  return typeof input === 'number' && typeof output === 'number'
+    ? { input_tokens: input, output_tokens: output }
+    : null;
 }
 
 function asObject(value: JsonValue | undefined): JsonObject {

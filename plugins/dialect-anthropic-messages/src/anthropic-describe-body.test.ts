@@ -4,7 +4,9 @@ import { describeAnthropicBody } from './anthropic-describe-body.js';
 describe('describeAnthropicBody', () => {
   it('the system region is the top-level system value, string or block array; no item is a system item', () => {
     const blocks = [{ type: 'text', text: 'base prompt', cache_control: { type: 'ephemeral' } }];
-    expect(describeAnthropicBody({ model: 'm', system: 'base prompt', messages: [] }).systemValues).toEqual(['base prompt']);
+    expect(describeAnthropicBody({ model: 'm', system: 'base prompt', messages: [] }).systemValues).toEqual([
+      'base prompt',
+    ]);
     const layout = describeAnthropicBody({ model: 'm', system: blocks, messages: [{ role: 'user', content: 'hi' }] });
     expect(layout.systemValues).toEqual([blocks]);
     expect(layout.systemItemIndexes).toEqual([]);
@@ -52,7 +54,16 @@ describe('describeAnthropicBody', () => {
   });
 
   it('string content and odd items contribute nothing', () => {
-    const layout = describeAnthropicBody({ model: 'm', messages: [{ role: 'user', content: 'image' }, null, 3, { role: 'user' }, { role: 'user', content: [null, 'image'] }] });
+    const layout = describeAnthropicBody({
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'image' },
+        null,
+        3,
+        { role: 'user' },
+        { role: 'user', content: [null, 'image'] },
+      ],
+    });
     expect(layout.toolResultItemIndexes).toEqual([]);
     expect(layout.attachmentParts).toEqual([]);
   });

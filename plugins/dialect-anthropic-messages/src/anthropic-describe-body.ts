@@ -13,7 +13,8 @@ export function describeAnthropicBody(body: WireBody): BodyLayout {
     if (!Array.isArray(content)) return;
     if (content.some((block) => isObject(block) && block['type'] === 'tool_result')) toolResultItemIndexes.push(index);
     for (const block of content) {
-      if (isObject(block) && typeof block['type'] === 'string' && ATTACHMENT_TYPES.has(block['type'])) attachmentParts.push(block);
+      if (isObject(block) && typeof block['type'] === 'string' && ATTACHMENT_TYPES.has(block['type']))
+        attachmentParts.push(block);
     }
   });
   return {

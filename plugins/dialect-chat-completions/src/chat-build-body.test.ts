@@ -1,15 +1,30 @@
-import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import type {
+  BuildContext,
+  CapabilityRow,
+  ConversationMessage,
+  JsonValue,
+  ReconciledToolChoice,
+  WireBody,
+} from '@cw/core';
 import { describe, expect, it } from 'vitest';
-import { LIST_DIR_TOOL, READ_FILE_TOOL, buildContext, expectExactBody as expectBody, rowWithCap as rowFor } from '../../../test/support/build-context.js';
+import {
+  LIST_DIR_TOOL,
+  READ_FILE_TOOL,
+  buildContext,
+  expectExactBody as expectBody,
+  rowWithCap as rowFor,
+} from '../../../test/support/build-context.js';
 import { validateWireBody } from '../../../test/support/wire-schemas.js';
 import { buildChatBody } from './chat-build-body.js';
 
-const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow => rowFor('chat-completions', field, 4096);
+const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow =>
+  rowFor('chat-completions', field, 4096);
 
 const readFile = READ_FILE_TOOL;
 const listDir = LIST_DIR_TOOL;
 
-const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext => buildContext(rowWithCap('max_tokens'), 1024, overrides);
+const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext =>
+  buildContext(rowWithCap('max_tokens'), 1024, overrides);
 
 const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody('chat-completions', body, expected);
 
@@ -38,7 +53,10 @@ describe('buildChatBody: plain turn', () => {
   });
 
   it('writes the cap under the field the row names', () => {
-    const body = buildChatBody({}, contextWith({ row: rowWithCap('max_completion_tokens'), entrypoint: 'blocking', outputCapTokens: 777 }));
+    const body = buildChatBody(
+      {},
+      contextWith({ row: rowWithCap('max_completion_tokens'), entrypoint: 'blocking', outputCapTokens: 777 }),
+    );
     expectExactBody(body, { model: 'test-model', messages: plainMessages, max_completion_tokens: 777 });
   });
 
@@ -70,13 +88,22 @@ describe('buildChatBody: tools and tool_choice', () => {
       function: {
         name: 'read_file',
         description: 'Read a file from the workspace.',
-        parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+        parameters: {
+          type: 'object',
+          properties: { path: { type: 'string' } },
+          required: ['path'],
+          additionalProperties: false,
+        },
         strict: true,
       },
     },
     {
       type: 'function',
-      function: { name: 'list_dir', description: 'List a directory.', parameters: { type: 'object', properties: { dir: { type: 'string' } } } },
+      function: {
+        name: 'list_dir',
+        description: 'List a directory.',
+        parameters: { type: 'object', properties: { dir: { type: 'string' } } },
+      },
     },
   ];
 
@@ -99,12 +126,23 @@ describe('buildChatBody: tools and tool_choice', () => {
         stream: true,
         stream_options: { include_usage: true },
       });
-      expect(Object.keys(body)).toEqual(['model', 'messages', 'tools', 'tool_choice', 'max_tokens', 'stream', 'stream_options']);
+      expect(Object.keys(body)).toEqual([
+        'model',
+        'messages',
+        'tools',
+        'tool_choice',
+        'max_tokens',
+        'stream',
+        'stream_options',
+      ]);
     });
   }
 
   it('a null tool_choice leaves the key off the body', () => {
-    const body = buildChatBody({}, contextWith({ tools: [readFile, listDir], toolChoice: null, entrypoint: 'blocking' }));
+    const body = buildChatBody(
+      {},
+      contextWith({ tools: [readFile, listDir], toolChoice: null, entrypoint: 'blocking' }),
+    );
     expectExactBody(body, { model: 'test-model', messages: plainMessages, tools: expectedTools, max_tokens: 1024 });
     expect('tool_choice' in body).toBe(false);
   });
@@ -124,7 +162,12 @@ describe('buildChatBody: tools and tool_choice', () => {
 });
 
 describe('buildChatBody: tool-call history', () => {
-  const toolResult: ConversationMessage = { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' };
+  const toolResult: ConversationMessage = {
+    role: 'tool',
+    tool_call_id: 'call_1',
+    name: 'read_file',
+    content: 'file body',
+  };
   const call = { id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' };
 
   it('an assistant call without text carries content null, then the tool result, then the new user message', () => {
@@ -134,7 +177,10 @@ describe('buildChatBody: tool-call history', () => {
       toolResult,
       { role: 'user', content: 'Now summarize.' },
     ];
-    const body = buildChatBody({}, contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }));
+    const body = buildChatBody(
+      {},
+      contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }),
+    );
     expectExactBody(body, {
       model: 'test-model',
       messages: [
@@ -143,7 +189,9 @@ describe('buildChatBody: tool-call history', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: 'file body' },
         { role: 'user', content: 'Now summarize.' },
@@ -154,7 +202,12 @@ describe('buildChatBody: tool-call history', () => {
           function: {
             name: 'read_file',
             description: 'Read a file from the workspace.',
-            parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+            parameters: {
+              type: 'object',
+              properties: { path: { type: 'string' } },
+              required: ['path'],
+              additionalProperties: false,
+            },
             strict: true,
           },
         },

@@ -43,7 +43,11 @@ function chatMessage(message: ConversationMessage): JsonValue {
       return {
         role: 'assistant',
         content: message.content === '' ? null : message.content,
-        tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        })),
       };
     }
     case 'tool':

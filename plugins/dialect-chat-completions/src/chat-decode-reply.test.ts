@@ -4,7 +4,15 @@ import { chatTextDelta, decodeChatReply } from './chat-decode-reply.js';
 
 /** One `chat.completion.chunk` with a single choice carrying `delta`. */
 function chunk(delta: JsonValue, extra: { [key: string]: JsonValue } = {}): JsonValue {
-  return { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: null }], usage: null, ...extra };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: null }],
+    usage: null,
+    ...extra,
+  };
 }
 
 const usageChunk: JsonValue = {
@@ -20,7 +28,14 @@ describe('decodeChatReply: SSE', () => {
   it('joins text split across chunks and takes usage from the final empty-choices chunk', () => {
     const reply = decodeChatReply({
       kind: 'sse',
-      events: [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo, ' }), chunk({ content: 'world' }), chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), usageChunk],
+      events: [
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo, ' }),
+        chunk({ content: 'world' }),
+        chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+        usageChunk,
+      ],
     });
     expect(reply).toEqual({ text: 'Hello, world', toolCalls: [], usage: { input_tokens: 42, output_tokens: 7 } });
   });
@@ -30,9 +45,15 @@ describe('decodeChatReply: SSE', () => {
       kind: 'sse',
       events: [
         chunk({ role: 'assistant', content: 'Checking.' }),
-        chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
+        chunk({
+          tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '' } }],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '{"pa' } }] }),
-        chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'list_dir', arguments: '{"dir"' } }] }),
+        chunk({
+          tool_calls: [
+            { index: 1, id: 'call_b', type: 'function', function: { name: 'list_dir', arguments: '{"dir"' } },
+          ],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: 'th":"a.txt"}' } }] }),
         chunk({ tool_calls: [{ index: 1, function: { arguments: ':"src"}' } }] }),
         chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }),
@@ -96,7 +117,17 @@ describe('decodeChatReply: SSE', () => {
   it('survives odd and empty events: no crash, empty text, no calls', () => {
     const reply = decodeChatReply({
       kind: 'sse',
-      events: [null, 'x', 7, [], {}, { choices: null }, { choices: [null] }, { choices: [{ delta: null }] }, { choices: [{ delta: { content: 5, tool_calls: 'no' } }] }],
+      events: [
+        null,
+        'x',
+        7,
+        [],
+        {},
+        { choices: null },
+        { choices: [null] },
+        { choices: [{ delta: null }] },
+        { choices: [{ delta: { content: 5, tool_calls: 'no' } }] },
+      ],
     });
     expect(reply).toEqual({ text: '', toolCalls: [], usage: null });
   });
@@ -106,7 +137,10 @@ describe('decodeChatReply: SSE', () => {
   });
 
   it('ignores reasoning_content: it is not reply text', () => {
-    const reply = decodeChatReply({ kind: 'sse', events: [chunk({ reasoning_content: 'thinking...' }), chunk({ content: 'answer' })] });
+    const reply = decodeChatReply({
+      kind: 'sse',
+      events: [chunk({ reasoning_content: 'thinking...' }), chunk({ content: 'answer' })],
+    });
     expect(reply.text).toBe('answer');
   });
 });
@@ -148,13 +182,31 @@ describe('decodeChatReply: JSON', () => {
   it('content null (a tool-call-only reply) decodes to empty text', () => {
     const reply = decodeChatReply({
       kind: 'json',
-      body: { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] } }] },
+      body: {
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+            },
+          },
+        ],
+      },
     });
     expect(reply).toEqual({ text: '', toolCalls: [{ id: 'c', name: 'f', arguments: '{}' }], usage: null });
   });
 
   it('a body with missing or odd fields decodes to an empty reply', () => {
-    for (const body of [null, 'text', [], {}, { choices: [] }, { choices: [{}] }, { choices: [{ message: { content: 3, tool_calls: {} } }] }] as JsonValue[]) {
+    for (const body of [
+      null,
+      'text',
+      [],
+      {},
+      { choices: [] },
+      { choices: [{}] },
+      { choices: [{ message: { content: 3, tool_calls: {} } }] },
+    ] as JsonValue[]) {
       expect(decodeChatReply({ kind: 'json', body })).toEqual({ text: '', toolCalls: [], usage: null });
     }
   });

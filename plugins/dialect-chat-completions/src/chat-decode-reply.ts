@@ -19,7 +19,10 @@ export function decodeChatReply(payload: ReplyPayload): AssistantReply {
     const delta = objectAt(arrayAt(event, 'choices')[0], 'delta');
     text += chatTextDelta(event) ?? '';
     for (const callDelta of arrayAt(delta, 'tool_calls')) {
-      const index = typeof (callDelta as JsonObject)['index'] === 'number' ? ((callDelta as JsonObject)['index'] as number) : calls.length;
+      const index =
+        typeof (callDelta as JsonObject)['index'] === 'number'
+          ? ((callDelta as JsonObject)['index'] as number)
+          : calls.length;
       const call = (calls[index] ??= { id: '', name: '', arguments: '' });
       const fn = objectAt(callDelta, 'function');
       call.id ||= stringAt(callDelta, 'id');
@@ -40,7 +43,9 @@ function usageOf(value: JsonValue | undefined): AssistantReply['usage'] {
   const usage = objectAt(value, 'usage');
   const input = usage['prompt_tokens'];
   const output = usage['completion_tokens'];
-  return typeof input === 'number' && typeof output === 'number' ? { input_tokens: input, output_tokens: output } : null;
+  return typeof input === 'number' && typeof output === 'number'
+    ? { input_tokens: input, output_tokens: output }
+    : null;
 }
 
 function objectAt(value: JsonValue | undefined, key: string): JsonObject {

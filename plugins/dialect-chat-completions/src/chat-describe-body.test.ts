@@ -22,7 +22,11 @@ describe('describeChatBody', () => {
       model: 'm',
       messages: [
         { role: 'user', content: 'read both' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'a', content: 'one' },
         { role: 'tool', tool_call_id: 'b', content: 'two' },
         { role: 'user', content: 'thanks' },
@@ -41,7 +45,10 @@ describe('describeChatBody', () => {
       model: 'm',
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'look' }, typedImage] },
-        { role: 'user', content: [untypedImage, { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }, file] },
+        {
+          role: 'user',
+          content: [untypedImage, { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }, file],
+        },
       ],
     });
     expect(layout.attachmentParts).toEqual([typedImage, untypedImage, file]);
@@ -65,7 +72,10 @@ describe('describeChatBody', () => {
   });
 
   it('skips items that are not objects but keeps their positions in the indexes', () => {
-    const layout = describeChatBody({ model: 'm', messages: [null, 'text', { role: 'system', content: 's' }, { role: 'tool', tool_call_id: 'x', content: 'r' }] });
+    const layout = describeChatBody({
+      model: 'm',
+      messages: [null, 'text', { role: 'system', content: 's' }, { role: 'tool', tool_call_id: 'x', content: 'r' }],
+    });
     expect(layout.systemItemIndexes).toEqual([2]);
     expect(layout.toolResultItemIndexes).toEqual([3]);
   });

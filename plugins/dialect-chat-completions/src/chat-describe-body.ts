@@ -1,7 +1,14 @@
 import type { BodyLayout, JsonValue, WireBody } from '@cw/core';
 
 // Top-level keys that carry a reasoning control on Chat routes, in report order.
-const REASONING_KEYS = ['reasoning_effort', 'thinking', 'think', 'reasoning', 'reasoning_split', 'chat_template_kwargs'] as const;
+const REASONING_KEYS = [
+  'reasoning_effort',
+  'thinking',
+  'think',
+  'reasoning',
+  'reasoning_split',
+  'chat_template_kwargs',
+] as const;
 
 /** Chat keeps its system region inline: every `role: "system"` item, wherever it sits. */
 export function describeChatBody(body: WireBody): BodyLayout {
@@ -16,7 +23,8 @@ export function describeChatBody(body: WireBody): BodyLayout {
     const content = item['content'];
     if (Array.isArray(content)) {
       for (const part of content) {
-        if (isObject(part) && (part['type'] === 'image_url' || 'image_url' in part || part['type'] === 'file')) attachmentParts.push(part);
+        if (isObject(part) && (part['type'] === 'image_url' || 'image_url' in part || part['type'] === 'file'))
+          attachmentParts.push(part);
       }
     }
   });

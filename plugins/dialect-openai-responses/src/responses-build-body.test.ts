@@ -1,10 +1,24 @@
-import type { BuildContext, CapabilityRow, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import type {
+  BuildContext,
+  CapabilityRow,
+  ConversationMessage,
+  JsonValue,
+  ReconciledToolChoice,
+  WireBody,
+} from '@cw/core';
 import { describe, expect, it } from 'vitest';
-import { LIST_DIR_TOOL, READ_FILE_TOOL, buildContext, expectExactBody as expectBody, rowWithCap as rowFor } from '../../../test/support/build-context.js';
+import {
+  LIST_DIR_TOOL,
+  READ_FILE_TOOL,
+  buildContext,
+  expectExactBody as expectBody,
+  rowWithCap as rowFor,
+} from '../../../test/support/build-context.js';
 import { validateWireBody } from '../../../test/support/wire-schemas.js';
 import { buildResponsesBody } from './responses-build-body.js';
 
-const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow => rowFor('openai-responses', field, 16000);
+const rowWithCap = (field: CapabilityRow['output_cap']['field']): CapabilityRow =>
+  rowFor('openai-responses', field, 16000);
 
 const readFile = READ_FILE_TOOL;
 const listDir = LIST_DIR_TOOL;
@@ -13,13 +27,25 @@ const expectedTools: JsonValue[] = [
     type: 'function',
     name: 'read_file',
     description: 'Read a file from the workspace.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+      additionalProperties: false,
+    },
     strict: true,
   },
-  { type: 'function', name: 'list_dir', description: 'List a directory.', parameters: { type: 'object', properties: { dir: { type: 'string' } } }, strict: false },
+  {
+    type: 'function',
+    name: 'list_dir',
+    description: 'List a directory.',
+    parameters: { type: 'object', properties: { dir: { type: 'string' } } },
+    strict: false,
+  },
 ];
 
-const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext => buildContext(rowWithCap('max_output_tokens'), 4096, overrides);
+const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext =>
+  buildContext(rowWithCap('max_output_tokens'), 4096, overrides);
 
 const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody('openai-responses', body, expected);
 
@@ -29,16 +55,29 @@ const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody
  */
 function expectValidBesidesAssistantReplay(body: WireBody): void {
   const isAssistantReplay = (item: JsonValue): boolean =>
-    typeof item === 'object' && item !== null && !Array.isArray(item) && item['type'] === 'message' && item['role'] === 'assistant';
+    typeof item === 'object' &&
+    item !== null &&
+    !Array.isArray(item) &&
+    item['type'] === 'message' &&
+    item['role'] === 'assistant';
   const input = body['input'] as JsonValue[];
   expect(input.some(isAssistantReplay)).toBe(true);
-  expect(validateWireBody('openai-responses', { ...body, input: input.filter((item) => !isAssistantReplay(item)) }).errors).toEqual([]);
+  expect(
+    validateWireBody('openai-responses', { ...body, input: input.filter((item) => !isAssistantReplay(item)) }).errors,
+  ).toEqual([]);
 }
 
 const userItem = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] };
 
 describe('buildResponsesBody: plain turn', () => {
-  const plain = { model: 'test-model', instructions: 'You are terse.', input: [userItem], max_output_tokens: 4096, stream: true, store: false };
+  const plain = {
+    model: 'test-model',
+    instructions: 'You are terse.',
+    input: [userItem],
+    max_output_tokens: 4096,
+    stream: true,
+    store: false,
+  };
 
   it('streaming: model, instructions, input, cap, stream true, store false', () => {
     const body = buildResponsesBody({}, contextWith());
@@ -54,13 +93,25 @@ describe('buildResponsesBody: plain turn', () => {
 
   it('writes the cap under the field the row names, and none when the row sends none', () => {
     expect(buildResponsesBody({}, contextWith({ outputCapTokens: 321 }))['max_output_tokens']).toBe(321);
-    expect(Object.keys(buildResponsesBody({}, contextWith({ row: rowWithCap(null) })))).toEqual(['model', 'instructions', 'input', 'stream', 'store']);
+    expect(Object.keys(buildResponsesBody({}, contextWith({ row: rowWithCap(null) })))).toEqual([
+      'model',
+      'instructions',
+      'input',
+      'stream',
+      'store',
+    ]);
   });
 
   it('an empty system prompt leaves no instructions key at all', () => {
     for (const entrypoint of ['streaming', 'blocking'] as const) {
       const body = buildResponsesBody({}, contextWith({ system: '', entrypoint }));
-      expectExactBody(body, { model: 'test-model', input: [userItem], max_output_tokens: 4096, stream: true, store: false });
+      expectExactBody(body, {
+        model: 'test-model',
+        input: [userItem],
+        max_output_tokens: 4096,
+        stream: true,
+        store: false,
+      });
     }
   });
 });
@@ -87,7 +138,17 @@ describe('buildResponsesBody: tools and tool_choice', () => {
         stream: true,
         store: false,
       });
-      expect(Object.keys(body)).toEqual(['model', 'instructions', 'input', 'tools', 'parallel_tool_calls', 'tool_choice', 'max_output_tokens', 'stream', 'store']);
+      expect(Object.keys(body)).toEqual([
+        'model',
+        'instructions',
+        'input',
+        'tools',
+        'parallel_tool_calls',
+        'tool_choice',
+        'max_output_tokens',
+        'stream',
+        'store',
+      ]);
     });
   }
 
@@ -129,11 +190,19 @@ describe('buildResponsesBody: tool-call history', () => {
       { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' },
       { role: 'user', content: 'Now summarize.' },
     ];
-    const body = buildResponsesBody({}, contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }));
+    const body = buildResponsesBody(
+      {},
+      contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }),
+    );
     expectExactBody(body, {
       model: 'test-model',
       instructions: 'You are terse.',
-      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Read a.txt' }] }, functionCall, functionOutput, nextUser],
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Read a.txt' }] },
+        functionCall,
+        functionOutput,
+        nextUser,
+      ],
       tools: expectedTools.slice(0, 1),
       parallel_tool_calls: true,
       tool_choice: 'auto',
@@ -146,7 +215,11 @@ describe('buildResponsesBody: tool-call history', () => {
   it('an assistant call with text is an output_text message item followed by its function_call items', () => {
     const messages: ConversationMessage[] = [
       { role: 'user', content: 'Read two files' },
-      { role: 'assistant', content: 'Reading both.', tool_calls: [call, { id: 'call_2', name: 'read_file', arguments: '{"path":"b.txt"}' }] },
+      {
+        role: 'assistant',
+        content: 'Reading both.',
+        tool_calls: [call, { id: 'call_2', name: 'read_file', arguments: '{"path":"b.txt"}' }],
+      },
       { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'A' },
       { role: 'tool', tool_call_id: 'call_2', name: 'read_file', content: 'B' },
       { role: 'user', content: 'Compare them.' },
@@ -161,7 +234,9 @@ describe('buildResponsesBody: tool-call history', () => {
       { type: 'function_call_output', call_id: 'call_2', output: 'B' },
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Compare them.' }] },
     ]);
-    expect(JSON.stringify((body['input'] as JsonValue[])[2])).toBe('{"type":"function_call","call_id":"call_1","name":"read_file","arguments":"{\\"path\\":\\"a.txt\\"}"}');
+    expect(JSON.stringify((body['input'] as JsonValue[])[2])).toBe(
+      '{"type":"function_call","call_id":"call_1","name":"read_file","arguments":"{\\"path\\":\\"a.txt\\"}"}',
+    );
     expectValidBesidesAssistantReplay(body);
   });
 

@@ -18,7 +18,11 @@ describe('decodeResponsesReply: SSE', () => {
       kind: 'sse',
       events: [
         { type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } },
-        { type: 'response.output_item.added', output_index: 0, item: { type: 'message', role: 'assistant', content: [] } },
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { type: 'message', role: 'assistant', content: [] },
+        },
         textDelta('Hel', 1),
         textDelta('lo, ', 2),
         textDelta('world', 3),
@@ -26,8 +30,21 @@ describe('decodeResponsesReply: SSE', () => {
         completed({
           id: 'resp_1',
           status: 'completed',
-          output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello, world', annotations: [] }] }],
-          usage: { input_tokens: 137, output_tokens: 24, total_tokens: 161, output_tokens_details: { reasoning_tokens: 10 } },
+          output: [
+            {
+              type: 'message',
+              id: 'msg_1',
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: 'Hello, world', annotations: [] }],
+            },
+          ],
+          usage: {
+            input_tokens: 137,
+            output_tokens: 24,
+            total_tokens: 161,
+            output_tokens_details: { reasoning_tokens: 10 },
+          },
         }),
       ],
     });
@@ -37,7 +54,10 @@ describe('decodeResponsesReply: SSE', () => {
   it('prefers the completed response text over the deltas when both are present', () => {
     const reply = decodeResponsesReply({
       kind: 'sse',
-      events: [textDelta('partial'), completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'final' }] }] })],
+      events: [
+        textDelta('partial'),
+        completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'final' }] }] }),
+      ],
     });
     expect(reply.text).toBe('final');
   });
@@ -45,7 +65,11 @@ describe('decodeResponsesReply: SSE', () => {
   it('falls back to the streamed text when the completed response has none', () => {
     const reply = decodeResponsesReply({
       kind: 'sse',
-      events: [textDelta('stre'), textDelta('amed'), completed({ output: [], usage: { input_tokens: 5, output_tokens: 2 } })],
+      events: [
+        textDelta('stre'),
+        textDelta('amed'),
+        completed({ output: [], usage: { input_tokens: 5, output_tokens: 2 } }),
+      ],
     });
     expect(reply).toEqual({ text: 'streamed', toolCalls: [], usage: { input_tokens: 5, output_tokens: 2 } });
   });
@@ -54,15 +78,33 @@ describe('decodeResponsesReply: SSE', () => {
     const reply = decodeResponsesReply({
       kind: 'sse',
       events: [
-        { type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', call_id: 'call_a', name: 'read_file', arguments: '' } },
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { type: 'function_call', call_id: 'call_a', name: 'read_file', arguments: '' },
+        },
         { type: 'response.function_call_arguments.delta', output_index: 0, delta: '{"pa' },
         { type: 'response.function_call_arguments.delta', output_index: 0, delta: 'th":"a.txt"}' },
         { type: 'response.function_call_arguments.done', output_index: 0, arguments: '{"path":"a.txt"}' },
         completed({
           output: [
             { type: 'reasoning', id: 'rs_1', summary: [] },
-            { type: 'function_call', id: 'fc_1', call_id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}', status: 'completed' },
-            { type: 'function_call', id: 'fc_2', call_id: 'call_b', name: 'list_dir', arguments: '{"dir":"src"}', status: 'completed' },
+            {
+              type: 'function_call',
+              id: 'fc_1',
+              call_id: 'call_a',
+              name: 'read_file',
+              arguments: '{"path":"a.txt"}',
+              status: 'completed',
+            },
+            {
+              type: 'function_call',
+              id: 'fc_2',
+              call_id: 'call_b',
+              name: 'list_dir',
+              arguments: '{"dir":"src"}',
+              status: 'completed',
+            },
           ],
           usage: { input_tokens: 300, output_tokens: 45 },
         }),
@@ -85,14 +127,26 @@ describe('decodeResponsesReply: SSE', () => {
         textDelta('Reading.'),
         completed({
           output: [
-            { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Read' }, { type: 'refusal', refusal: 'x' }, { type: 'output_text', text: 'ing.' }] },
+            {
+              type: 'message',
+              role: 'assistant',
+              content: [
+                { type: 'output_text', text: 'Read' },
+                { type: 'refusal', refusal: 'x' },
+                { type: 'output_text', text: 'ing.' },
+              ],
+            },
             { type: 'function_call', call_id: 'call_a', name: 'read_file', arguments: '{}' },
           ],
           usage: { input_tokens: 1, output_tokens: 2 },
         }),
       ],
     });
-    expect(reply).toEqual({ text: 'Reading.', toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{}' }], usage: { input_tokens: 1, output_tokens: 2 } });
+    expect(reply).toEqual({
+      text: 'Reading.',
+      toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{}' }],
+      usage: { input_tokens: 1, output_tokens: 2 },
+    });
   });
 
   it('stops at the completed event: later events add nothing', () => {
@@ -106,13 +160,20 @@ describe('decodeResponsesReply: SSE', () => {
   it('without a completed event: the streamed text, no calls, no usage', () => {
     const reply = decodeResponsesReply({
       kind: 'sse',
-      events: [textDelta('cut '), textDelta('short'), { type: 'response.function_call_arguments.delta', delta: '{"x"' }],
+      events: [
+        textDelta('cut '),
+        textDelta('short'),
+        { type: 'response.function_call_arguments.delta', delta: '{"x"' },
+      ],
     });
     expect(reply).toEqual({ text: 'cut short', toolCalls: [], usage: null });
   });
 
   it('usage with a missing count is null', () => {
-    const reply = decodeResponsesReply({ kind: 'sse', events: [completed({ output: [], usage: { input_tokens: 3 } })] });
+    const reply = decodeResponsesReply({
+      kind: 'sse',
+      events: [completed({ output: [], usage: { input_tokens: 3 } })],
+    });
     expect(reply.usage).toBeNull();
   });
 
@@ -126,14 +187,29 @@ describe('decodeResponsesReply: SSE', () => {
         {},
         { type: 'response.output_text.delta' },
         { type: 'response.output_text.delta', delta: 5 },
-        { type: 'response.completed', response: { output: [null, 3, { type: 'message', content: 'x' }, { type: 'message', content: [{ type: 'output_text' }] }], usage: null } },
+        {
+          type: 'response.completed',
+          response: {
+            output: [
+              null,
+              3,
+              { type: 'message', content: 'x' },
+              { type: 'message', content: [{ type: 'output_text' }] },
+            ],
+            usage: null,
+          },
+        },
       ],
     });
     expect(reply).toEqual({ text: '', toolCalls: [], usage: null });
   });
 
   it('a completed event without a response object is an empty reply', () => {
-    expect(decodeResponsesReply({ kind: 'sse', events: [{ type: 'response.completed' }] })).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(decodeResponsesReply({ kind: 'sse', events: [{ type: 'response.completed' }] })).toEqual({
+      text: '',
+      toolCalls: [],
+      usage: null,
+    });
   });
 
   it('no events at all is an empty reply', () => {
@@ -150,7 +226,14 @@ describe('decodeResponsesReply: JSON', () => {
         object: 'response',
         status: 'completed',
         output: [
-          { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Let me ' }, { type: 'output_text', text: 'look.' }] },
+          {
+            type: 'message',
+            role: 'assistant',
+            content: [
+              { type: 'output_text', text: 'Let me ' },
+              { type: 'output_text', text: 'look.' },
+            ],
+          },
           { type: 'function_call', call_id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' },
         ],
         usage: { input_tokens: 50, output_tokens: 8, total_tokens: 58 },
@@ -164,7 +247,14 @@ describe('decodeResponsesReply: JSON', () => {
   });
 
   it('a body with missing or odd fields decodes to an empty reply', () => {
-    for (const body of [null, 'text', [], {}, { output: 'x' }, { output: [{ type: 'message' }], usage: 'none' }] as JsonValue[]) {
+    for (const body of [
+      null,
+      'text',
+      [],
+      {},
+      { output: 'x' },
+      { output: [{ type: 'message' }], usage: 'none' },
+    ] as JsonValue[]) {
       expect(decodeResponsesReply({ kind: 'json', body })).toEqual({ text: '', toolCalls: [], usage: null });
     }
   });
@@ -181,7 +271,11 @@ describe('responsesTextDelta', () => {
     expect(responsesTextDelta({ type: 'response.function_call_arguments.delta', delta: '{"a"' })).toBeUndefined();
     expect(responsesTextDelta({ type: 'response.reasoning_summary_text.delta', delta: 'thinking' })).toBeUndefined();
     expect(responsesTextDelta({ type: 'response.refusal.delta', delta: 'no' })).toBeUndefined();
-    expect(responsesTextDelta(completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'final' }] }] }))).toBeUndefined();
+    expect(
+      responsesTextDelta(
+        completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'final' }] }] }),
+      ),
+    ).toBeUndefined();
     expect(responsesTextDelta({ type: 'response.output_text.delta', delta: 7 })).toBeUndefined();
     expect(responsesTextDelta(null)).toBeUndefined();
     expect(responsesTextDelta('response.output_text.delta')).toBeUndefined();
@@ -198,7 +292,10 @@ describe('decodeResponsesReply: a response cut at the output cap', () => {
       ],
       usage: { input_tokens: 10, output_tokens: 64 },
     };
-    const reply = decodeResponsesReply({ kind: 'sse', events: [textDelta('partial answ'), { type: 'response.incomplete', response }] });
+    const reply = decodeResponsesReply({
+      kind: 'sse',
+      events: [textDelta('partial answ'), { type: 'response.incomplete', response }],
+    });
     expect(reply).toEqual({
       text: 'partial answ',
       toolCalls: [{ id: 'call_9', name: 'read_file', arguments: '{"path":"a"}' }],

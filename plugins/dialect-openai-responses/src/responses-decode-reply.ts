@@ -31,7 +31,11 @@ function fromResponse(response: JsonObject): AssistantReply {
   for (const raw of Array.isArray(response['output']) ? response['output'] : []) {
     const item = asObject(raw);
     if (item['type'] === 'function_call') {
-      toolCalls.push({ id: asString(item['call_id']), name: asString(item['name']), arguments: asString(item['arguments']) });
+      toolCalls.push({
+        id: asString(item['call_id']),
+        name: asString(item['name']),
+        arguments: asString(item['arguments']),
+      });
     }
     if (item['type'] === 'message' && Array.isArray(item['content'])) {
       for (const part of item['content']) {
@@ -43,7 +47,12 @@ function fromResponse(response: JsonObject): AssistantReply {
   const usage = asObject(response['usage']);
   const input = usage['input_tokens'];
   const output = usage['output_tokens'];
-  return { text, toolCalls, usage: typeof input === 'number' && typeof output === 'number' ? { input_tokens: input, output_tokens: output } : null };
+  return {
+    text,
+    toolCalls,
+    usage:
+      typeof input === 'number' && typeof output === 'number' ? { input_tokens: input, output_tokens: output } : null,
+  };
 }
 
 function asObject(value: JsonValue | undefined): JsonObject {

@@ -51,7 +51,10 @@ describe('describeResponsesBody', () => {
   });
 
   it('odd items contribute nothing', () => {
-    const layout = describeResponsesBody({ model: 'm', input: [null, 'function_call_output', 4, { type: 'message', content: [null, 'input_image'] }] });
+    const layout = describeResponsesBody({
+      model: 'm',
+      input: [null, 'function_call_output', 4, { type: 'message', content: [null, 'input_image'] }],
+    });
     expect(layout.toolResultItemIndexes).toEqual([]);
     expect(layout.attachmentParts).toEqual([]);
   });

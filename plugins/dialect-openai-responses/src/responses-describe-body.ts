@@ -14,7 +14,8 @@ export function describeResponsesBody(body: WireBody): BodyLayout {
     const content = item['content'];
     if (!Array.isArray(content)) return;
     for (const part of content) {
-      if (isObject(part) && typeof part['type'] === 'string' && ATTACHMENT_TYPES.has(part['type'])) attachmentParts.push(part);
+      if (isObject(part) && typeof part['type'] === 'string' && ATTACHMENT_TYPES.has(part['type']))
+        attachmentParts.push(part);
     }
   });
   return {

@@ -4,7 +4,10 @@ import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core';
 const FALLBACK_WINDOW = 128_000;
 const FALLBACK_OUTPUT = 8_192;
 
-const PER_DIALECT: Record<string, Pick<CapabilityRowInput, 'output_cap' | 'tool_schema'> & { path: (base: string) => string }> = {
+const PER_DIALECT: Record<
+  string,
+  Pick<CapabilityRowInput, 'output_cap' | 'tool_schema'> & { path: (base: string) => string }
+> = {
   'chat-completions': {
     path: () => '/chat/completions',
     output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
@@ -38,7 +41,8 @@ export function customRouteRow(routeId: string, route: CustomRouteConfig): Capab
     route_shape: 'custom-compatible',
     endpoint: { base_url: route.base_url, path: dialect.path(route.base_url) },
     auth: {
-      scheme: route.api_key_env === undefined ? 'none' : route.dialect === 'anthropic-messages' ? 'x-api-key' : 'bearer',
+      scheme:
+        route.api_key_env === undefined ? 'none' : route.dialect === 'anthropic-messages' ? 'x-api-key' : 'bearer',
       api_key_env: route.api_key_env ?? null,
       headers: route.dialect === 'anthropic-messages' ? { 'anthropic-version': '2023-06-01' } : {},
     },

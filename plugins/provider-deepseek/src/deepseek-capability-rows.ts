@@ -82,4 +82,8 @@ export const DEEPSEEK_ANTHROPIC_ROW: CapabilityRowInput = {
 };
 
 /** Every route this plugin registers. */
-export const DEEPSEEK_ROWS: readonly CapabilityRowInput[] = [DEEPSEEK_CHAT_ROW, DEEPSEEK_BETA_ROW, DEEPSEEK_ANTHROPIC_ROW];
+export const DEEPSEEK_ROWS: readonly CapabilityRowInput[] = [
+  DEEPSEEK_CHAT_ROW,
+  DEEPSEEK_BETA_ROW,
+  DEEPSEEK_ANTHROPIC_ROW,
+];

@@ -1,15 +1,16 @@
 import type { CapabilityRowInput } from '@cw/core';
 
 // What the three servers share: loopback http, no key, nothing billed, an OpenAI-compatible chat path.
-const LOCAL: Pick<CapabilityRowInput, 'dialect' | 'route_shape' | 'auth' | 'billing' | 'tool_schema' | 'tool_choice'> = {
-  dialect: 'chat-completions',
-  route_shape: 'standard',
-  auth: { scheme: 'none', api_key_env: null },
-  billing: { kind: 'local' },
-  // Tool calls go through the server's tool parser and guided decoding: no strict mode.
-  tool_schema: { dialect: 'loose' },
-  tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
-};
+const LOCAL: Pick<CapabilityRowInput, 'dialect' | 'route_shape' | 'auth' | 'billing' | 'tool_schema' | 'tool_choice'> =
+  {
+    dialect: 'chat-completions',
+    route_shape: 'standard',
+    auth: { scheme: 'none', api_key_env: null },
+    billing: { kind: 'local' },
+    // Tool calls go through the server's tool parser and guided decoding: no strict mode.
+    tool_schema: { dialect: 'loose' },
+    tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
+  };
 
 /** vLLM's OpenAI-compatible server: thinking through the chat template, effort at the top level. */
 export const VLLM_ROW: CapabilityRowInput = {
@@ -25,7 +26,10 @@ export const VLLM_ROW: CapabilityRowInput = {
     key_path: 'reasoning_effort',
     value_kind: 'effort',
     values: { off: null, minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' },
-    also_set: { off: { 'chat_template_kwargs.enable_thinking': false }, on: { 'chat_template_kwargs.enable_thinking': true } },
+    also_set: {
+      off: { 'chat_template_kwargs.enable_thinking': false },
+      on: { 'chat_template_kwargs.enable_thinking': true },
+    },
     default_tier: null,
   },
   provenance: { source: 'vLLM docs: reasoning outputs, tool calling, 2026-08' },

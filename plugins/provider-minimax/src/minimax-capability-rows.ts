@@ -18,7 +18,15 @@ export const MINIMAX_ANTHROPIC_ROW: CapabilityRowInput = {
   reasoning: {
     key_path: 'thinking.type',
     value_kind: 'toggle',
-    values: { off: 'disabled', minimal: 'adaptive', low: 'adaptive', medium: 'adaptive', high: 'adaptive', xhigh: 'adaptive', max: 'adaptive' },
+    values: {
+      off: 'disabled',
+      minimal: 'adaptive',
+      low: 'adaptive',
+      medium: 'adaptive',
+      high: 'adaptive',
+      xhigh: 'adaptive',
+      max: 'adaptive',
+    },
     default_tier: null,
     forbids_forced_tool_choice: true,
   },

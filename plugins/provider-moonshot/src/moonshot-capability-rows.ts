@@ -7,7 +7,15 @@ const TOOL_CHOICE: CapabilityRowInput['tool_choice'] = {
 };
 
 // One effort mapping for both K3 shapes: low, high or max; K3 cannot turn thinking off.
-const K3_EFFORT = { off: 'low', minimal: 'low', low: 'low', medium: 'high', high: 'high', xhigh: 'max', max: 'max' } as const;
+const K3_EFFORT = {
+  off: 'low',
+  minimal: 'low',
+  low: 'low',
+  medium: 'high',
+  high: 'high',
+  xhigh: 'max',
+  max: 'max',
+} as const;
 const THINKING_ON = { 'thinking.type': 'enabled' } as const;
 
 /** Moonshot's standard chat route: thinking as an on/off toggle, tool parameters in MFJS. */
@@ -28,7 +36,15 @@ export const MOONSHOT_ROW: CapabilityRowInput = {
   reasoning: {
     key_path: 'thinking.type',
     value_kind: 'toggle',
-    values: { off: 'disabled', minimal: 'enabled', low: 'enabled', medium: 'enabled', high: 'enabled', xhigh: 'enabled', max: 'enabled' },
+    values: {
+      off: 'disabled',
+      minimal: 'enabled',
+      low: 'enabled',
+      medium: 'enabled',
+      high: 'enabled',
+      xhigh: 'enabled',
+      max: 'enabled',
+    },
     // kimi-k2.7-code always thinks and refuses `disabled`: send nothing unless the user asks.
     default_tier: null,
   },

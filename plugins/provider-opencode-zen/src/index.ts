@@ -5,5 +5,7 @@ import { OPENCODE_ZEN_ROWS } from './opencode-zen-capability-rows.js';
 /** Registers OpenCode Zen's routes and the Responses refinement data cannot express. */
 export function register(api: PluginApi): void {
   for (const row of OPENCODE_ZEN_ROWS) api.addRoute(row);
-  api.hooks.buildBody.for('openai-responses').tap({ name: api.plugin, stage: OPENCODE_ZEN_BODY_STAGE }, refineOpenCodeZenBody);
+  api.hooks.buildBody
+    .for('openai-responses')
+    .tap({ name: api.plugin, stage: OPENCODE_ZEN_BODY_STAGE }, refineOpenCodeZenBody);
 }

@@ -5,7 +5,12 @@ import { OPENMODEL_ROW } from './openmodel-capability-rows.js';
 
 const row = { ...capabilityRowSchema.parse(OPENMODEL_ROW), plugin: '@cw/provider-openmodel' };
 const context = { row } as unknown as BuildContext;
-const body = (maxTokens: number, budget: number): WireBody => ({ model: 'm', max_tokens: maxTokens, thinking: { type: 'enabled', budget_tokens: budget }, messages: [] });
+const body = (maxTokens: number, budget: number): WireBody => ({
+  model: 'm',
+  max_tokens: maxTokens,
+  thinking: { type: 'enabled', budget_tokens: budget },
+  messages: [],
+});
 
 describe('refineOpenModelBody', () => {
   it('keeps a budget that fits below max_tokens', () => {
@@ -14,7 +19,10 @@ describe('refineOpenModelBody', () => {
   });
 
   it('lowers the budget to max_tokens - 1', () => {
-    expect(refineOpenModelBody(body(8_000, 32_768), context)['thinking']).toEqual({ type: 'enabled', budget_tokens: 7_999 });
+    expect(refineOpenModelBody(body(8_000, 32_768), context)['thinking']).toEqual({
+      type: 'enabled',
+      budget_tokens: 7_999,
+    });
   });
 
   it('drops thinking when less than 1,024 tokens would be left for it', () => {

@@ -16,7 +16,8 @@ export function refineOpenModelBody(body: WireBody, context: BuildContext): Wire
   if (context.row.route_id !== OPENMODEL_ROW.route_id) return body;
   const thinking = body['thinking'];
   const maxTokens = body['max_tokens'];
-  if (typeof thinking !== 'object' || thinking === null || Array.isArray(thinking) || typeof maxTokens !== 'number') return body;
+  if (typeof thinking !== 'object' || thinking === null || Array.isArray(thinking) || typeof maxTokens !== 'number')
+    return body;
   const budget = thinking['budget_tokens'];
   if (typeof budget !== 'number') return body;
   const fitted = Math.min(budget, maxTokens - 1);

@@ -26,7 +26,10 @@ export default class PluginsInspect extends Base {
   static override summary = 'Show a plugin: its package facts and the capability rows it registered';
   static override description =
     'Displays what oclif knows about a plugin (version, commands, dependencies; no paths) and, for cw plugins, every route the plugin registered with its dialect, shape and provenance, and any problem that kept it from loading. A scoped built-in can be named without its scope (provider-deepseek).';
-  static override examples = ['<%= config.bin %> plugins:inspect @cw/provider-deepseek', '<%= config.bin %> plugins inspect provider-moonshot --json'];
+  static override examples = [
+    '<%= config.bin %> plugins:inspect @cw/provider-deepseek',
+    '<%= config.bin %> plugins inspect provider-moonshot --json',
+  ];
 
   // oclif's parse spreads the command class, which copies only its own statics: restate the inherited grammar.
   static override args = Base.args;
@@ -46,7 +49,8 @@ export default class PluginsInspect extends Base {
       const { loadRegistry } = await import('../../load-runtime.js');
       const registry = await loadRegistry(this.config);
       const inspected: InspectedPlugin[] = [];
-      for (const requested of argv as string[]) inspected.push(await this.describe(core, registry, this.pluginNamed(requested)));
+      for (const requested of argv as string[])
+        inspected.push(await this.describe(core, registry, this.pluginNamed(requested)));
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(inspected, null, 2)}\n`);
       } else {
@@ -63,7 +67,9 @@ export default class PluginsInspect extends Base {
   private pluginNamed(requested: string): OclifPlugin {
     const name = requested === '.' ? this.config.pjson.name : requested;
     const scoped = name.startsWith('@') ? null : `@cw/${name}`;
-    const found = this.config.getPluginsList().find((plugin) => plugin.name === name || plugin.name === scoped) as OclifPlugin | undefined;
+    const found = this.config.getPluginsList().find((plugin) => plugin.name === name || plugin.name === scoped) as
+      | OclifPlugin
+      | undefined;
     return found ?? this.findPlugin(name);
   }
 
@@ -74,7 +80,10 @@ export default class PluginsInspect extends Base {
       const { version } = await this.findDep(plugin, dependency);
       if (version === null) continue;
       const from = plugin.pjson.dependencies?.[dependency];
-      dependencies[core.safePackageName(dependency)] = { from: from === undefined ? null : versionRange(core, from), version: core.safeIdentifier(version) };
+      dependencies[core.safePackageName(dependency)] = {
+        from: from === undefined ? null : versionRange(core, from),
+        version: core.safeIdentifier(version),
+      };
     }
     const cwField = (plugin.pjson as { cw?: { apiVersion?: unknown } }).cw;
     return {
@@ -89,7 +98,9 @@ export default class PluginsInspect extends Base {
           ? null
           : {
               api_version: typeof cwField.apiVersion === 'number' ? cwField.apiVersion : null,
-              routes: registry.rows.filter((row) => row.plugin === plugin.name).map((row) => routeView(core, row, 'plugin-row')),
+              routes: registry.rows
+                .filter((row) => row.plugin === plugin.name)
+                .map((row) => routeView(core, row, 'plugin-row')),
               problems: registry.problems
                 .filter((problem) => problem.plugin === plugin.name)
                 .map((problem) => ({ code: problem.code, detail: core.safeErrorText(problem.detail) })),

@@ -36,7 +36,9 @@ function close(node: JsonSchema, slot: NodeSlot, rules: ToolSchemaRules): JsonSc
   const names = Object.keys(properties);
   if (names.length === 0 && slot !== 'root' && open !== false) throw new CannotClose();
   const required = Array.isArray(node['required']) ? node['required'] : [];
-  const allRequired = names.every((name) => required.includes(name)) && required.every((name) => typeof name === 'string' && names.includes(name));
+  const allRequired =
+    names.every((name) => required.includes(name)) &&
+    required.every((name) => typeof name === 'string' && names.includes(name));
   if (open === false && allRequired && 'properties' in node) return node;
   const nullable: Record<string, JsonValue> = {};
   for (const name of names) {
@@ -64,5 +66,7 @@ function allowNull(schema: JsonSchema, rules: ToolSchemaRules): JsonSchema {
   }
   const description = schema['description'];
   const inner = withoutKeys(schema, ['description']);
-  return typeof description === 'string' ? { description, anyOf: [inner, { type: 'null' }] } : { anyOf: [inner, { type: 'null' }] };
+  return typeof description === 'string'
+    ? { description, anyOf: [inner, { type: 'null' }] }
+    : { anyOf: [inner, { type: 'null' }] };
 }

@@ -19,7 +19,8 @@ export const constToEnum: ProjectionRule = {
       if (typeof value === 'object' && value !== null) return node;
       if (value === null && !rules.enum_allows_null) return node;
       const sibling = node['enum'];
-      if (sibling !== undefined && !(Array.isArray(sibling) && sibling.some((item) => isDeepStrictEqual(item, value)))) return node;
+      if (sibling !== undefined && !(Array.isArray(sibling) && sibling.some((item) => isDeepStrictEqual(item, value))))
+        return node;
       const rewritten: Record<string, JsonValue> = {};
       for (const [key, item] of Object.entries(node)) {
         if (key === 'enum') continue;

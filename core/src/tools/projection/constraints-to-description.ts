@@ -16,13 +16,16 @@ export const constraintsToDescription: ProjectionRule = {
     if (!acceptsKeyword(rules, 'description')) return draft;
     const parameters = mapSchemaNodes(draft.parameters, (node) => {
       const refused = CONSTRAINT_KEYWORDS.filter(
-        (keyword) => keyword in node && (!acceptsKeyword(rules, keyword) || (keyword === 'format' && !acceptsFormat(rules, node[keyword]))),
+        (keyword) =>
+          keyword in node &&
+          (!acceptsKeyword(rules, keyword) || (keyword === 'format' && !acceptsFormat(rules, node[keyword]))),
       );
       if (refused.length === 0) return node;
       const note = `(constraints: ${refused.map((keyword) => `${keyword} ${JSON.stringify(node[keyword])}`).join(', ')})`;
       const existing = typeof node['description'] === 'string' ? node['description'].trim() : '';
       const rewritten: Record<string, JsonValue> = {};
-      for (const [key, value] of Object.entries(node)) if (!refused.includes(key) && key !== 'description') rewritten[key] = value;
+      for (const [key, value] of Object.entries(node))
+        if (!refused.includes(key) && key !== 'description') rewritten[key] = value;
       rewritten['description'] = existing === '' ? note : `${existing} ${note}`;
       return rewritten;
     });

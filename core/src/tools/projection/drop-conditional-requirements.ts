@@ -17,7 +17,9 @@ export const dropConditionalRequirements: ProjectionRule = {
   apply(draft, rules) {
     const refused = CONDITIONAL_KEYWORDS.filter((keyword) => !acceptsKeyword(rules, keyword));
     if (refused.length === 0) return draft;
-    const parameters = mapSchemaNodes(draft.parameters, (node) => (refused.some((keyword) => keyword in node) ? withoutKeys(node, refused) : node));
+    const parameters = mapSchemaNodes(draft.parameters, (node) =>
+      refused.some((keyword) => keyword in node) ? withoutKeys(node, refused) : node,
+    );
     if (parameters === draft.parameters) return draft;
     return { description: appendToDescription(draft.description, CONDITIONAL_NOTE), parameters };
   },

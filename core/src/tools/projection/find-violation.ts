@@ -15,8 +15,10 @@ const ANY_VALUE_KEYS = new Set(['description', 'title']);
  */
 export function findViolation(schema: JsonSchema, rules: ToolSchemaRules): OmissionCode | null {
   if (rules.root_must_be_object && schema['type'] !== 'object') return 'root-not-object';
-  if (!rules.allows_root_combinators && COMBINATOR_KEYWORDS.some((keyword) => keyword in schema)) return 'root-combinator-not-accepted';
-  if (rules.max_schema_bytes !== null && Buffer.byteLength(JSON.stringify(schema), 'utf8') > rules.max_schema_bytes) return 'limit-size';
+  if (!rules.allows_root_combinators && COMBINATOR_KEYWORDS.some((keyword) => keyword in schema))
+    return 'root-combinator-not-accepted';
+  if (rules.max_schema_bytes !== null && Buffer.byteLength(JSON.stringify(schema), 'utf8') > rules.max_schema_bytes)
+    return 'limit-size';
   let violation: OmissionCode | null = null;
   let depth = 0;
   let properties = 0;
@@ -35,7 +37,12 @@ export function findViolation(schema: JsonSchema, rules: ToolSchemaRules): Omiss
   return null;
 }
 
-function nodeViolation(node: JsonSchema, info: NodeVisit, root: JsonSchema, rules: ToolSchemaRules): OmissionCode | null {
+function nodeViolation(
+  node: JsonSchema,
+  info: NodeVisit,
+  root: JsonSchema,
+  rules: ToolSchemaRules,
+): OmissionCode | null {
   // The specific codes first, so a diagnostic names the construct rather than one of its keywords.
   if (Array.isArray(node['items']) && !rules.allows_tuple_items) return 'tuple-items-not-accepted';
   if ('$ref' in node) {
@@ -54,7 +61,8 @@ function nodeViolation(node: JsonSchema, info: NodeVisit, root: JsonSchema, rule
       if (Array.isArray(branches) && branches.length > rules.max_any_of) return 'limit-any-of';
     }
   }
-  if (!rules.enum_allows_null && Array.isArray(node['enum']) && node['enum'].includes(null)) return 'enum-null-not-accepted';
+  if (!rules.enum_allows_null && Array.isArray(node['enum']) && node['enum'].includes(null))
+    return 'enum-null-not-accepted';
   if (rules.requires_type && node['type'] === undefined && unions.length === 0 && !('$ref' in node)) {
     const anyValue = Object.keys(node).every((key) => ANY_VALUE_KEYS.has(key));
     if (!(anyValue && (info.slot === 'root' || info.slot === 'additional-properties'))) return 'untyped-node';

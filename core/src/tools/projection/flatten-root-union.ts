@@ -50,7 +50,12 @@ export const flattenRootUnion: ProjectionRule = {
         if (keyword === 'allOf') {
           for (const name of branchRequired) if (!required.includes(name)) required.push(name);
         } else if (branchRequired.length > 0) {
-          groups.add([...new Set(branchRequired)].sort().map((name) => `\`${name}\``).join(' + '));
+          groups.add(
+            [...new Set(branchRequired)]
+              .sort()
+              .map((name) => `\`${name}\``)
+              .join(' + '),
+          );
         }
       }
       if (keyword !== 'allOf' && groups.size >= 2) notes.push(`${LEAD[keyword]}: ${[...groups].sort().join(' | ')}.`);
@@ -60,7 +65,8 @@ export const flattenRootUnion: ProjectionRule = {
     const kept = required.filter((name) => name in properties);
     if (kept.length > 0) flattened['required'] = kept;
     if (root['additionalProperties'] === undefined && everyBranchClosed) flattened['additionalProperties'] = false;
-    const description = notes.length === 0 ? draft.description : appendToDescription(draft.description, notes.join(' '));
+    const description =
+      notes.length === 0 ? draft.description : appendToDescription(draft.description, notes.join(' '));
     return { description, parameters: flattened };
   },
 };
@@ -82,7 +88,10 @@ function branchSchema(item: JsonValue, root: JsonSchema): JsonSchema | null {
 /** One property defined by two branches: kept when they agree, otherwise either definition is accepted. */
 function combine(existing: JsonValue | undefined, schema: JsonValue): JsonValue {
   if (existing === undefined || isDeepStrictEqual(existing, schema)) return schema;
-  const options = isSchemaNode(existing) && Array.isArray(existing['anyOf']) && Object.keys(existing).length === 1 ? existing['anyOf'] : [existing];
+  const options =
+    isSchemaNode(existing) && Array.isArray(existing['anyOf']) && Object.keys(existing).length === 1
+      ? existing['anyOf']
+      : [existing];
   if (options.some((option) => isDeepStrictEqual(option, schema))) return existing;
   return { anyOf: [...options, schema] };
 }

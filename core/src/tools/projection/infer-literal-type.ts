@@ -13,7 +13,8 @@ export const inferLiteralType: ProjectionRule = {
   apply(draft, rules) {
     if (!rules.requires_type) return draft;
     const parameters = mapSchemaNodes(draft.parameters, (node) => {
-      if (node['type'] !== undefined || '$ref' in node || COMBINATOR_KEYWORDS.some((keyword) => keyword in node)) return node;
+      if (node['type'] !== undefined || '$ref' in node || COMBINATOR_KEYWORDS.some((keyword) => keyword in node))
+        return node;
       const values = Array.isArray(node['enum']) ? node['enum'] : 'const' in node ? [node['const'] as JsonValue] : [];
       const type = sharedType(values);
       if (type === null) return node;

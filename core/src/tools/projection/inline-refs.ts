@@ -20,7 +20,8 @@ export const inlineRefs: ProjectionRule = {
     const root = draft.parameters;
     const definitionKeys = DEFINITION_KEYWORDS.filter((keyword) => keyword in root);
     const refsRefused = !rules.allows_ref || !acceptsKeyword(rules, '$ref');
-    const needed = (refsRefused && containsRef(root)) || definitionKeys.some((keyword) => !acceptsKeyword(rules, keyword));
+    const needed =
+      (refsRefused && containsRef(root)) || definitionKeys.some((keyword) => !acceptsKeyword(rules, keyword));
     if (!needed) return draft;
     const budget = { expansions: 0 };
     try {
@@ -42,7 +43,12 @@ function containsRef(root: JsonSchema): boolean {
 }
 
 /** `chain` holds the references being expanded above this point: meeting one again is recursion. */
-function inlineAll(node: JsonSchema, root: JsonSchema, chain: readonly string[], budget: { expansions: number }): JsonSchema {
+function inlineAll(
+  node: JsonSchema,
+  root: JsonSchema,
+  chain: readonly string[],
+  budget: { expansions: number },
+): JsonSchema {
   return mapSchemaNodes(node, (current) => {
     const ref = current['$ref'];
     if (ref === undefined) return current;

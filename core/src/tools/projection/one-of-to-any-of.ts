@@ -11,7 +11,9 @@ export const oneOfToAnyOf: ProjectionRule = {
   code: 'one-of-to-any-of',
   apply(draft, rules) {
     if (acceptsKeyword(rules, 'oneOf') || !acceptsKeyword(rules, 'anyOf')) return draft;
-    const parameters = mapSchemaNodes(draft.parameters, (node) => ('oneOf' in node && !('anyOf' in node) ? renameKey(node, 'oneOf', 'anyOf') : node));
+    const parameters = mapSchemaNodes(draft.parameters, (node) =>
+      'oneOf' in node && !('anyOf' in node) ? renameKey(node, 'oneOf', 'anyOf') : node,
+    );
     return parameters === draft.parameters ? draft : { ...draft, parameters };
   },
 };

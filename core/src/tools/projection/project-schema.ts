@@ -43,7 +43,12 @@ export const PROJECTION_RULES: readonly ProjectionRule[] = [
 /** What projection decided for one tool's schema on one route. */
 export type SchemaProjection =
   | { readonly outcome: 'exact'; readonly draft: ToolDraft; readonly strict: boolean }
-  | { readonly outcome: 'relaxed'; readonly draft: ToolDraft; readonly strict: boolean; readonly rules: readonly RelaxationCode[] }
+  | {
+      readonly outcome: 'relaxed';
+      readonly draft: ToolDraft;
+      readonly strict: boolean;
+      readonly rules: readonly RelaxationCode[];
+    }
   | { readonly outcome: 'omitted'; readonly reason: OmissionCode };
 
 /**
@@ -56,7 +61,11 @@ export function projectSchema(draft: ToolDraft, rules: ToolSchemaRules): SchemaP
   if (violation === null) return settle(relaxed.draft, relaxed.fired, rules.strict_default);
   if (rules.strict_default && rules.strict_fallback) {
     // Sent without `strict`, the route reads the schema the loose way an OpenAI-compatible endpoint does.
-    const loose: ToolSchemaRules = { ...SCHEMA_DIALECT_PRESETS['loose'], name_pattern: rules.name_pattern, max_tools: rules.max_tools };
+    const loose: ToolSchemaRules = {
+      ...SCHEMA_DIALECT_PRESETS['loose'],
+      name_pattern: rules.name_pattern,
+      max_tools: rules.max_tools,
+    };
     const fallback = relax(draft, loose);
     const looseViolation = findViolation(fallback.draft.parameters, loose);
     if (looseViolation === null) return settle(fallback.draft, ['strict-off', ...fallback.fired], false);

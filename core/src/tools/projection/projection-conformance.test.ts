@@ -46,7 +46,13 @@ function rowFor(dialect: SchemaDialect): CapabilityRow {
 }
 
 function toolOf(entry: CorpusCase): ToolDefinition {
-  return { name: entry.name, description: `Corpus tool: ${entry.why}.`, input_schema: entry.schema, origin: { kind: 'mcp', server: 'corpus' }, deferred: false };
+  return {
+    name: entry.name,
+    description: `Corpus tool: ${entry.why}.`,
+    input_schema: entry.schema,
+    origin: { kind: 'mcp', server: 'corpus' },
+    deferred: false,
+  };
 }
 
 function asExpectation(outcome: ToolOutcome): Expectation {
@@ -77,7 +83,8 @@ function compiles(schema: JsonSchema): void {
 describe('projection conformance corpus', () => {
   it('covers every shipped schema dialect in every case', () => {
     expect([...corpus.dialects].sort()).toEqual([...SCHEMA_DIALECTS].sort());
-    for (const entry of corpus.cases) expect(Object.keys(entry.expect).sort(), entry.name).toEqual([...SCHEMA_DIALECTS].sort());
+    for (const entry of corpus.cases)
+      expect(Object.keys(entry.expect).sort(), entry.name).toEqual([...SCHEMA_DIALECTS].sort());
   });
 
   for (const dialect of SCHEMA_DIALECTS) {
@@ -98,7 +105,9 @@ describe('projection conformance corpus', () => {
           if (!spec) return;
           // What is sent is a well-formed schema and breaks no rule of the route it is sent on.
           expect(() => compiles(spec.parameters)).not.toThrow();
-          const rules = spec.strict ? row.tool_schema : { ...SCHEMA_DIALECT_PRESETS['loose'], name_pattern: row.tool_schema.name_pattern };
+          const rules = spec.strict
+            ? row.tool_schema
+            : { ...SCHEMA_DIALECT_PRESETS['loose'], name_pattern: row.tool_schema.name_pattern };
           expect(findViolation(spec.parameters, rules)).toBeNull();
           if ((outcome as ToolOutcome).outcome === 'exact') {
             expect(spec.parameters).toBe(entry.schema);
@@ -122,20 +131,33 @@ describe('projection conformance corpus', () => {
 
   it('never lets one tool fail the request: the whole corpus projects on every dialect', () => {
     for (const dialect of SCHEMA_DIALECTS) {
-      const projection = projectTools({ row: rowFor(dialect), tools: corpus.cases.map(toolOf), toolChoice: 'auto', reasoningActive: false });
+      const projection = projectTools({
+        row: rowFor(dialect),
+        tools: corpus.cases.map(toolOf),
+        toolChoice: 'auto',
+        reasoningActive: false,
+      });
       expect(projection.outcomes).toHaveLength(corpus.cases.length);
-      const sent = projection.outcomes.filter((outcome) => outcome.outcome !== 'omitted').map((outcome) => outcome.name);
+      const sent = projection.outcomes
+        .filter((outcome) => outcome.outcome !== 'omitted')
+        .map((outcome) => outcome.name);
       expect(projection.wireTools.map((tool) => tool.name)).toEqual(sent);
     }
   });
 
   it('never puts schema text into a diagnostic: outcomes carry names and codes only', () => {
-    const projection = projectTools({ row: rowFor('mfjs'), tools: corpus.cases.map(toolOf), toolChoice: 'auto', reasoningActive: false });
+    const projection = projectTools({
+      row: rowFor('mfjs'),
+      tools: corpus.cases.map(toolOf),
+      toolChoice: 'auto',
+      reasoningActive: false,
+    });
     for (const outcome of projection.outcomes) {
       const keys = Object.keys(outcome).sort();
       expect(['name,outcome', 'name,outcome,rules', 'name,outcome,reason']).toContain(keys.join(','));
     }
     const warning = JSON.stringify(projection.warning as unknown as JsonValue);
-    for (const secretish of ['C001', '^[A-Za-z-]+$', 'Any JSON value', 'root']) expect(warning).not.toContain(secretish);
+    for (const secretish of ['C001', '^[A-Za-z-]+$', 'Any JSON value', 'root'])
+      expect(warning).not.toContain(secretish);
   });
 });

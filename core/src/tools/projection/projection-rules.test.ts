@@ -23,13 +23,21 @@ function rule(code: string) {
 
 describe('the rule table', () => {
   it('runs every rule once, in the documented code order; strict-off is the engine fallback, not a rule', () => {
-    expect(PROJECTION_RULES.map((entry) => entry.code)).toEqual(RELAXATION_CODES.filter((code) => code !== 'strict-off'));
+    expect(PROJECTION_RULES.map((entry) => entry.code)).toEqual(
+      RELAXATION_CODES.filter((code) => code !== 'strict-off'),
+    );
   });
 
   it('every rule hands back the very same draft on a route that accepts the schema as authored', () => {
-    const plain = draft({ type: 'object', properties: { path: { type: 'string', description: 'A path.' } }, required: ['path'], additionalProperties: false });
+    const plain = draft({
+      type: 'object',
+      properties: { path: { type: 'string', description: 'A path.' } },
+      required: ['path'],
+      additionalProperties: false,
+    });
     for (const dialect of Object.values(SCHEMA_DIALECT_PRESETS)) {
-      for (const entry of PROJECTION_RULES) expect(entry.apply(plain, dialect), `${entry.code} on ${dialect.dialect}`).toBe(plain);
+      for (const entry of PROJECTION_RULES)
+        expect(entry.apply(plain, dialect), `${entry.code} on ${dialect.dialect}`).toBe(plain);
     }
   });
 
@@ -55,15 +63,27 @@ describe('relaxation rules', () => {
       type: 'object',
       properties: { path: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, url: { type: 'string' } },
     });
-    expect(result.description).toBe('A tool.\n\nExactly one of these parameter groups must be provided: `path` | `url`.');
+    expect(result.description).toBe(
+      'A tool.\n\nExactly one of these parameter groups must be provided: `path` | `url`.',
+    );
   });
 
   it('flatten-root-union unites allOf requirements without a note, and refuses a non-object branch', () => {
     const merged = rule('flatten-root-union').apply(
-      draft({ type: 'object', allOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'string' } }, required: ['b'] }] }),
+      draft({
+        type: 'object',
+        allOf: [
+          { properties: { a: { type: 'string' } }, required: ['a'] },
+          { properties: { b: { type: 'string' } }, required: ['b'] },
+        ],
+      }),
       ANTHROPIC,
     );
-    expect(merged.parameters).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a', 'b'] });
+    expect(merged.parameters).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      required: ['a', 'b'],
+    });
     expect(merged.description).toBe('A tool.');
     const mixed = draft({ type: 'object', anyOf: [{ properties: { a: { type: 'string' } } }, { type: 'string' }] });
     expect(rule('flatten-root-union').apply(mixed, ANTHROPIC)).toBe(mixed);
@@ -72,75 +92,162 @@ describe('relaxation rules', () => {
   it('inline-refs expands references and drops the definitions, and leaves a recursive schema alone', () => {
     const noRefs: ToolSchemaRules = { ...LOOSE, allows_ref: false };
     const result = rule('inline-refs').apply(
-      draft({ type: 'object', properties: { unit: { $ref: '#/definitions/Unit', description: 'Which unit' } }, definitions: { Unit: { type: 'string', enum: ['c', 'f'] } } }),
+      draft({
+        type: 'object',
+        properties: { unit: { $ref: '#/definitions/Unit', description: 'Which unit' } },
+        definitions: { Unit: { type: 'string', enum: ['c', 'f'] } },
+      }),
       noRefs,
     );
-    expect(result.parameters).toEqual({ type: 'object', properties: { unit: { description: 'Which unit', type: 'string', enum: ['c', 'f'] } } });
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: { unit: { description: 'Which unit', type: 'string', enum: ['c', 'f'] } },
+    });
     const recursive = draft({ type: 'object', properties: { node: { $ref: '#' } } });
     expect(rule('inline-refs').apply(recursive, noRefs)).toBe(recursive);
   });
 
   it('merge-all-of folds a described single reference into one node', () => {
-    const result = rule('merge-all-of').apply(draft({ type: 'object', properties: { f: { description: 'Filter', allOf: [{ $ref: '#/$defs/F' }] } } }), MFJS);
-    expect(result.parameters).toEqual({ type: 'object', properties: { f: { description: 'Filter', $ref: '#/$defs/F' } } });
-  });
-
-  it('one-of-to-any-of and const-to-enum respell without changing what validates', () => {
-    const spelled = rule('one-of-to-any-of').apply(draft({ type: 'object', properties: { v: { oneOf: [{ type: 'string' }, { type: 'integer' }] } } }), MFJS);
-    expect(spelled.parameters).toEqual({ type: 'object', properties: { v: { anyOf: [{ type: 'string' }, { type: 'integer' }] } } });
-    const constant = rule('const-to-enum').apply(draft({ type: 'object', properties: { mode: { const: 'raw', description: 'Mode' } } }), MFJS);
-    expect(constant.parameters).toEqual({ type: 'object', properties: { mode: { enum: ['raw'], description: 'Mode' } } });
-  });
-
-  it('infer-literal-type types an enum whose values share a type, and not a mixed one', () => {
-    const typed = rule('infer-literal-type').apply(draft({ type: 'object', properties: { n: { enum: [1, 2.5] }, m: { enum: ['a', 1] } } }), MFJS);
-    expect(typed.parameters).toEqual({ type: 'object', properties: { n: { type: 'number', enum: [1, 2.5] }, m: { enum: ['a', 1] } } });
-  });
-
-  it('move-type-into-branches distributes the outer assertions into every branch', () => {
-    const result = rule('move-type-into-branches').apply(
-      draft({ type: 'object', properties: { id: { type: 'string', description: 'Id', anyOf: [{ maxLength: 8 }, { enum: ['auto'] }] } } }),
+    const result = rule('merge-all-of').apply(
+      draft({ type: 'object', properties: { f: { description: 'Filter', allOf: [{ $ref: '#/$defs/F' }] } } }),
       MFJS,
     );
     expect(result.parameters).toEqual({
       type: 'object',
-      properties: { id: { description: 'Id', anyOf: [{ maxLength: 8, type: 'string' }, { enum: ['auto'], type: 'string' }] } },
+      properties: { f: { description: 'Filter', $ref: '#/$defs/F' } },
+    });
+  });
+
+  it('one-of-to-any-of and const-to-enum respell without changing what validates', () => {
+    const spelled = rule('one-of-to-any-of').apply(
+      draft({ type: 'object', properties: { v: { oneOf: [{ type: 'string' }, { type: 'integer' }] } } }),
+      MFJS,
+    );
+    expect(spelled.parameters).toEqual({
+      type: 'object',
+      properties: { v: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+    });
+    const constant = rule('const-to-enum').apply(
+      draft({ type: 'object', properties: { mode: { const: 'raw', description: 'Mode' } } }),
+      MFJS,
+    );
+    expect(constant.parameters).toEqual({
+      type: 'object',
+      properties: { mode: { enum: ['raw'], description: 'Mode' } },
+    });
+  });
+
+  it('infer-literal-type types an enum whose values share a type, and not a mixed one', () => {
+    const typed = rule('infer-literal-type').apply(
+      draft({ type: 'object', properties: { n: { enum: [1, 2.5] }, m: { enum: ['a', 1] } } }),
+      MFJS,
+    );
+    expect(typed.parameters).toEqual({
+      type: 'object',
+      properties: { n: { type: 'number', enum: [1, 2.5] }, m: { enum: ['a', 1] } },
+    });
+  });
+
+  it('move-type-into-branches distributes the outer assertions into every branch', () => {
+    const result = rule('move-type-into-branches').apply(
+      draft({
+        type: 'object',
+        properties: { id: { type: 'string', description: 'Id', anyOf: [{ maxLength: 8 }, { enum: ['auto'] }] } },
+      }),
+      MFJS,
+    );
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: {
+        id: {
+          description: 'Id',
+          anyOf: [
+            { maxLength: 8, type: 'string' },
+            { enum: ['auto'], type: 'string' },
+          ],
+        },
+      },
     });
   });
 
   it('type-list-to-any-of splits a type list per type, enum values included', () => {
-    const result = rule('type-list-to-any-of').apply(draft({ type: 'object', properties: { s: { type: ['string', 'null'], enum: ['a', null], maxLength: 3, title: 'S' } } }), MFJS);
+    const result = rule('type-list-to-any-of').apply(
+      draft({
+        type: 'object',
+        properties: { s: { type: ['string', 'null'], enum: ['a', null], maxLength: 3, title: 'S' } },
+      }),
+      MFJS,
+    );
     expect(result.parameters).toEqual({
       type: 'object',
-      properties: { s: { anyOf: [{ type: 'string', enum: ['a'], maxLength: 3 }, { type: 'null', enum: [null] }], title: 'S' } },
+      properties: {
+        s: {
+          anyOf: [
+            { type: 'string', enum: ['a'], maxLength: 3 },
+            { type: 'null', enum: [null] },
+          ],
+          title: 'S',
+        },
+      },
     });
   });
 
   it('tuple-to-prefix-items respells a draft-07 tuple for 2020-12 routes', () => {
-    const result = rule('tuple-to-prefix-items').apply(draft({ type: 'object', properties: { r: { type: 'array', items: [{ type: 'integer' }], additionalItems: false } } }), ANTHROPIC);
-    expect(result.parameters).toEqual({ type: 'object', properties: { r: { type: 'array', prefixItems: [{ type: 'integer' }], items: false } } });
+    const result = rule('tuple-to-prefix-items').apply(
+      draft({
+        type: 'object',
+        properties: { r: { type: 'array', items: [{ type: 'integer' }], additionalItems: false } },
+      }),
+      ANTHROPIC,
+    );
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: { r: { type: 'array', prefixItems: [{ type: 'integer' }], items: false } },
+    });
   });
 
   it('strip-annotations drops refused annotations and vendor keys but never a description', () => {
-    const result = rule('strip-annotations').apply(draft({ type: 'object', $schema: 'x', properties: { a: { type: 'string', 'x-order': 1, examples: ['q'], description: 'A' } } }), MFJS);
+    const result = rule('strip-annotations').apply(
+      draft({
+        type: 'object',
+        $schema: 'x',
+        properties: { a: { type: 'string', 'x-order': 1, examples: ['q'], description: 'A' } },
+      }),
+      MFJS,
+    );
     expect(result.parameters).toEqual({ type: 'object', properties: { a: { type: 'string', description: 'A' } } });
   });
 
   it('constraints-to-description moves refused constraints into the node description', () => {
     const result = rule('constraints-to-description').apply(
-      draft({ type: 'object', properties: { when: { type: 'string', format: 'date-time', pattern: '^2' }, url: { type: 'string', format: 'uri', description: 'Where' } } }),
+      draft({
+        type: 'object',
+        properties: {
+          when: { type: 'string', format: 'date-time', pattern: '^2' },
+          url: { type: 'string', format: 'uri', description: 'Where' },
+        },
+      }),
       STRICT,
     );
     // Strict mode keeps `format: date-time` and `pattern` but not the `uri` format.
     expect(result.parameters).toEqual({
       type: 'object',
-      properties: { when: { type: 'string', format: 'date-time', pattern: '^2' }, url: { type: 'string', description: 'Where (constraints: format "uri")' } },
+      properties: {
+        when: { type: 'string', format: 'date-time', pattern: '^2' },
+        url: { type: 'string', description: 'Where (constraints: format "uri")' },
+      },
     });
   });
 
   it('drop-conditional-requirements removes conditionals and adds the fixed note once', () => {
     const result = rule('drop-conditional-requirements').apply(
-      draft({ type: 'object', properties: { a: { type: 'string' } }, dependentRequired: { a: ['b'] }, if: { required: ['a'] }, then: { required: ['b'] } }),
+      draft({
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        dependentRequired: { a: ['b'] },
+        if: { required: ['a'] },
+        then: { required: ['b'] },
+      }),
       MFJS,
     );
     expect(result.parameters).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
@@ -149,32 +256,59 @@ describe('relaxation rules', () => {
 
   it('close-objects-for-strict closes objects, requires every property and makes optional ones nullable', () => {
     const result = rule('close-objects-for-strict').apply(
-      draft({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer', enum: [1, 2] }, c: { anyOf: [{ type: 'string' }], description: 'C' } }, required: ['a'] }),
+      draft({
+        type: 'object',
+        properties: {
+          a: { type: 'string' },
+          b: { type: 'integer', enum: [1, 2] },
+          c: { anyOf: [{ type: 'string' }], description: 'C' },
+        },
+        required: ['a'],
+      }),
       STRICT,
     );
     expect(result.parameters).toEqual({
       type: 'object',
-      properties: { a: { type: 'string' }, b: { type: ['integer', 'null'], enum: [1, 2, null] }, c: { description: 'C', anyOf: [{ anyOf: [{ type: 'string' }] }, { type: 'null' }] } },
+      properties: {
+        a: { type: 'string' },
+        b: { type: ['integer', 'null'], enum: [1, 2, null] },
+        c: { description: 'C', anyOf: [{ anyOf: [{ type: 'string' }] }, { type: 'null' }] },
+      },
       required: ['a', 'b', 'c'],
       additionalProperties: false,
     });
-    const map = draft({ type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['tags'] });
+    const map = draft({
+      type: 'object',
+      properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } },
+      required: ['tags'],
+    });
     expect(rule('close-objects-for-strict').apply(map, STRICT)).toBe(map);
   });
 });
 
 describe('projectSchema', () => {
   it('falls back to a non-strict tool when a strict route cannot take the schema strictly', () => {
-    const map = { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['tags'] };
+    const map = {
+      type: 'object',
+      properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } },
+      required: ['tags'],
+    };
     const result = projectSchema(draft(map), STRICT);
     expect(result).toEqual({ outcome: 'relaxed', draft: draft(map), strict: false, rules: ['strict-off'] });
-    expect(projectSchema(draft(map), { ...STRICT, strict_fallback: false })).toEqual({ outcome: 'omitted', reason: 'strict-not-satisfiable' });
+    expect(projectSchema(draft(map), { ...STRICT, strict_fallback: false })).toEqual({
+      outcome: 'omitted',
+      reason: 'strict-not-satisfiable',
+    });
   });
 
   it('names the construct that keeps a tool off a route', () => {
-    expect(projectSchema(draft({ type: 'object', properties: { v: { type: 'string', not: { const: 'x' } } } }), MFJS)).toEqual({ outcome: 'omitted', reason: 'keyword-not-accepted' });
+    expect(
+      projectSchema(draft({ type: 'object', properties: { v: { type: 'string', not: { const: 'x' } } } }), MFJS),
+    ).toEqual({ outcome: 'omitted', reason: 'keyword-not-accepted' });
     expect(projectSchema(draft({ type: 'string' }), LOOSE)).toEqual({ outcome: 'omitted', reason: 'root-not-object' });
-    expect(projectSchema(draft({ type: 'object', properties: { v: { $ref: 'https://example.test/schema.json' } } }), LOOSE)).toEqual({
+    expect(
+      projectSchema(draft({ type: 'object', properties: { v: { $ref: 'https://example.test/schema.json' } } }), LOOSE),
+    ).toEqual({
       outcome: 'omitted',
       reason: 'ref-unresolvable',
     });

@@ -11,20 +11,52 @@ const RUNS = { numRuns: 400 } as const;
 // Schemas built from the keywords MCP servers use, nested, in any combination: many are odd, some are
 // contradictory, a few are not even valid JSON Schema. Projection must cope with all of them.
 const scalarType = fc.constantFrom('string', 'integer', 'number', 'boolean', 'null');
-const literal: fc.Arbitrary<JsonValue> = fc.oneof(fc.constantFrom('a', 'b', 'raw'), fc.integer({ min: -3, max: 3 }), fc.boolean(), fc.constant(null));
+const literal: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.constantFrom('a', 'b', 'raw'),
+  fc.integer({ min: -3, max: 3 }),
+  fc.boolean(),
+  fc.constant(null),
+);
 const name = fc.constantFrom('alpha', 'beta', 'gamma', 'delta');
 
 const { schema } = fc.letrec<{ schema: JsonSchema }>((tie) => {
   const child = tie('schema') as fc.Arbitrary<JsonSchema>;
   const annotations = fc.record(
-    { description: fc.constantFrom('A value.', ''), title: fc.constant('Title'), 'x-vendor': fc.constant(true), default: literal },
+    {
+      description: fc.constantFrom('A value.', ''),
+      title: fc.constant('Title'),
+      'x-vendor': fc.constant(true),
+      default: literal,
+    },
     { requiredKeys: [] },
   );
   const typed: fc.Arbitrary<JsonSchema> = fc.oneof(
-    fc.record({ type: fc.constant('string'), format: fc.constantFrom('uri', 'email', 'date-time'), pattern: fc.constant('^[a-z]+$'), minLength: fc.nat(5) }, { requiredKeys: ['type'] }),
-    fc.record({ type: fc.constantFrom('integer', 'number'), minimum: fc.integer({ min: -5, max: 0 }), exclusiveMaximum: fc.integer({ min: 1, max: 9 }) }, { requiredKeys: ['type'] }),
+    fc.record(
+      {
+        type: fc.constant('string'),
+        format: fc.constantFrom('uri', 'email', 'date-time'),
+        pattern: fc.constant('^[a-z]+$'),
+        minLength: fc.nat(5),
+      },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record(
+      {
+        type: fc.constantFrom('integer', 'number'),
+        minimum: fc.integer({ min: -5, max: 0 }),
+        exclusiveMaximum: fc.integer({ min: 1, max: 9 }),
+      },
+      { requiredKeys: ['type'] },
+    ),
     fc.record({ type: fc.constant('boolean') }),
-    fc.record({ type: fc.constant<JsonValue>(['string', 'null']), maxLength: fc.nat(9), enum: fc.constant<JsonValue>(['a', 'b', null]) }, { requiredKeys: ['type'] }),
+    fc.record(
+      {
+        type: fc.constant<JsonValue>(['string', 'null']),
+        maxLength: fc.nat(9),
+        enum: fc.constant<JsonValue>(['a', 'b', null]),
+      },
+      { requiredKeys: ['type'] },
+    ),
   );
   const literalOnly: fc.Arbitrary<JsonSchema> = fc.oneof(
     literal.map((value) => ({ const: value })),
@@ -32,9 +64,15 @@ const { schema } = fc.letrec<{ schema: JsonSchema }>((tie) => {
     fc.constant({}),
   );
   // Mostly sensible leaves, plus the odd contradictory one (a type list next to any literal).
-  const odd: fc.Arbitrary<JsonSchema> = fc.record({ type: fc.uniqueArray(scalarType, { minLength: 1, maxLength: 3 }), const: literal }, { requiredKeys: ['type'] });
+  const odd: fc.Arbitrary<JsonSchema> = fc.record(
+    { type: fc.uniqueArray(scalarType, { minLength: 1, maxLength: 3 }), const: literal },
+    { requiredKeys: ['type'] },
+  );
   const leaf: fc.Arbitrary<JsonSchema> = fc
-    .tuple(fc.oneof({ arbitrary: typed, weight: 6 }, { arbitrary: literalOnly, weight: 3 }, { arbitrary: odd, weight: 1 }), annotations)
+    .tuple(
+      fc.oneof({ arbitrary: typed, weight: 6 }, { arbitrary: literalOnly, weight: 3 }, { arbitrary: odd, weight: 1 }),
+      annotations,
+    )
     .map(([body, notes]) => ({ ...notes, ...body }));
   const object: fc.Arbitrary<JsonSchema> = fc.record(
     {
@@ -47,13 +85,22 @@ const { schema } = fc.letrec<{ schema: JsonSchema }>((tie) => {
     { requiredKeys: ['type'] },
   );
   const union: fc.Arbitrary<JsonSchema> = fc
-    .tuple(fc.constantFrom('oneOf', 'anyOf', 'allOf'), fc.array(child, { minLength: 1, maxLength: 3 }), fc.option(scalarType, { nil: undefined }))
+    .tuple(
+      fc.constantFrom('oneOf', 'anyOf', 'allOf'),
+      fc.array(child, { minLength: 1, maxLength: 3 }),
+      fc.option(scalarType, { nil: undefined }),
+    )
     .map(([keyword, branches, type]) => (type === undefined ? { [keyword]: branches } : { type, [keyword]: branches }));
   const array: fc.Arbitrary<JsonSchema> = fc.oneof(
     child.map((items) => ({ type: 'array', items })),
     fc.array(child, { minLength: 1, maxLength: 2 }).map((items) => ({ type: 'array', items })),
   );
-  const reference: fc.Arbitrary<JsonSchema> = fc.constantFrom({ $ref: '#/$defs/Shared' }, { $ref: '#/$defs/Shared' }, { $ref: '#' }, { $ref: '#/$defs/Missing' });
+  const reference: fc.Arbitrary<JsonSchema> = fc.constantFrom(
+    { $ref: '#/$defs/Shared' },
+    { $ref: '#/$defs/Shared' },
+    { $ref: '#' },
+    { $ref: '#/$defs/Missing' },
+  );
   return {
     schema: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
@@ -75,7 +122,10 @@ const objectRoot: fc.Arbitrary<JsonSchema> = fc.record(
     required: fc.uniqueArray(name, { maxLength: 3 }),
     additionalProperties: fc.boolean(),
     oneOf: fc.array(
-      fc.record({ properties: fc.dictionary(name, schema, { maxKeys: 2 }), required: fc.uniqueArray(name, { maxLength: 2 }) }, { requiredKeys: [] }),
+      fc.record(
+        { properties: fc.dictionary(name, schema, { maxKeys: 2 }), required: fc.uniqueArray(name, { maxLength: 2 }) },
+        { requiredKeys: [] },
+      ),
       { minLength: 2, maxLength: 3 },
     ),
   },
@@ -83,7 +133,10 @@ const objectRoot: fc.Arbitrary<JsonSchema> = fc.record(
 );
 
 export const rootForTest: fc.Arbitrary<JsonSchema> = fc
-  .tuple(fc.oneof({ arbitrary: objectRoot, weight: 5 }, { arbitrary: schema, weight: 1 }), fc.option(schema, { nil: undefined }))
+  .tuple(
+    fc.oneof({ arbitrary: objectRoot, weight: 5 }, { arbitrary: schema, weight: 1 }),
+    fc.option(schema, { nil: undefined }),
+  )
   .map(([body, shared]) => (shared === undefined ? body : { ...body, $defs: { Shared: shared } }));
 
 describe('projection properties', () => {
@@ -98,7 +151,9 @@ describe('projection properties', () => {
           expect(JSON.stringify(parameters)).toBe(snapshot); // the catalog is never mutated
           expect(projectSchema(draft, rules)).toEqual(first);
           if (first.outcome === 'omitted') return;
-          const checkedAgainst = first.strict ? rules : { ...SCHEMA_DIALECT_PRESETS['loose'], name_pattern: rules.name_pattern };
+          const checkedAgainst = first.strict
+            ? rules
+            : { ...SCHEMA_DIALECT_PRESETS['loose'], name_pattern: rules.name_pattern };
           expect(findViolation(first.draft.parameters, checkedAgainst)).toBeNull();
           const again = projectSchema(first.draft, rules);
           expect(again.outcome).not.toBe('omitted');

@@ -19,7 +19,13 @@ export const SINGLE_SCHEMA_KEYWORDS: readonly string[] = [
 ];
 
 /** Keywords whose value maps names to subschemas (the names are data, not keywords). */
-export const SCHEMA_MAP_KEYWORDS: readonly string[] = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+export const SCHEMA_MAP_KEYWORDS: readonly string[] = [
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+];
 
 /** Keywords whose value is a list of subschemas. */
 export const SCHEMA_LIST_KEYWORDS: readonly string[] = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
@@ -70,7 +76,14 @@ export const CONSTRAINT_KEYWORDS: readonly string[] = [
 ];
 
 /** Keywords that make requirements conditional; a route that cannot express them gets a description note. */
-export const CONDITIONAL_KEYWORDS: readonly string[] = ['dependentRequired', 'dependentSchemas', 'dependencies', 'if', 'then', 'else'];
+export const CONDITIONAL_KEYWORDS: readonly string[] = [
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'if',
+  'then',
+  'else',
+];
 
 /** Every keyword cw knows by name; anything else in a schema node is an unknown annotation. */
 export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
@@ -111,7 +124,18 @@ export const KEYWORDS_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
     'dependentSchemas',
     'unevaluatedProperties',
   ],
-  array: ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains', 'unevaluatedItems'],
+  array: [
+    'items',
+    'prefixItems',
+    'additionalItems',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'contains',
+    'minContains',
+    'maxContains',
+    'unevaluatedItems',
+  ],
   boolean: [],
   null: [],
 };

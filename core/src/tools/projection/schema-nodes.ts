@@ -1,7 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonValue } from '../../canonical/canonical-json.js';
 import type { JsonSchema } from '../tool-definition.js';
-import { SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS, isAnnotationKeyword } from './schema-keywords.js';
+import {
+  SCHEMA_LIST_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+  SINGLE_SCHEMA_KEYWORDS,
+  isAnnotationKeyword,
+} from './schema-keywords.js';
 
 /** Where a subschema sits: a check may treat `additionalProperties: {}` differently from a property `{}`. */
 export type NodeSlot = 'root' | 'property' | 'additional-properties' | 'items' | 'branch' | 'definition' | 'other';
@@ -49,7 +54,8 @@ function childrenOf(keyword: string, value: JsonValue): { readonly node: JsonSch
       .filter(isSchemaNode)
       .map((node) => ({ node, slot }));
   }
-  if (SCHEMA_LIST_KEYWORDS.includes(keyword) && Array.isArray(value)) return value.filter(isSchemaNode).map((node) => ({ node, slot }));
+  if (SCHEMA_LIST_KEYWORDS.includes(keyword) && Array.isArray(value))
+    return value.filter(isSchemaNode).map((node) => ({ node, slot }));
   return [];
 }
 
@@ -65,7 +71,11 @@ export function forEachSchemaNode(root: JsonSchema, visit: (node: JsonSchema, in
   walk(root, 'root', 0);
 }
 
-function mapValue(keyword: string, value: JsonValue, rewrite: (node: JsonSchema, slot: NodeSlot) => JsonSchema): JsonValue {
+function mapValue(
+  keyword: string,
+  value: JsonValue,
+  rewrite: (node: JsonSchema, slot: NodeSlot) => JsonSchema,
+): JsonValue {
   const slot = slotOf(keyword);
   const each = (item: JsonValue): JsonValue => (isSchemaNode(item) ? mapSchemaNodes(item, rewrite, slot) : item);
   const mapList = (list: JsonValue[]): JsonValue => {
@@ -95,7 +105,11 @@ function mapValue(keyword: string, value: JsonValue, rewrite: (node: JsonSchema,
  * Rewrites every subschema bottom-up (children before their parent). A subtree nothing changed in
  * keeps its identity, so a rule can tell "did nothing" from "rewrote" by comparing references.
  */
-export function mapSchemaNodes(node: JsonSchema, rewrite: (node: JsonSchema, slot: NodeSlot) => JsonSchema, slot: NodeSlot = 'root'): JsonSchema {
+export function mapSchemaNodes(
+  node: JsonSchema,
+  rewrite: (node: JsonSchema, slot: NodeSlot) => JsonSchema,
+  slot: NodeSlot = 'root',
+): JsonSchema {
   let changed = false;
   const next: Record<string, JsonValue> = {};
   for (const [keyword, value] of Object.entries(node)) {

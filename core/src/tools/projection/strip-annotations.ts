@@ -12,7 +12,9 @@ export const stripAnnotations: ProjectionRule = {
   code: 'strip-annotations',
   apply(draft, rules) {
     const parameters = mapSchemaNodes(draft.parameters, (node) => {
-      const refused = Object.keys(node).filter((key) => key !== 'description' && !acceptsKeyword(rules, key) && isAnnotationKeyword(key));
+      const refused = Object.keys(node).filter(
+        (key) => key !== 'description' && !acceptsKeyword(rules, key) && isAnnotationKeyword(key),
+      );
       return refused.length === 0 ? node : withoutKeys(node, refused);
     });
     return parameters === draft.parameters ? draft : { ...draft, parameters };

@@ -25,7 +25,9 @@ export const typeListToAnyOf: ProjectionRule = {
 function splitTypeList(node: JsonSchema): JsonSchema {
   const list = node['type'];
   if (!Array.isArray(list)) return node;
-  const types = [...new Set(list.filter((item): item is string => typeof item === 'string' && item in KEYWORDS_BY_TYPE))];
+  const types = [
+    ...new Set(list.filter((item): item is string => typeof item === 'string' && item in KEYWORDS_BY_TYPE)),
+  ];
   if (types.length !== list.length || types.length === 0) return node;
   if (types.length === 1) return { ...node, type: types[0] as string };
   if (COMBINATOR_KEYWORDS.some((keyword) => keyword in node) || '$ref' in node) return node;
