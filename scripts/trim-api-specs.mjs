@@ -84,7 +84,9 @@ function forEachSchema(schema, pointer, visit) {
   for (const key of SINGLE) if (isObject(schema[key])) forEachSchema(schema[key], `${pointer}/${key}`, visit);
   for (const key of LIST) {
     if (Array.isArray(schema[key]))
-      schema[key].forEach((sub, i) => forEachSchema(sub, `${pointer}/${key}/${i}`, visit));
+      schema[key].forEach((sub, i) => {
+        forEachSchema(sub, `${pointer}/${key}/${i}`, visit);
+      });
   }
   for (const key of MAP) {
     if (isObject(schema[key])) {

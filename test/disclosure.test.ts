@@ -184,7 +184,10 @@ describe('the manifest can hold no free text', () => {
         const { manifest } = previewRequest(snapshot, prompt, 'streaming');
         const offending: string[] = [];
         const walk = (value: unknown, path: string): void => {
-          if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${path}[${index}]`));
+          if (Array.isArray(value))
+            value.forEach((item, index) => {
+              walk(item, `${path}[${index}]`);
+            });
           else if (typeof value === 'object' && value !== null) {
             for (const [key, child] of Object.entries(value)) {
               const requestArray =

@@ -66,6 +66,7 @@ describe('Ajv and zod reject the same broken manifests', () => {
   let validate: ReturnType<Ajv2020['compile']> | undefined;
   const ajvValidate = () => (validate ??= new Ajv2020({ strict: true, allErrors: true }).compile(MANIFEST_JSON_SCHEMA));
 
+  // biome-ignore lint/suspicious/noExplicitAny: the mutations reach deep into untyped manifest JSON
   const mutations: [string, (manifest: Record<string, any>) => void][] = [
     ['an extra field in route', (m) => (m['route'].exact.extra = 1)],
     [
@@ -102,6 +103,7 @@ describe('Ajv and zod reject the same broken manifests', () => {
 
   for (const [name, mutate] of mutations) {
     it(name, () => {
+      // biome-ignore lint/suspicious/noExplicitAny: the mutations reach deep into untyped manifest JSON
       const broken = JSON.parse(JSON.stringify(exact)) as Record<string, any>;
       mutate(broken);
       expect(requestManifestSchema().safeParse(broken).success).toBe(false);

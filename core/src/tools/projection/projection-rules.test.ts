@@ -246,6 +246,7 @@ describe('relaxation rules', () => {
         properties: { a: { type: 'string' } },
         dependentRequired: { a: ['b'] },
         if: { required: ['a'] },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword under test
         then: { required: ['b'] },
       }),
       MFJS,
