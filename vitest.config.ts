@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
   resolve: {
-    alias: { '@cw/core': fileURLToPath(new URL('./core/src/index.ts', import.meta.url)) },
+    alias: {
+      '@cw/core': fileURLToPath(new URL('./core/src/index.ts', import.meta.url)),
+      '@cw/plugin-kit': fileURLToPath(new URL('./plugins/plugin-kit/src/index.ts', import.meta.url)),
+    },
   },
   test: {
     include: [

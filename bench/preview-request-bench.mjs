@@ -17,6 +17,8 @@ async function registry() {
   const descriptors = [];
   for (const name of (await readdir(folder)).sort()) {
     const pjson = JSON.parse(await readFile(join(folder, name, 'package.json'), 'utf8'));
+    // Helper packages such as plugin-kit are not cw plugins.
+    if (pjson.cw === undefined) continue;
     descriptors.push({
       name: pjson.name,
       version: pjson.version,
@@ -27,7 +29,7 @@ async function registry() {
   }
   const loaded = await loadPlugins(descriptors);
   tapCoreStages(loaded);
-  loaded.apiFor('@cw/bench-rows', []).addRoute({
+  loaded.apiFor('@cw/bench-rows').addRoute({
     provider_id: 'bench',
     provider_display: 'Bench',
     route_id: 'bench-o200k',

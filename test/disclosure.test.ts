@@ -1,15 +1,9 @@
 import nock from 'nock';
 import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BUILTIN_TOOLS,
-  ConfigError,
-  previewRequest,
-  renderManifestTable,
-  safeErrorText,
-  type CwSnapshot,
-  type PluginRegistry,
-} from '@cw/core';
+import { previewRequest, renderManifestTable, safeErrorText, type CwSnapshot, type PluginRegistry } from '@cw/core';
+import { BUILTIN_TOOLS } from '../core/src/tools/builtin-tools.js';
+import { ConfigError } from '../core/src/config/cw-config.js';
 import { BLNS, HOSTILE, leakedSecret } from './support/label-corpus.js';
 import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome, useCwHomes } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
@@ -91,7 +85,9 @@ describe('a config full of secret-shaped values', () => {
   const routeId = `sk-test-${'1'.repeat(24)}`;
   const model = `deployments/${'ab12'.repeat(8)}`;
   const tenant = `sk-test-${'2'.repeat(24)}`;
-  const baseUrl = `https://user:hunter2@${tenant}.tenant.example:8443/v1/deployments/prod-key-8f2a?api_key=${'3'.repeat(24)}`;
+  const baseUrl = `https://${tenant}.tenant.example:8443/v1/deployments/prod-key-8f2a`;
+  // Refused at load (user info, query), and the refusal must not print any of it either.
+  const refusedBaseUrl = `https://user:hunter2@${tenant}.tenant.example:8443/v1/deployments/prod-key-8f2a?api_key=${'3'.repeat(24)}`;
   const secrets = [
     routeId,
     model,
@@ -130,6 +126,25 @@ describe('a config full of secret-shaped values', () => {
     expect(manifest.route.exact.wire_model).toMatch(/^sha256:[0-9a-f]{12}$/);
     expect(manifest.route.exact.endpoint_host_class).toMatch(/^https remote sha256:[0-9a-f]{12}$/);
     for (const output of outputs) {
+      for (const secret of secrets) expect(`${output.stdout}${output.stderr}`).not.toContain(secret);
+    }
+  });
+
+  it('a base_url with user info and a query is refused, and the refusal prints none of them', async () => {
+    await home({
+      route: routeId,
+      routes: {
+        [routeId]: { provider: 'custom', dialect: 'openai-responses', base_url: refusedBaseUrl, model },
+      },
+    });
+    const outputs = [
+      await runCw(['preview-request', 'json', '--prompt', 'hi']),
+      await runCw(['preview-request', '--prompt', 'hi']),
+      await runCw(['send', '--prompt', 'hi']),
+    ];
+    expect(outputs.map((output) => output.exitCode)).toEqual([1, 1, 1]);
+    for (const output of outputs) {
+      expect(output.stderr).toContain('field base_url: must not carry');
       for (const secret of secrets) expect(`${output.stdout}${output.stderr}`).not.toContain(secret);
     }
   });

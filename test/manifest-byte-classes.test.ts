@@ -3,7 +3,8 @@
 // Hashes and sizes are recomputed here with an independent JCS implementation (canonicalize).
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { BodyFacts, PluginRegistry, WireBody } from '@cw/core';
+import type { PluginRegistry, WireBody } from '@cw/core';
+import type { BodyFacts } from '../core/src/manifest/manifest-schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry } from './support/cw-fixture.js';
 import {
@@ -124,7 +125,7 @@ describe("attribution with the dialects' own describers", () => {
 
   const classesOf = async (dialect: TestDialect, body: WireBody) => {
     const { byteClasses } = await import('../core/src/manifest/byte-classes.js');
-    const layout = registry.hooks.describeBody.get(dialect)?.call(body);
+    const layout = registry.dialect(dialect)?.describeBody(body);
     if (!layout) throw new Error(`no describer for ${dialect}`);
     return byteClasses(body, layout);
   };
@@ -143,7 +144,7 @@ describe("attribution with the dialects' own describers", () => {
     tools: [{ function: { name: 'read_file' }, type: 'function' }],
   });
 
-  it('the reference chat body: 348 = 50 + 53 + 117 + 128, tool result 66, two messages', async () => {
+  it('a chat body with system, user and tool messages: 348 = 50 + 53 + 117 + 128, tool result 66, two messages', async () => {
     const classes = await classesOf('chat-completions', chatBody());
     expect(classes).toMatchObject({
       body: 348,

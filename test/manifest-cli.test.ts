@@ -4,7 +4,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nock from 'nock';
-import { BUNDLED_BASE_PROMPT, REASON_LABELS } from '@cw/core';
+import { BUNDLED_BASE_PROMPT } from '@cw/core';
+import { REASON_LABELS } from '../core/src/manifest/unavailable-reason.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY, useCwHomes, writeSession } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
@@ -199,7 +200,7 @@ describe('cw preview-request diff', () => {
     return file;
   }
 
-  it('groups what differs between two routes, as the seed lists it, within 80 columns', async () => {
+  it('groups what differs between two routes, in reading order, within 80 columns', async () => {
     const folder = await home();
     const a = await saved(folder, 'deepseek.json', undefined);
     const b = await saved(folder, 'local.json', { ...CUSTOM('openai-responses'), reasoning: 'high' });
@@ -340,7 +341,7 @@ describe('cw send refuses a turn that does not fit the input budget', () => {
     try {
       const preview = await runCw(['preview-request', 'json', '--prompt', 'one more']);
       expectValidManifest(preview.stdout);
-      expect(preview.stdout).toContain('runtime-transforms-before-send');
+      expect(preview.stdout).toContain('input-budget-exceeded');
       const result = await runCw(['send', '--prompt', 'one more']);
       expect(result.exitCode).toBe(1);
       expect(result.stdout).toBe('');

@@ -1,7 +1,8 @@
 // The reasoning receipt, per route: which keys carry the control, where the effort (or budget) was
 // read, and whether it came from the user or the route. Rows are registered through the plugin API,
-// including routes whose control lives where the reference's fixed list does not look.
-import type { BodyFacts, CapabilityRowInput, JsonValue, WireBody } from '@cw/core';
+// including routes whose control lives at paths no fixed list of well-known keys covers.
+import type { CapabilityRowInput, JsonValue, WireBody } from '@cw/core';
+import type { BodyFacts } from '../core/src/manifest/manifest-schema.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { previewFor, registryWithRows, removePreviewHomes, testRow } from './support/manifest-preview.js';
 
@@ -199,7 +200,7 @@ const CASES: readonly {
     resolution: 'route-default',
   },
   {
-    name: 'NIM shape the reference misses: chat_template_kwargs.reasoning_effort',
+    name: 'NIM shape: chat_template_kwargs.reasoning_effort',
     route: 'nim-like',
     reasoning: 'max',
     keys: ['chat_template_kwargs'],
@@ -208,7 +209,7 @@ const CASES: readonly {
     resolution: 'explicit',
   },
   {
-    name: 'toggle-only route the reference misses: enable_thinking',
+    name: 'toggle-only route: enable_thinking',
     route: 'toggle-only',
     reasoning: 'high',
     keys: ['enable_thinking'],
@@ -217,7 +218,7 @@ const CASES: readonly {
     resolution: 'explicit',
   },
   {
-    name: 'Google shape the reference misses: google.thinking_config.thinking_level',
+    name: 'Google shape: google.thinking_config.thinking_level',
     route: 'google-like',
     keys: ['google'],
     effort: 'high',
@@ -253,9 +254,9 @@ describe('reasoning key paths per route', () => {
 
   it('Responses `include` alone discloses reasoning output and does not request any', async () => {
     const registry = await registryWithRows([testRow('include-only', 'openai-responses')]);
-    registry.hooks.buildBody
-      .for('openai-responses')
-      .tap({ name: '@cw/test-include', stage: 50 }, (body) => ({ ...body, include: ['reasoning.encrypted_content'] }));
+    registry
+      .apiFor('@cw/test-include')
+      .refineBody({ routeIds: ['include-only'] }, (body) => ({ ...body, include: ['reasoning.encrypted_content'] }));
     const { manifest } = await previewFor({ registry, config: { route: 'include-only' } });
     expect(manifest.body).toMatchObject({
       exact: {
@@ -268,11 +269,9 @@ describe('reasoning key paths per route', () => {
 
   it('a control a plugin tap wrote without any plan is reported as route-default', async () => {
     const registry = await registryWithRows([testRow('tap-thinks', 'chat-completions')]);
-    registry.hooks.buildBody
-      .for('chat-completions')
-      .tap({ name: '@cw/test-thinks', stage: 50 }, (body, context) =>
-        context.row.route_id === 'tap-thinks' ? { ...body, thinking: { type: 'enabled', effort: 'max' } } : body,
-      );
+    registry
+      .apiFor('@cw/test-thinks')
+      .refineBody({ routeIds: ['tap-thinks'] }, (body) => ({ ...body, thinking: { type: 'enabled', effort: 'max' } }));
     const { manifest } = await previewFor({ registry, config: { route: 'tap-thinks' } });
     expect(manifest.body).toMatchObject({
       exact: {

@@ -4,14 +4,10 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import {
-  BODY_REASONS,
-  ROUTE_REASONS,
-  TOOLS_REASONS,
-  manifestJsonSchemaText,
-  requestManifestSchema,
-  type RequestManifest,
-} from '@cw/core';
+import type { RequestManifest } from '@cw/core';
+import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS } from '../core/src/manifest/unavailable-reason.js';
+import { manifestJsonSchemaText } from '../core/src/manifest/manifest-json-schema.js';
+import { requestManifestSchema } from '../core/src/manifest/manifest-schema.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/cw-fixture.js';

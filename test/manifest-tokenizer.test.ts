@@ -1,7 +1,9 @@
 // Offline tokenizer counts: where a route's row names a BPE encoding that ships in gpt-tokenizer, the
 // manifest reports counts of the canonical JSON text per class, labelled as offline counts; routes
 // without one say so with a typed reason.
-import { canonicalJson, renderManifestTable, type BodyFacts } from '@cw/core';
+import { renderManifestTable } from '@cw/core';
+import { canonicalJson } from '../core/src/canonical/canonical-json.js';
+import type { BodyFacts } from '../core/src/manifest/manifest-schema.js';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { previewFor, registryWithRows, removePreviewHomes, testRow } from './support/manifest-preview.js';

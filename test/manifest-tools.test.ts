@@ -1,6 +1,8 @@
 // The tool section: gates from config really narrow what is sent, the surface budget decides whether
 // deferred tools go up front, and the standard-vs-full collapse is derived by narrowing under both.
-import type { CwSnapshot, ToolDefinition, ToolFacts } from '@cw/core';
+import type { CwSnapshot } from '@cw/core';
+import type { ToolDefinition } from '../core/src/tools/tool-definition.js';
+import type { ToolFacts } from '../core/src/manifest/manifest-schema.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { previewFor, removePreviewHomes } from './support/manifest-preview.js';
 

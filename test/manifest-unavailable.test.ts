@@ -1,15 +1,10 @@
-// Every typed unavailable reason, reached through a real snapshot, with the reference's precedence and
+// Every typed unavailable reason, reached through a real snapshot, with their precedence and
 // propagation: an unavailable section publishes its reason and no fields; `tools` unavailability is
 // inherited by `body`; `route` survives MCP; request-preparation failure takes route and body.
-import {
-  NOTHING_PENDING,
-  ROUTE_REASONS,
-  TOOLS_REASONS,
-  BODY_REASONS,
-  type CwSnapshot,
-  type PendingState,
-  type RequestManifest,
-} from '@cw/core';
+import type { CwSnapshot, RequestManifest } from '@cw/core';
+import { ContextOverflowError } from '../core/src/plan/context-overflow-error.js';
+import { NOTHING_PENDING, type PendingState } from '../core/src/snapshot/snapshot.js';
+import { ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS } from '../core/src/manifest/unavailable-reason.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysIn, sectionFieldNames } from './support/manifest-schema.js';
 import {
@@ -231,10 +226,8 @@ describe('MCP state: tools unavailable, body inherits, route survives', () => {
 describe('request preparation failures take route and body; a projected tool surface survives', () => {
   it('a buildBody tap that throws', async () => {
     const registry = await registryWithRows([testRow('explode', 'chat-completions')]);
-    registry.hooks.buildBody.for('chat-completions').tap({ name: '@cw/test-explode', stage: 50 }, (body, context) => {
-      if (context.row.route_id === 'explode')
-        throw new Error("cannot shape for 'prod-key-8f2a' at /home/someone/.config");
-      return body;
+    registry.apiFor('@cw/test-explode').refineBody({ routeIds: ['explode'] }, () => {
+      throw new Error("cannot shape for 'prod-key-8f2a' at /home/someone/.config");
     });
     const { manifest, prepared } = await previewFor({ registry, config: { route: 'explode' } });
     expect(reasonOf(manifest, 'route')).toBe('request-preparation-failed');
@@ -251,26 +244,27 @@ describe('request preparation failures take route and body; a projected tool sur
 
   it('a body that is not valid JSON', async () => {
     const registry = await registryWithRows([testRow('nan', 'chat-completions')]);
-    registry.hooks.buildBody
-      .for('chat-completions')
-      .tap({ name: '@cw/test-nan', stage: 50 }, (body, context) =>
-        context.row.route_id === 'nan' ? { ...body, temperature: Number.NaN } : body,
-      );
+    registry.apiFor('@cw/test-nan').refineBody({ routeIds: ['nan'] }, (body) => ({ ...body, temperature: Number.NaN }));
     const { manifest } = await previewFor({ registry, config: { route: 'nan' } });
     expect(reasonOf(manifest, 'route')).toBe('request-preparation-failed');
     expect(reasonOf(manifest, 'tools')).toBeNull();
     expect(reasonOf(manifest, 'body')).toBe('request-preparation-failed');
   });
 
-  it('a dialect that builds but cannot be described', async () => {
+  it('a dialect whose describer throws', async () => {
     const registry = await registryWithRows([{ ...testRow('mute', 'chat-completions'), dialect: 'mute-dialect' }]);
-    registry.hooks.buildBody
-      .for('mute-dialect')
-      .tap('@cw/test-mute', (_body, context) => ({ model: context.wireModel }));
+    registry.apiFor('@cw/test-mute').addDialect({
+      id: 'mute-dialect',
+      buildBody: (context) => ({ model: context.wireModel }),
+      describeBody: () => {
+        throw new Error('no idea');
+      },
+      createDecoder: () => ({ push: () => [], end: () => [] }),
+    });
     const { manifest } = await previewFor({ registry, config: { route: 'mute' } });
     expect(reasonOf(manifest, 'route')).toBe('request-preparation-failed');
     expect(reasonOf(manifest, 'tools')).toBeNull();
-    expect(detailOf(manifest, 'body')).toContain('describes');
+    expect(detailOf(manifest, 'body')).toContain('describing');
   });
 
   it('a projection tap that throws leaves no tool surface: all three fail', async () => {
@@ -284,9 +278,8 @@ describe('request preparation failures take route and body; a projected tool sur
 
   it('with MCP unsnapshottable too, tools keep their own reason while route and body fail', async () => {
     const registry = await registryWithRows([testRow('explode', 'chat-completions')]);
-    registry.hooks.buildBody.for('chat-completions').tap({ name: '@cw/test-explode', stage: 50 }, (body, context) => {
-      if (context.row.route_id === 'explode') throw new Error('boom');
-      return body;
+    registry.apiFor('@cw/test-explode').refineBody({ routeIds: ['explode'] }, () => {
+      throw new Error('boom');
     });
     const { manifest } = await previewFor({
       registry,
@@ -328,20 +321,21 @@ describe('runtime transforms take only the body', () => {
         },
       },
     };
-    const { manifest, overflow } = await previewFor({ config, history });
+    const { manifest, plan } = await previewFor({ config, history });
     expect(reasonOf(manifest, 'route')).toBeNull();
     expect(reasonOf(manifest, 'tools')).toBeNull();
-    expect(reasonOf(manifest, 'body')).toBe('runtime-transforms-before-send');
-    expect(detailOf(manifest, 'body')).toContain('does not fit the input budget');
-    expect(overflow).not.toBeNull();
-    expect(overflow?.inputBudgetTokens).toBe(8_192 - 1_024 - 1_024);
-    expect((overflow?.estimatedInputTokens ?? 0) > (overflow?.inputBudgetTokens ?? 0)).toBe(true);
+    expect(reasonOf(manifest, 'body')).toBe('input-budget-exceeded');
+    expect(detailOf(manifest, 'body')).toMatch(/^about \d+ input tokens against an input budget of 6144$/);
+    // The plan keeps the typed error send rethrows, with the figures the detail prints.
+    if (plan.status !== 'blocked' || !(plan.error instanceof ContextOverflowError)) throw new Error('not an overflow');
+    expect(plan.error.overflow.inputBudgetTokens).toBe(8_192 - 1_024 - 1_024);
+    expect(plan.error.overflow.estimatedInputTokens > plan.error.overflow.inputBudgetTokens).toBe(true);
     // The same conversation fits the default route: headroom is positive there and the body is exact.
     const roomy = await previewFor({ history });
     expect('exact' in roomy.manifest.body && roomy.manifest.body.exact.estimated_input_headroom_tokens > 0).toBe(true);
   });
 
-  it('transforms and overflow together are joined in one detail', async () => {
+  it('pending transforms come before the budget check: the transform may change what fits', async () => {
     const config = {
       route: 'tiny',
       routes: {
@@ -358,9 +352,8 @@ describe('runtime transforms take only the body', () => {
       config,
       adjust: pending({ runtimeTransforms: ['auto-compaction would rewrite the conversation first'] }),
     });
-    expect(detailOf(manifest, 'body')).toContain(
-      'auto-compaction would rewrite the conversation first; the request does not fit',
-    );
+    expect(reasonOf(manifest, 'body')).toBe('runtime-transforms-before-send');
+    expect(detailOf(manifest, 'body')).toBe('auto-compaction would rewrite the conversation first');
   });
 });
 

@@ -30,7 +30,13 @@ const REPLIES: Record<WireDialect, { path: string; sse: string; json: unknown }>
       'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":24}}\n\n',
       'event: message_stop\ndata: {"type":"message_stop"}\n\n',
     ].join(''),
-    json: { content: [{ type: 'text', text: 'parity ok' }], usage: { input_tokens: 137, output_tokens: 24 } },
+    json: {
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'parity ok' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 137, output_tokens: 24 },
+    },
   },
   'openai-responses': {
     path: '/v1/responses',

@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  previewRequest,
-  REASONING_TIERS,
-  type CwSnapshot,
-  type Entrypoint,
-  type PluginRegistry,
-  type ReasoningTier,
-  type WireBody,
-} from '@cw/core';
+import { previewRequest, type CwSnapshot, type Entrypoint, type PluginRegistry, type WireBody } from '@cw/core';
+import { REASONING_TIERS, type ReasoningTier } from '../core/src/route/capability-row.js';
 import { builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
@@ -323,9 +316,9 @@ describe('shape-specific wire facts', () => {
     expect(typeof body['max_completion_tokens']).toBe('number');
     // A plugin that adds sampling to every chat body: the fixed-sampling route still sends none.
     const sampling = await builtinRegistry();
-    sampling.hooks.buildBody
-      .for('chat-completions')
-      .tap({ name: 'test-sampling', stage: 10 }, (built) => ({ ...built, temperature: 0.2, top_p: 0.9 }));
+    sampling
+      .apiFor('test-sampling')
+      .refineBody({ routeIds: ['moonshot', 'moonshot-k3'] }, (built) => ({ ...built, temperature: 0.2, top_p: 0.9 }));
     const withSampling = (routeId: string): WireBody => {
       const snapshot: CwSnapshot = { ...base, registry: sampling, config: { ...base.config, route: routeId } };
       return previewRequest(snapshot, 'hello', 'streaming').prepared?.body ?? {};

@@ -4,7 +4,7 @@ import { runCw } from './support/run-cw.js';
 
 const home = useCwHomes();
 
-// The routes and shapes the built-in plugins must register (the seed's dialect table).
+// The routes and shapes the built-in plugins must register (the route table in docs/capability-rows.md).
 const BUILT_IN: Record<string, [dialect: string, shape: string]> = {
   deepseek: ['chat-completions', 'standard'],
   'deepseek-beta': ['chat-completions', 'deepseek-beta-strict-tools'],
@@ -181,7 +181,13 @@ describe('cw plugins:inspect', () => {
       name: '@cw/provider-openai-codex',
       version: '0.1.0',
       type: 'core',
-      cw: { api_version: 1, problems: [] },
+      cw: {
+        api_version: 2,
+        problems: [],
+        dialects: [],
+        body_refiners: [{ route_ids: [], route_shapes: ['codex-responses'], stage: 100 }],
+        hook_taps: { resolveRoute: 0, projectTools: 0 },
+      },
     });
     expect(plugin?.cw.routes.map((route) => [route.route_id, route.route_shape, route.provenance.plugin])).toEqual([
       ['codex', 'codex-responses', '@cw/provider-openai-codex'],

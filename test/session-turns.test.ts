@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_EXECUTED_RESULT, readSession } from '@cw/core';
+import { NOT_EXECUTED_RESULT } from '../core/src/prompt/repair-tool-history.js';
+import { readSession } from '../core/src/state/session-store.js';
 import { FAKE_KEY, useCwHomes } from './support/cw-fixture.js';
 import { runCw } from './support/run-cw.js';
 import { validateWireBody } from './support/wire-schemas.js';

@@ -7,8 +7,8 @@ import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome } from './s
 
 const ORIGIN = 'http://127.0.0.1:18082';
 
-// One stream per dialect, cut so that the text arrives in three pieces.
-const STREAMS: Record<string, { path: string; events: unknown[] }> = {
+// One stream per dialect, cut so that the text arrives in three pieces, then the dialect's terminal event.
+const STREAMS: Record<string, { path: string; events: unknown[]; terminal: string }> = {
   'chat-completions': {
     path: '/v1/chat/completions',
     events: [
@@ -16,6 +16,7 @@ const STREAMS: Record<string, { path: string; events: unknown[] }> = {
       { choices: [{ delta: { content: 'lo' } }] },
       { choices: [{ delta: { content: ' world' } }] },
     ],
+    terminal: 'data: [DONE]\n\n',
   },
   'anthropic-messages': {
     path: '/v1/messages',
@@ -24,10 +25,12 @@ const STREAMS: Record<string, { path: string; events: unknown[] }> = {
       index: 0,
       delta: { type: 'text_delta', text },
     })),
+    terminal: 'event: message_stop\ndata: {"type":"message_stop"}\n\n',
   },
   'openai-responses': {
     path: '/v1/responses',
     events: ['Hel', 'lo', ' world'].map((delta) => ({ type: 'response.output_text.delta', delta })),
+    terminal: 'data: {"type":"response.completed","response":{"status":"completed","output":[]}}\n\n',
   },
 };
 
@@ -63,7 +66,7 @@ describe('cw send prints reply text as it streams', () => {
         // only once the reply is complete would still be empty here.
         for (let waited = 0; deltas.length < stream.events.length && waited < 2_000; waited += 10) await sleep(10);
         seenBeforeLastChunk.push(...deltas);
-        yield 'data: [DONE]\n\n';
+        yield stream.terminal;
       }
       nock(ORIGIN)
         .post(stream.path)

@@ -11,7 +11,7 @@ import {
   type SendArgs,
 } from './grammar.js';
 
-// IDs in the names refer to the reference grammar cases (G-xx), adapted from a raw line to argv.
+// Each case name starts with a stable ID (G-xx) so a failing case is easy to find and refer to.
 
 function usageError(run: () => unknown): UsageError {
   let caught: unknown;
@@ -184,29 +184,61 @@ describe('parsePreviewRequestArgs: rejected', () => {
 
 describe('parseSendArgs', () => {
   const cases: [string, string[], SendArgs][] = [
-    ['prompt only', ['--prompt', 'hi'], { json: false, entrypoint: 'streaming', prompt: 'hi' }],
+    ['prompt only', ['--prompt', 'hi'], { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: 'hi' }],
     [
       '--json --blocking --prompt x',
       ['--json', '--blocking', '--prompt', 'x'],
-      { json: true, entrypoint: 'blocking', prompt: 'x' },
+      { json: true, entrypoint: 'blocking', maxRetries: undefined, prompt: 'x' },
     ],
     [
       '--blocking --json --prompt x',
       ['--blocking', '--json', '--prompt', 'x'],
-      { json: true, entrypoint: 'blocking', prompt: 'x' },
+      { json: true, entrypoint: 'blocking', maxRetries: undefined, prompt: 'x' },
     ],
     [
       'flags after --prompt are prompt text',
       ['--prompt', 'a', '--json', '--blocking'],
-      { json: false, entrypoint: 'streaming', prompt: 'a --json --blocking' },
+      { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: 'a --json --blocking' },
     ],
     [
       'prompt kept byte for byte',
       ['--prompt', '  lead\ntrail  '],
-      { json: false, entrypoint: 'streaming', prompt: '  lead\ntrail  ' },
+      { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: '  lead\ntrail  ' },
     ],
-    ['--prompt=text', ['--json', '--prompt=fix', 'it'], { json: true, entrypoint: 'streaming', prompt: 'fix it' }],
+    [
+      '--prompt=text',
+      ['--json', '--prompt=fix', 'it'],
+      { json: true, entrypoint: 'streaming', maxRetries: undefined, prompt: 'fix it' },
+    ],
+    [
+      '--max-retries 0',
+      ['--max-retries', '0', '--prompt', 'x'],
+      { json: false, entrypoint: 'streaming', maxRetries: 0, prompt: 'x' },
+    ],
+    [
+      '--max-retries 10',
+      ['--max-retries', '10', '--json', '--prompt', 'x'],
+      { json: true, entrypoint: 'streaming', maxRetries: 10, prompt: 'x' },
+    ],
+    [
+      '--max-retries after --prompt is prompt text',
+      ['--prompt', 'x', '--max-retries', '3'],
+      { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: 'x --max-retries 3' },
+    ],
   ];
+
+  it.each([
+    ['11', ['--max-retries', '11', '--prompt', 'x']],
+    ['-1', ['--max-retries', '-1', '--prompt', 'x']],
+    ['two', ['--max-retries', 'two', '--prompt', 'x']],
+    ['missing', ['--max-retries']],
+    ['swallowing --prompt', ['--max-retries', '--prompt', 'x']],
+  ])('--max-retries %s is a usage error naming the flag', (_name, argv) => {
+    expect(() => parseSendArgs(argv)).toThrow(/`--max-retries` takes a whole number from 0 to 10/);
+  });
+  it('preview-request does not take --max-retries', () => {
+    expect(() => parsePreviewRequestArgs(['--max-retries', '1'])).toThrow(/Unknown argument/);
+  });
 
   it.each(cases)('%s', (_name, argv, expected) => {
     expect(parseSendArgs(argv)).toEqual(expected);

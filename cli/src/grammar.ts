@@ -1,13 +1,13 @@
 // Argument grammar shared by `cw preview-request` and `cw send`.
 //
-// Adapted from CodeWhale's `/preview-request` parser, which reads one raw line. oclif hands us
-// argv words that the shell has already split, so the differences are:
+// oclif hands us argv words that the shell has already split, not one raw line, so the rules are
+// about words:
 // - Each word before `--prompt` must equal a flag exactly. Words are never trimmed or re-split:
 //   a quoted `"json "` or an empty `""` is an unknown argument, not `json` or nothing, so a
 //   mistake fails loudly instead of silently changing the output mode.
 // - After `--prompt`, the remaining words are re-joined with single spaces. A single word (a
-//   quoted shell string) therefore comes through byte for byte, which stands in for the
-//   reference's "consume exactly one whitespace codepoint, keep the rest verbatim".
+//   quoted shell string) therefore comes through byte for byte, so quoting the prompt is how a
+//   user keeps its white space exactly.
 // - `--prompt=TEXT` is accepted and means exactly `--prompt` followed by the word `TEXT`
 //   (split at the first `=` only). People write the `=` form out of habit with other CLIs, and
 //   rejecting it as "unknown" would be confusing. One rule, no special cases: `--prompt= foo`
@@ -33,7 +33,7 @@ export const PREVIEW_REQUEST_USAGE =
   'Usage: cw preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt  (flags first; --prompt takes the rest)';
 
 /** Usage line for `cw send`. */
-export const SEND_USAGE = 'Usage: cw send [--json] [--blocking] --prompt <text>';
+export const SEND_USAGE = 'Usage: cw send [--json] [--blocking] [--max-retries <0-10>] --prompt <text>';
 
 /** A flag word a command may accept before `--prompt`. */
 export type FlagWord =
@@ -44,7 +44,8 @@ export type FlagWord =
   | 'prompt'
   | 'base-prompt'
   | '--base-prompt'
-  | '--blocking';
+  | '--blocking'
+  | '--max-retries';
 
 /** What a command accepts: its flag words and the usage line its errors end with. */
 export interface Grammar {
@@ -67,9 +68,9 @@ export const PREVIEW_REQUEST_GRAMMAR: Grammar = {
   usage: PREVIEW_REQUEST_USAGE,
 };
 
-/** Grammar of `cw send`: only `--json` (reply as JSON) and `--blocking`. */
+/** Grammar of `cw send`: `--json` (reply as JSON), `--blocking` and `--max-retries N`. */
 export const SEND_GRAMMAR: Grammar = {
-  flags: new Set<FlagWord>(['--json', '--blocking']),
+  flags: new Set<FlagWord>(['--json', '--blocking', '--max-retries']),
   usage: SEND_USAGE,
 };
 
@@ -78,10 +79,12 @@ export interface ParsedArgs {
   json: boolean;
   basePromptOnly: boolean;
   blocking: boolean;
+  /** `--max-retries N`, when given. */
+  maxRetries: number | undefined;
   prompt: string | undefined;
 }
 
-type Effect = 'json' | 'manifest' | 'noop' | 'base-prompt' | 'blocking';
+type Effect = 'json' | 'manifest' | 'noop' | 'base-prompt' | 'blocking' | 'max-retries';
 
 // A Map, not an object literal, so words like `__proto__` or `constructor` cannot match.
 const EFFECTS: ReadonlyMap<FlagWord, Effect> = new Map<FlagWord, Effect>([
@@ -93,6 +96,7 @@ const EFFECTS: ReadonlyMap<FlagWord, Effect> = new Map<FlagWord, Effect>([
   ['base-prompt', 'base-prompt'],
   ['--base-prompt', 'base-prompt'],
   ['--blocking', 'blocking'],
+  ['--max-retries', 'max-retries'],
 ]);
 
 const PROMPT_FLAG = '--prompt';
@@ -104,14 +108,22 @@ const PROMPT_NEEDS_TEXT = '`--prompt` needs text after it.';
 const BASE_PROMPT_WITH_JSON = '`base-prompt` cannot be combined with JSON.';
 const BASE_PROMPT_WITH_PROMPT = '`base-prompt` cannot be combined with `--prompt`.';
 const PROMPT_REQUIRED = '`--prompt <text>` is required.';
+const MAX_RETRIES_VALUE = '`--max-retries` takes a whole number from 0 to 10.';
+const MAX_RETRIES_LIMIT = 10;
 
-// Unicode White_Space matches the reference's Rust `char::is_whitespace`; JS `\s` differs
-// (it includes U+FEFF and omits U+0085).
+// Blank means Unicode White_Space only, as in the redaction rules; JS `\s` differs (it includes
+// U+FEFF and omits U+0085).
 const ALL_WHITESPACE = /^\p{White_Space}*$/u;
 
 /** Parses argv against a command's grammar; throws UsageError. */
 export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs {
-  const parsed: ParsedArgs = { json: false, basePromptOnly: false, blocking: false, prompt: undefined };
+  const parsed: ParsedArgs = {
+    json: false,
+    basePromptOnly: false,
+    blocking: false,
+    maxRetries: undefined,
+    prompt: undefined,
+  };
 
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
@@ -153,6 +165,15 @@ export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs
       case 'blocking':
         parsed.blocking = true;
         break;
+      case 'max-retries': {
+        const value = argv[i + 1] ?? '';
+        if (!/^\d{1,2}$/.test(value) || Number(value) > MAX_RETRIES_LIMIT) {
+          throw new UsageError(MAX_RETRIES_VALUE, grammar.usage);
+        }
+        parsed.maxRetries = Number(value);
+        i++;
+        break;
+      }
       case undefined:
         throw new UsageError(UNKNOWN_ARGUMENT, grammar.usage);
     }
@@ -179,6 +200,7 @@ export function parsePreviewRequestArgs(argv: readonly string[]): PreviewArgs {
 export interface SendArgs {
   json: boolean;
   entrypoint: 'streaming' | 'blocking';
+  maxRetries: number | undefined;
   prompt: string;
 }
 
@@ -186,7 +208,12 @@ export interface SendArgs {
 export function parseSendArgs(argv: readonly string[]): SendArgs {
   const parsed = parseArgs(argv, SEND_GRAMMAR);
   if (parsed.prompt === undefined) throw new UsageError(PROMPT_REQUIRED, SEND_USAGE);
-  return { json: parsed.json, entrypoint: parsed.blocking ? 'blocking' : 'streaming', prompt: parsed.prompt };
+  return {
+    json: parsed.json,
+    entrypoint: parsed.blocking ? 'blocking' : 'streaming',
+    maxRetries: parsed.maxRetries,
+    prompt: parsed.prompt,
+  };
 }
 
 /** Usage line for `cw preview-request diff`. */

@@ -12,6 +12,16 @@ export interface InspectedPlugin {
   readonly cw: {
     readonly api_version: number | null;
     readonly routes: readonly RouteView[];
+    /** Wire dialects the plugin added. */
+    readonly dialects: readonly string[];
+    /** Body refiners it registered: the routes each declared it applies to, and its stage. */
+    readonly body_refiners: readonly {
+      readonly route_ids: readonly string[];
+      readonly route_shapes: readonly string[];
+      readonly stage: number;
+    }[];
+    /** How many taps it put on each hook it may tap directly. */
+    readonly hook_taps: Readonly<Record<'resolveRoute' | 'projectTools', number>>;
     readonly problems: readonly { readonly code: string; readonly detail: string }[];
   } | null;
 }
@@ -64,6 +74,27 @@ export function renderPluginTree(plugin: InspectedPlugin): string {
         ],
       })),
     });
+    if (plugin.cw.dialects.length > 0) {
+      facts.push({
+        label: `cw dialects (${plugin.cw.dialects.length})`,
+        children: plugin.cw.dialects.map((id) => ({ label: id })),
+      });
+    }
+    if (plugin.cw.body_refiners.length > 0) {
+      facts.push({
+        label: `cw body refiners (${plugin.cw.body_refiners.length})`,
+        children: plugin.cw.body_refiners.map((refiner) => ({
+          label: `stage ${refiner.stage}: ${[
+            ...refiner.route_ids.map((id) => `route ${id}`),
+            ...refiner.route_shapes.map((shape) => `shape ${shape}`),
+          ].join(', ')}`,
+        })),
+      });
+    }
+    const taps = Object.entries(plugin.cw.hook_taps).filter(([, count]) => count > 0);
+    if (taps.length > 0) {
+      facts.push({ label: 'cw hook taps', children: taps.map(([hook, count]) => ({ label: `${hook} ×${count}` })) });
+    }
     if (plugin.cw.problems.length > 0) {
       facts.push({
         label: 'cw load problems',

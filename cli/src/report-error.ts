@@ -7,10 +7,11 @@ interface ExitCoded {
 }
 
 /**
- * Prints a failure as one redacted line on stderr and exits non-zero. Usage errors are cw's own
- * fixed text; everything else may carry host text (paths, ids, upstream bodies) and is allowlisted.
+ * The one line cw prints for a failure. Usage errors are cw's own fixed text; errors with a
+ * `safeMessage` composed it from cw's words and safe labels; everything else may carry host text
+ * (paths, ids, upstream bodies) and crosses the error-text allowlist.
  */
-export async function reportError(command: Command, error: unknown): Promise<never> {
+export async function errorLine(error: unknown): Promise<{ text: string; usage: string; exitCode: number }> {
   const { safeErrorText, terminalSafe } = await import('@cw/core');
   const exitCode = (error as ExitCoded).exitCode ?? 1;
   const message = error instanceof Error ? error.message : String(error);
@@ -21,7 +22,13 @@ export async function reportError(command: Command, error: unknown): Promise<nev
     : typeof safeMessage === 'string'
       ? terminalSafe(safeMessage)
       : safeErrorText(message);
-  const usage = isUsage ? message.split('\n').slice(1).join(' ') : '';
-  process.stderr.write(`cw: ${text}\n${usage ? `${terminalSafe(usage)}\n` : ''}`);
+  const usage = isUsage ? terminalSafe(message.split('\n').slice(1).join(' ')) : '';
+  return { text, usage, exitCode };
+}
+
+/** Prints a failure as one redacted line on stderr and exits non-zero. */
+export async function reportError(command: Command, error: unknown): Promise<never> {
+  const { text, usage, exitCode } = await errorLine(error);
+  process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
   return command.exit(exitCode);
 }

@@ -1,4 +1,5 @@
 import type { CapabilityRow, JsonValue } from '@cw/core';
+import { endpointUrl } from '@cw/core';
 
 type Core = typeof import('@cw/core');
 type Leaf = string | number | boolean | null;
@@ -34,11 +35,6 @@ export interface RouteView {
   readonly provenance: { readonly plugin: string; readonly source: string };
 }
 
-// An environment variable name is what a user must set, so it is shown when it has the shape of one.
-// The `api_key` marker that makes safeIdentifier fingerprint it is the point of the name, not a secret.
-const ENV_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
-const LONG_RUN = /[A-Z0-9]{24}/;
-
 /** Redacts every string of a row for printing; numbers, booleans and cw's own enums pass as they are. */
 export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['defined_by']): RouteView {
   const catalog = new Set(row.model.catalog);
@@ -46,7 +42,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
   const leaf = (value: Leaf): Leaf => (typeof value === 'string' ? core.safeIdentifier(value) : value);
   const keyword = (name: string): string => (core.KNOWN_KEYWORDS.has(name) ? name : core.safeIdentifier(name));
   const presetPatterns = new Set(Object.values(core.SCHEMA_DIALECT_PRESETS).map((preset) => preset.name_pattern));
-  const url = row.endpoint.base_url.replace(/\/+$/, '') + row.endpoint.path;
+  const url = endpointUrl(row);
   const rules = row.tool_schema;
   return {
     route_id: core.safeIdentifier(row.route_id),
@@ -58,12 +54,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
     endpoint: { host_class: core.endpointHostClass(url), fingerprint: core.endpointFingerprint(url) },
     auth: {
       scheme: row.auth.scheme,
-      api_key_env:
-        row.auth.api_key_env === null
-          ? null
-          : ENV_NAME.test(row.auth.api_key_env) && !LONG_RUN.test(row.auth.api_key_env)
-            ? row.auth.api_key_env
-            : core.fingerprint(row.auth.api_key_env),
+      api_key_env: row.auth.api_key_env === null ? null : core.safeEnvVarName(row.auth.api_key_env),
       header_names: Object.keys(row.auth.headers).map(core.safeIdentifier),
     },
     model: {

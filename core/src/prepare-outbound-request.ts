@@ -1,11 +1,12 @@
 import { canonicalJson } from './canonical/canonical-json.js';
 import { narrowCatalog, surfaceBudget } from './catalog/narrow-catalog.js';
-import type { BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
+import type { BodyLayout, BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
 import { planReasoning } from './body/plan-reasoning.js';
 import type { ConversationMessage } from './prompt/conversation.js';
 import { repairToolHistory } from './prompt/repair-tool-history.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
 import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
+import { endpointUrl } from './route/endpoint-url.js';
 import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import {
@@ -29,6 +30,8 @@ export interface PreparedOutboundRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly apiKeyEnv: string | null;
   readonly body: WireBody;
+  /** What the dialect says about the finished body: its regions and the wire facts the manifest reports. */
+  readonly layout: BodyLayout;
   /** The exact bytes the transport sends: the body serialized in wire key order. */
   readonly bodyText: string;
   /** The body's RFC 8785 canonical form: what body_sha256 hashes, serialized once here and reused. */
@@ -113,8 +116,8 @@ export function prepareOutboundRequest(
     outputCapTokens,
     reasoning,
   };
-  const builder = hooks.buildBody.get(row.dialect);
-  if (!builder || !hooks.buildsDialect(row.dialect)) {
+  const dialect = snapshot.registry.dialect(row.dialect);
+  if (!dialect) {
     throw new RequestPreparationError(
       `no loaded plugin builds ${row.dialect} bodies; reinstall cw or the dialect plugin`,
       toolSurface,
@@ -122,9 +125,10 @@ export function prepareOutboundRequest(
   }
   let body: WireBody;
   try {
-    body = builder.call({}, context);
+    // The dialect builds, the core places reasoning (stage 50), then the route's refiners run.
+    body = hooks.buildBody.call(dialect.buildBody(context), context);
   } catch (error) {
-    // A plugin tap threw: the turn cannot be built, but route and tools were already decided.
+    // A plugin threw: the turn cannot be built, but route and tools were already decided.
     throw new RequestPreparationError(
       `building the ${row.dialect} body failed: ${(error as Error).message}`,
       toolSurface,
@@ -143,21 +147,31 @@ export function prepareOutboundRequest(
       toolSurface,
     );
   }
+  let layout: BodyLayout;
+  try {
+    layout = dialect.describeBody(body);
+  } catch (error) {
+    throw new RequestPreparationError(
+      `describing the ${row.dialect} body failed: ${(error as Error).message}`,
+      toolSurface,
+    );
+  }
   return {
     dialect: row.dialect,
     routeShape: row.route_shape,
     route,
     wireModel,
     entrypoint,
-    url: joinUrl(row.endpoint.base_url, row.endpoint.path),
-    // Read off the finished body: Responses streams even on the blocking entry point.
+    url: endpointUrl(row),
+    // Read off the finished body: a dialect may stream even on the blocking entry point.
     headers: {
       'content-type': 'application/json',
-      accept: body['stream'] === true ? 'text/event-stream' : 'application/json',
+      accept: layout.streamField === true ? 'text/event-stream' : 'application/json',
       ...row.auth.headers,
     },
     apiKeyEnv: row.auth.api_key_env,
     body,
+    layout,
     bodyText,
     canonicalBodyText,
     projection,
@@ -184,8 +198,4 @@ function outputCapFor(row: CapabilityRow): number {
   const limits = [row.output_cap.default_tokens, row.context.window_tokens];
   if (row.context.output_limit_tokens !== null) limits.push(row.context.output_limit_tokens);
   return Math.max(1, Math.min(...limits));
-}
-
-function joinUrl(base: string, path: string): string {
-  return base.replace(/\/+$/, '') + path;
 }

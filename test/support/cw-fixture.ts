@@ -19,7 +19,10 @@ export const CW_BIN = join(REPO_ROOT, 'cli', 'bin', 'run.js');
 /** The default route the CLI ships with. */
 export const DEFAULT_ROUTE_ID = 'deepseek';
 
-/** Descriptors for the built-in plugin packages, read from their package.json like oclif does. */
+/**
+ * Descriptors for the built-in plugin packages, read from their package.json like oclif does. A
+ * package without a `cw` field (the shared plugin-kit) is a library the plugins use, not a plugin.
+ */
 export async function builtinPluginDescriptors(): Promise<PluginDescriptor[]> {
   const folder = join(REPO_ROOT, 'plugins');
   const names = (await readdir(folder)).sort();
@@ -31,6 +34,7 @@ export async function builtinPluginDescriptors(): Promise<PluginDescriptor[]> {
       version: string;
       cw?: unknown;
     };
+    if (pjson.cw === undefined) continue;
     descriptors.push({ name: pjson.name, version: pjson.version, root, cw: pjson.cw, type: 'core' });
   }
   return descriptors;

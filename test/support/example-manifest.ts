@@ -1,4 +1,5 @@
-import { unavailable, type RequestManifest, type UnavailableReason } from '../../core/src/index.js';
+import type { RequestManifest } from '../../core/src/index.js';
+import { unavailable, type UnavailableReason } from '../../core/src/manifest/unavailable-reason.js';
 
 /** A manifest whose route, tools and body are all unavailable for `reason`: the smallest valid one. */
 export function unavailableManifest(

@@ -31,7 +31,7 @@ export const BENIGN: readonly CorpusItem[] = parseCorpus(fixture('benign-labels.
 /** The Big List of Naughty Strings. */
 export const BLNS: readonly string[] = JSON.parse(fixture('blns.json')) as string[];
 
-// An independent, deliberately loose reading of the credential shapes in the research notes, kept
+// An independent, deliberately loose reading of common credential shapes (those core/src/redaction/secret-shapes.ts covers), kept
 // separate from the implementation so that a gap in one is not silently shared by the other.
 const SECRET_SHAPES: readonly RegExp[] = [
   /sk-[A-Za-z0-9_-]{8,}/gi,

@@ -7,9 +7,8 @@ import {
   type CwSnapshot,
   type Entrypoint,
   type PluginRegistry,
-  type PreviewOptions,
-  type PreviewResult,
 } from '@cw/core';
+import type { PreviewOptions, PreviewResult } from '../../core/src/manifest/build-manifest.js';
 import { builtinRegistry, removeHome, snapshotOf, tempHome, writeSession } from './cw-fixture.js';
 import { expectValidManifest } from './manifest-schema.js';
 
@@ -54,7 +53,7 @@ export function testRow(
 /** The built-in registry plus test rows, registered through the plugin API so they are validated like any row. */
 export async function registryWithRows(rows: readonly CapabilityRowInput[]): Promise<PluginRegistry> {
   const registry = await builtinRegistry();
-  const api = registry.apiFor('@cw/test-rows', []);
+  const api = registry.apiFor('@cw/test-rows');
   for (const row of rows) api.addRoute(row);
   const rejected = registry.problems.filter((problem) => problem.plugin === '@cw/test-rows');
   if (rejected.length > 0)

@@ -1,12 +1,12 @@
 import { setPath } from './plan-reasoning.js';
 import type { BuildContext, WireBody } from './wire-body.js';
 
-/** The name of the core's own buildBody tap; a dialect counts as buildable only when some other tap exists. */
+/** The name of the core's own buildBody tap. */
 export const REASONING_PLACEMENT_TAP = 'cw:reasoning-placement';
 
 /**
- * The buildBody stage at which the core writes the reasoning control. Dialect plugins build at
- * stage 0, before it; provider taps that must see (or refine) the placed control run after it.
+ * The buildBody stage at which the core writes the reasoning control: after the dialect built the
+ * body, before route refiners (which must see, and may refine, the placed control).
  */
 export const REASONING_PLACEMENT_STAGE = 50;
 

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../canonical/canonical-json.js';
-import type { ConversationMessage, ToolCall } from '../prompt/conversation.js';
+import type { ConversationMessage } from '../prompt/conversation.js';
 import type { CapabilityRow, ReasoningTier } from '../route/capability-row.js';
 import type { JsonSchema } from '../tools/tool-definition.js';
 
@@ -43,11 +43,34 @@ export interface BuildContext {
   readonly reasoning: ReasoningPlan | null;
 }
 
-/** Where a dialect keeps each region of its body, so the core can account bytes without knowing the dialect. */
+/** Where a dialect keeps its reasoning controls, so the core reads them without knowing key names. */
+export interface ReasoningLayout {
+  /** Top-level keys that can carry a reasoning control in this dialect, in report order. */
+  readonly controlKeys: readonly string[];
+  /** Of those, keys that only ask for reasoning output to be disclosed and do not make the model reason. */
+  readonly disclosureKeys: readonly string[];
+  /** Dotted paths an effort label may sit at; the first present string wins. */
+  readonly effortPaths: readonly string[];
+  /** Dotted paths a thinking budget may sit at; the first present number wins. */
+  readonly budgetPaths: readonly string[];
+}
+
+/** A body's tool choice as its dialect reads it. */
+export interface ToolChoiceFacts {
+  /** The choice's kind as the wire names it (`auto`, `required`, `function`, `tool`, ...). */
+  readonly kind: string;
+  /** The tool a named choice forces, or null. */
+  readonly name: string | null;
+}
+
+/**
+ * What the dialect that wrote a body says about it: where each region sits, so the core can account
+ * bytes, and the wire facts the manifest reports, so the core never reads a wire key by name.
+ */
 export interface BodyLayout {
-  /** Values that together form the system region (Chat system items, `system`, or `instructions`). */
+  /** Values that together form the system region (system items, a `system` field, `instructions`, ...). */
   readonly systemValues: readonly JsonValue[];
-  /** Top-level key of the turn items array (`messages` or `input`), or null when the body has none. */
+  /** Top-level key of the turn items array, or null when the body has none. */
   readonly itemsKey: string | null;
   /** Indexes of items that belong to the system region rather than to the conversation. */
   readonly systemItemIndexes: readonly number[];
@@ -55,18 +78,11 @@ export interface BodyLayout {
   readonly toolResultItemIndexes: readonly number[];
   /** Attachment parts (images, files) found inside items. */
   readonly attachmentParts: readonly JsonValue[];
-  /** Top-level keys that can carry a reasoning control in this dialect, in report order. */
-  readonly reasoningKeys: readonly string[];
+  /** Top-level key of the tool declarations, or null when the body declares none. */
+  readonly toolsKey: string | null;
+  /** The tool choice the body carries, or null when it carries none. */
+  readonly toolChoice: ToolChoiceFacts | null;
+  /** Whether the body's own field asks for a streamed reply; null when the body has no such field. */
+  readonly streamField: boolean | null;
+  readonly reasoning: ReasoningLayout;
 }
-
-/** The reply to one turn, decoded from the wire. */
-export interface AssistantReply {
-  readonly text: string;
-  readonly toolCalls: readonly ToolCall[];
-  readonly usage: { readonly input_tokens: number; readonly output_tokens: number } | null;
-}
-
-/** What the transport hands a reply decoder: parsed SSE data events, or one JSON body. */
-export type ReplyPayload =
-  | { readonly kind: 'sse'; readonly events: readonly JsonValue[] }
-  | { readonly kind: 'json'; readonly body: JsonValue };

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { baseUrlSchema } from '../route/base-url.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import { REASONING_TIERS, labelSchema } from '../route/capability-row.js';
 
@@ -9,7 +10,7 @@ const customRoute = z
     provider: z.literal('custom'),
     // Checked against the loaded dialect plugins when the route resolves.
     dialect: labelSchema,
-    base_url: z.url({ protocol: /^https?$/ }),
+    base_url: baseUrlSchema,
     model: z.string().min(1).max(256),
     api_key_env: z
       .string()
@@ -42,6 +43,28 @@ const toolGates = z
   })
   .strict();
 
+// A day is longer than any one model exchange; a larger figure is a typo, not a wish.
+const milliseconds = z.number().int().positive().max(86_400_000);
+
+/** cw's own timeouts, each optional: what is left out keeps its default (docs/transport.md). */
+const timeoutsConfig = z
+  .object({
+    connect_ms: milliseconds.optional(),
+    first_byte_ms: milliseconds.optional(),
+    idle_ms: milliseconds.optional(),
+    total_ms: milliseconds.optional(),
+  })
+  .strict();
+
+const retriesConfig = z
+  .object({
+    /** Retries after the first attempt; 0 turns retrying off. */
+    max: z.number().int().min(0).max(10).optional(),
+    initial_delay_ms: milliseconds.optional(),
+    max_delay_ms: milliseconds.optional(),
+  })
+  .strict();
+
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
 export const cwConfigSchema = z
   .object({
@@ -55,6 +78,17 @@ export const cwConfigSchema = z
     routes: z.record(z.string().min(1).max(64), customRoute).default({}),
     mcpServers: z.record(z.string().min(1), mcpServer).default({}),
     tools: toolGates.default({ surface: 'standard' }),
+    timeouts: timeoutsConfig.default({}),
+    /** Timeouts for one route, keyed by route id; a route's entry wins over the top level. */
+    route_timeouts: z.record(z.string().min(1).max(256), timeoutsConfig).default({}),
+    retries: retriesConfig.default({}),
+    /** The largest reply cw reads, in bytes. */
+    max_reply_bytes: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31)
+      .optional(),
   })
   .strict();
 
@@ -62,6 +96,8 @@ export const cwConfigSchema = z
 export type CwConfig = z.output<typeof cwConfigSchema>;
 /** The tool gates and surface budget from config. */
 export type ToolGatesConfig = z.output<typeof toolGates>;
+/** Timeouts as config writes them. */
+export type TimeoutsConfig = z.output<typeof timeoutsConfig>;
 /** One custom route from config. */
 export type CustomRouteConfig = z.output<typeof customRoute>;
 
@@ -138,6 +174,9 @@ function describeProblem(issue: z.core.$ZodIssue): string {
       // A pattern's message is ours (set in the schema above) or zod's, which names the pattern only.
       if (issue.format === 'regex') return issue.message;
       return `must be a valid ${issue.format}${issue.format === 'url' ? ' (http or https)' : ''}`;
+    case 'custom':
+      // Our own refinements: the message is cw's words (set in the schema).
+      return issue.message;
     case 'too_big':
       return `is too long or too large (at most ${String(issue.maximum)})`;
     case 'too_small':

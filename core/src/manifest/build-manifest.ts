@@ -1,15 +1,11 @@
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { sha256Hex } from '../canonical/sha256.js';
-import type { BodyLayout, Entrypoint } from '../body/wire-body.js';
+import type { Entrypoint, ToolChoiceFacts } from '../body/wire-body.js';
 import { narrowCatalog, surfaceBudget } from '../catalog/narrow-catalog.js';
-import {
-  RequestPreparationError,
-  prepareOutboundRequest,
-  type PreparedOutboundRequest,
-  type PreparedToolSurface,
-} from '../prepare-outbound-request.js';
+import type { MeasuredBody } from '../plan/measure-body.js';
+import { planTurn, type TurnPlan } from '../plan-turn.js';
+import type { PreparedOutboundRequest, PreparedToolSurface } from '../prepare-outbound-request.js';
 import { BUNDLED_BASE_PROMPT } from '../prompt/base-prompt.js';
-import { RoutePlanError } from '../route/resolve-route.js';
 import {
   endpointFingerprint,
   endpointHostClass,
@@ -20,9 +16,9 @@ import {
   safePhrase,
 } from '../redaction/index.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
-import { ToolChoiceError } from '../tools/project-tools.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
-import { byteClasses, classValues, type ByteClasses } from './byte-classes.js';
+import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
+import { classValues } from './byte-classes.js';
 import {
   MANIFEST_SCHEMA_VERSION,
   type BodyFacts,
@@ -33,29 +29,16 @@ import {
   type ToolFacts,
 } from './manifest-schema.js';
 import { offlineTokenCounts } from './offline-token-counts.js';
-import { reasoningReceipt } from './reasoning-receipt.js';
-import { estimateTokens, inputBudgetCeiling, inputHeadroom, type TokenEstimates } from './token-estimates.js';
-import { unavailable, type TurnReason } from './unavailable-reason.js';
+import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
+import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, unavailable } from './unavailable-reason.js';
 
-// Diagnostics name at most this many tools; the rest are counted, so a huge catalog cannot flood output.
-const MAX_LISTED_TOOLS = 8;
-// cw has no overflow recovery: a real turn refuses to send, so the body is not what would be sent.
-const OVERFLOW_DETAIL = 'the request does not fit the input budget of the route, so cw send would refuse it';
-const OUTPUT_CAP_FIELDS = ['max_tokens', 'max_completion_tokens', 'max_output_tokens'] as const;
 const BASE_PROMPT_ORIGIN = 'bundled with this cw build';
 
-/** The input budget a turn overflows, in estimated tokens. */
-export interface ContextOverflow {
-  readonly estimatedInputTokens: number;
-  readonly inputBudgetTokens: number;
-}
-
-/** The manifest and, when the body is exact, the prepared request it describes (send reuses it). */
+/** The manifest and the plan it renders; `prepared` is the request send would put on the wire, when ready. */
 export interface PreviewResult {
   readonly manifest: RequestManifest;
+  readonly plan: TurnPlan;
   readonly prepared: PreparedOutboundRequest | null;
-  /** Set when the body does not fit the route's input budget; send refuses such a turn. */
-  readonly overflow: ContextOverflow | null;
 }
 
 /** Options of one preview. */
@@ -64,125 +47,68 @@ export interface PreviewOptions {
   readonly offlineTokenizer?: boolean;
 }
 
-/**
- * Describes the next turn for `prompt` without sending anything. Every section is exact or carries
- * a typed reason; the precedence follows what a real turn would do first.
- */
+/** Describes the next turn for `prompt` without sending anything: the rendering of its plan. */
 export function previewRequest(
   snapshot: CwSnapshot,
   prompt: string | undefined,
   entrypoint: Entrypoint,
   options: PreviewOptions = {},
 ): PreviewResult {
-  const session = sessionFacts(snapshot, prompt !== undefined);
+  const plan = planTurn(snapshot, prompt, entrypoint);
+  return {
+    manifest: renderManifest(snapshot, plan, prompt !== undefined, options),
+    plan,
+    prepared: plan.status === 'ready' ? plan.prepared : null,
+  };
+}
+
+/**
+ * Renders a plan as a manifest. Every section is exact or carries the plan's typed reason; sections
+ * decided before the blocking stage stay exact.
+ */
+export function renderManifest(
+  snapshot: CwSnapshot,
+  plan: TurnPlan,
+  promptSupplied: boolean,
+  options: PreviewOptions = {},
+): RequestManifest {
+  const session = sessionFacts(snapshot, promptSupplied);
   const manifest = (
     route: RequestManifest['route'],
     tools: RequestManifest['tools'],
     body: RequestManifest['body'],
-  ): RequestManifest => ({
-    schema_version: MANIFEST_SCHEMA_VERSION,
-    session,
-    route,
-    tools,
-    body,
-  });
-  const blocked = turnBlocker(snapshot, prompt);
-  if (blocked !== null || prompt === undefined) {
-    const section = unavailable(blocked?.reason ?? 'no-hypothetical-prompt-supplied', blocked?.detail ?? null);
-    return { manifest: manifest(section, section, section), prepared: null, overflow: null };
+  ): RequestManifest => ({ schema_version: MANIFEST_SCHEMA_VERSION, session, route, tools, body });
+  if (plan.status === 'blocked') {
+    const { reason, detail } = plan;
+    const route =
+      plan.prepared === null
+        ? unavailable(sectionReason(ROUTE_REASONS, reason), detail)
+        : { exact: routeFacts(plan.prepared) };
+    const tools =
+      plan.toolSurface === null
+        ? unavailable(sectionReason(TOOLS_REASONS, reason), detail)
+        : toolSection(snapshot, plan.toolSurface);
+    return manifest(route, tools, unavailable(sectionReason(BODY_REASONS, reason), detail));
   }
-
-  let prepared: PreparedOutboundRequest;
-  try {
-    prepared = prepareOutboundRequest(snapshot, prompt, entrypoint);
-  } catch (error) {
-    if (error instanceof RoutePlanError) {
-      const failed = unavailable('route-plan-failed', safeErrorText(error.message));
-      return { manifest: manifest(failed, failed, failed), prepared: null, overflow: null };
-    }
-    // Projection failed: there is no tool surface to describe, so all three sections fail together.
-    if (error instanceof ToolChoiceError) {
-      const failed = unavailable('request-preparation-failed', safeErrorText(error.message));
-      return { manifest: manifest(failed, failed, failed), prepared: null, overflow: null };
-    }
-    if (error instanceof RequestPreparationError) {
-      // Route facts are read off the prepared request, so they fail with it; a projected tool surface survives.
-      const failed = unavailable('request-preparation-failed', safeErrorText(error.message));
-      const tools = error.toolSurface === null ? failed : toolSection(snapshot, error.toolSurface);
-      return { manifest: manifest(failed, tools, failed), prepared: null, overflow: null };
-    }
-    throw error;
-  }
-
-  const tools = toolSection(snapshot, prepared);
-  let layout: BodyLayout;
-  try {
-    layout = describeLayout(snapshot, prepared);
-  } catch (error) {
-    const failed = unavailable('request-preparation-failed', safeErrorText((error as Error).message));
-    return { manifest: manifest(failed, tools, failed), prepared: null, overflow: null };
-  }
-  const route = { exact: routeFacts(prepared) };
-  // A catalog missing its MCP part is not "the same request without MCP tools": the body inherits.
-  if ('unavailable' in tools) return { manifest: manifest(route, tools, tools), prepared: null, overflow: null };
-
-  const measured = measureBody(prepared, layout);
-  const overflow =
-    measured.headroom < 0
-      ? { estimatedInputTokens: measured.estimates.total_conservative, inputBudgetTokens: measured.ceiling }
-      : null;
-  const transforms = [...snapshot.pending.runtimeTransforms, ...(overflow ? [OVERFLOW_DETAIL] : [])];
-  if (transforms.length > 0) {
-    const body = unavailable('runtime-transforms-before-send', safeErrorText(transforms.join('; ')));
-    return { manifest: manifest(route, tools, body), prepared: null, overflow };
-  }
+  const { prepared, measured } = plan;
   const counts: TokenizerCounts =
     options.offlineTokenizer === false
       ? unavailable('offline-tokenizer-not-requested')
       : offlineTokenCounts(
           prepared.route.row.tokenizer ?? null,
-          classValues(prepared.body, layout),
+          classValues(prepared.body, prepared.layout),
           prepared.canonicalBodyText,
         );
-  return {
-    manifest: manifest(route, tools, { exact: bodyFacts(prepared, layout, measured, counts) }),
-    prepared,
-    overflow: null,
-  };
+  return manifest({ exact: routeFacts(prepared) }, toolSection(snapshot, prepared), {
+    exact: bodyFacts(prepared, measured, counts),
+  });
 }
 
-/** The dialect's layout of a prepared body; a dialect without a describer (or whose describer throws) cannot be previewed. */
-export function describeLayout(snapshot: CwSnapshot, prepared: PreparedOutboundRequest): BodyLayout {
-  let layout: BodyLayout | undefined;
-  try {
-    layout = snapshot.registry.hooks.describeBody.get(prepared.dialect)?.call(prepared.body);
-  } catch (error) {
-    throw new RequestPreparationError(`describing the ${prepared.dialect} body failed: ${(error as Error).message}`);
-  }
-  if (!layout) throw new RequestPreparationError(`no loaded plugin describes ${prepared.dialect} bodies`);
-  return layout;
-}
-
-/** The first thing that stops a real turn before route planning, in the reference's order. */
-function turnBlocker(
-  snapshot: CwSnapshot,
-  prompt: string | undefined,
-): { reason: TurnReason; detail: string | null } | null {
-  const pending = snapshot.pending;
-  if (pending.goal === 'not-snapshottable') return { reason: 'goal-state-not-snapshottable', detail: null };
-  if (pending.goal === 'budget-exhausted') return { reason: 'goal-token-budget-exhausted', detail: null };
-  if (prompt === undefined) {
-    return {
-      reason: pending.autoRouting ? 'auto-route-unresolved-until-next-prompt' : 'no-hypothetical-prompt-supplied',
-      detail: null,
-    };
-  }
-  // Decided before hooks and prompt resolution: the classifier would need the resolved text, and preview never calls it.
-  if (pending.autoRouting) return { reason: 'auto-route-classification-not-executed', detail: null };
-  if (pending.messageSubmitHooks > 0) return { reason: 'message-submit-hooks-not-executed', detail: null };
-  if (pending.promptResolutionError !== null)
-    return { reason: 'prompt-resolution-failed', detail: safeErrorText(pending.promptResolutionError) };
-  return null;
+/** A plan's reason, checked to be one the section may carry: a plan blocks a section only with such a reason. */
+function sectionReason<Reason extends string>(reasons: readonly Reason[], reason: string): Reason {
+  if (!(reasons as readonly string[]).includes(reason))
+    throw new Error(`${reason} cannot stand in this manifest section`);
+  return reason as Reason;
 }
 
 function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean): SessionFacts {
@@ -218,7 +144,6 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean): SessionFac
 
 function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
   const { row } = prepared.route;
-  const stream = prepared.body['stream'];
   const billing = row.billing;
   return {
     provider_id: safeIdentifier(row.provider_id),
@@ -233,8 +158,8 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
     endpoint_fingerprint: endpointFingerprint(prepared.url),
     wire_model: safeCatalogModel(prepared.wireModel, new Set(row.model.catalog)),
     caller_entrypoint: prepared.entrypoint,
-    // Read off the finished body: Responses streams on the blocking entry point too.
-    body_stream_field: typeof stream === 'boolean' ? stream : null,
+    // Read off the finished body: a dialect may stream on the blocking entry point too.
+    body_stream_field: prepared.layout.streamField,
     context_limit_tokens: row.context.window_tokens,
     context_limit_source: row.context.source,
     route_input_limit_tokens: row.context.input_limit_tokens,
@@ -295,42 +220,21 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
   };
 }
 
-/** Byte classes, estimates and the input budget of a prepared body: what decides whether it fits. */
-interface MeasuredBody {
-  readonly classes: ByteClasses;
-  readonly estimates: TokenEstimates;
-  readonly ceiling: number;
-  readonly headroom: number;
-}
-
-function measureBody(prepared: PreparedOutboundRequest, layout: BodyLayout): MeasuredBody {
-  const { row } = prepared.route;
-  const classes = byteClasses(prepared.body, layout, prepared.canonicalBodyText);
-  const estimates = estimateTokens(classes);
-  const ceiling = inputBudgetCeiling(
-    row.context.window_tokens,
-    prepared.outputCapTokens,
-    row.context.input_limit_tokens,
-  );
-  return { classes, estimates, ceiling, headroom: inputHeadroom(ceiling, estimates) };
-}
-
-function bodyFacts(
-  prepared: PreparedOutboundRequest,
-  layout: BodyLayout,
-  measured: MeasuredBody,
-  counts: TokenizerCounts,
-): BodyFacts {
-  const { body } = prepared;
+function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, counts: TokenizerCounts): BodyFacts {
+  const { body, layout } = prepared;
   const { classes } = measured;
   const receipt = reasoningReceipt(body, layout, prepared.reasoning, prepared.route.row.reasoning);
   const systemSha =
     layout.systemValues.length === 0
       ? ''
       : sha256Hex(layout.systemValues.map((value) => canonicalJson(value)).join(''));
-  const toolsSha = body['tools'] === undefined ? null : sha256Hex(canonicalJson(body['tools']));
-  const capField = OUTPUT_CAP_FIELDS.find((field) => isCount(body[field])) ?? null;
-  const cap = capField === null ? null : (body[capField] as number);
+  const tools = layout.toolsKey === null ? undefined : body[layout.toolsKey];
+  const toolsSha = tools === undefined ? null : sha256Hex(canonicalJson(tools));
+  // The row names the cap's field; the finished body says whether it was sent (a route may omit it).
+  const declaredCap = prepared.route.row.output_cap.field;
+  const sentCap = declaredCap === null ? undefined : valueAt(body, declaredCap);
+  const capField = isCount(sentCap) ? declaredCap : null;
+  const cap = isCount(sentCap) ? sentCap : null;
   return {
     reasoning_resolution: receipt.resolution,
     reasoning_wire_control_keys: receipt.controlKeys.map(safeIdentifier),
@@ -339,7 +243,7 @@ function bodyFacts(
     reasoning_wire_budget_tokens:
       receipt.budgetTokens !== null && isCount(receipt.budgetTokens) ? receipt.budgetTokens : null,
     reasoning_wire_budget_source: receipt.budgetSource === null ? null : safeIdentifier(receipt.budgetSource),
-    tool_choice: toolChoiceLabel(body['tool_choice']),
+    tool_choice: toolChoiceLabel(layout.toolChoice),
     system_prompt: {
       assembly: layout.systemValues.length === 0 ? 'none' : prepared.system.assembly,
       effective_system_canonical_json_bytes: classes.system,
@@ -374,16 +278,8 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** A short shape label for tool_choice as the finished body carries it; a named tool shows its (redacted) name. */
-export function toolChoiceLabel(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return safeIdentifier(value);
-  if (typeof value !== 'object' || Array.isArray(value)) return safeIdentifier(typeof value);
-  const record = value as Record<string, unknown>;
-  const kind = typeof record['type'] === 'string' ? record['type'] : 'object';
-  const nested = record['function'];
-  // Chat nests the name under `function`; Responses and Anthropic put it beside `type`.
-  const name =
-    typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>)['name'] : record['name'];
-  return typeof name === 'string' ? safeIdentifier(`${kind}:${name}`) : safeIdentifier(kind);
+/** A short label for the body's tool choice; a named tool shows its (redacted) name. */
+export function toolChoiceLabel(choice: ToolChoiceFacts | null): string | null {
+  if (choice === null) return null;
+  return safeIdentifier(choice.name === null ? choice.kind : `${choice.kind}:${choice.name}`);
 }

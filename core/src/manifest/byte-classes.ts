@@ -20,7 +20,7 @@ export interface ByteClasses {
 /** The JSON values each class is measured over, selected with the dialect's layout. */
 export interface ClassValues {
   readonly system: readonly JsonValue[];
-  /** The body's `tools` value, or undefined when the body has none. */
+  /** The body's tool declarations (at the dialect's toolsKey), or undefined when the body has none. */
   readonly tools: JsonValue | undefined;
   /** The whole items array (system items included), or undefined when the body has none. */
   readonly items: JsonValue | undefined;
@@ -38,7 +38,7 @@ export function classValues(body: WireBody, layout: BodyLayout): ClassValues {
   const systemIndexes = new Set(layout.systemItemIndexes);
   return {
     system: layout.systemValues,
-    tools: body['tools'],
+    tools: layout.toolsKey === null ? undefined : body[layout.toolsKey],
     items,
     conversationItems: itemList.filter((_item, index) => !systemIndexes.has(index)),
     systemItems: layout.systemItemIndexes.map((index) => itemList[index] ?? null),

@@ -12,7 +12,7 @@ export interface ManifestDifference {
   readonly b?: JsonValue;
 }
 
-/** A group of fields from the seed's "what to read in the diff" list, with what differs in it. */
+/** A group of related fields, read together when comparing two routes, with what differs in it. */
 export interface DiffGroup {
   readonly id: DiffGroupId;
   readonly title: string;
@@ -53,7 +53,8 @@ interface GroupSpec {
 
 type Leaves = ReadonlyMap<string, JsonValue>;
 
-// The seed's list, in its order, preceded by whether each section is exact at all.
+// The groups in reading order (docs/preview-request.md, "Comparing routes"): first whether each section
+// is exact at all, then the fields most likely to explain why two requests differ.
 const GROUPS: readonly GroupSpec[] = [
   {
     id: 'availability',
@@ -200,7 +201,7 @@ export function parseManifestText(text: string, side: 'A' | 'B'): RequestManifes
   return parsed.data;
 }
 
-/** Compares two manifests field by field, grouped as the seed's "what to read in the diff" list. */
+/** Compares two manifests field by field, grouped in the order a person should read the differences. */
 export function diffManifests(a: RequestManifest, b: RequestManifest): ManifestDiff {
   const leavesA = leaves(a);
   const leavesB = leaves(b);

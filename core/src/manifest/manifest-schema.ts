@@ -6,7 +6,13 @@
 // catalog model, a phrase, a package name, redacted error text), an enum, or a hash. No field can
 // hold prompt text, message content, a schema, a credential, a URL path or an absolute path.
 import { z } from 'zod';
-import { CONTEXT_SOURCES, OFFLINE_TOKENIZERS, REASONING_TIERS, labelSchema } from '../route/capability-row.js';
+import {
+  CONTEXT_SOURCES,
+  OFFLINE_TOKENIZERS,
+  REASONING_TIERS,
+  bodyKeyPathSchema,
+  labelSchema,
+} from '../route/capability-row.js';
 import { BODY_REASONS, ROUTE_REASONS, TOKENIZER_REASONS, TOOLS_REASONS, USAGE_REASONS } from './unavailable-reason.js';
 
 /** Bumped only when a field is renamed or removed, so scripts can refuse a manifest they do not understand. */
@@ -255,7 +261,9 @@ function buildManifestSchema() {
     wire_output_cap_tokens: tokens
       .nullable()
       .describe('The output cap literally on the wire, or null when the body carries none.'),
-    wire_output_cap_field: z.enum(['max_tokens', 'max_completion_tokens', 'max_output_tokens']).nullable(),
+    wire_output_cap_field: bodyKeyPathSchema
+      .nullable()
+      .describe('The body path the output cap sits at (the route row names it), or null when none is sent.'),
     provider_reported_usage: availability(
       z.strictObject({ input_tokens: tokens, output_tokens: tokens }),
       USAGE_REASONS,

@@ -3,16 +3,25 @@ import type { BodyLayout, ReasoningPlan, WireBody } from '../body/wire-body.js';
 import type { CapabilityRow } from '../route/capability-row.js';
 import { reasoningReceipt } from './reasoning-receipt.js';
 
-const layout = (reasoningKeys: readonly string[]): BodyLayout => ({
+// Layouts as the built-in dialects declare them: the flat effort key first, then `<key>.effort`.
+const layout = (controlKeys: readonly string[], disclosureKeys: readonly string[] = []): BodyLayout => ({
   systemValues: [],
   itemsKey: null,
   systemItemIndexes: [],
   toolResultItemIndexes: [],
   attachmentParts: [],
-  reasoningKeys,
+  toolsKey: null,
+  toolChoice: null,
+  streamField: null,
+  reasoning: {
+    controlKeys,
+    disclosureKeys,
+    effortPaths: ['reasoning_effort', ...controlKeys.map((key) => `${key}.effort`)],
+    budgetPaths: controlKeys.map((key) => `${key}.budget_tokens`),
+  },
 });
 const CHAT = layout(['reasoning_effort', 'thinking', 'think', 'reasoning', 'reasoning_split', 'chat_template_kwargs']);
-const RESPONSES = layout(['reasoning', 'include']);
+const RESPONSES = layout(['reasoning', 'include'], ['include']);
 const ANTHROPIC = layout(['thinking', 'output_config']);
 const explicit: ReasoningPlan = {
   tier: 'high',

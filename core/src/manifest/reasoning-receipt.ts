@@ -15,15 +15,10 @@ export interface ReasoningReceipt {
   readonly resolution: 'explicit' | 'route-default' | 'not-applicable';
 }
 
-// `include` discloses reasoning output; on its own it does not ask the model to reason.
-const DISCLOSURE_ONLY_KEYS = new Set(['include']);
-// The flat Chat key wins, as in the reference: it is the one most routes read.
-const FLAT_EFFORT_KEY = 'reasoning_effort';
-
 /**
- * Reads the reasoning control off the body. Keys come from two constant sources: the dialect's
- * list (describeBody) and the paths the route's row declares, so routes whose control lives
- * somewhere the dialect list does not know (`chat_template_kwargs.reasoning_effort`,
+ * Reads the reasoning control off the body. Where to look comes from two declared sources: the
+ * dialect's reasoning layout (describeBody) and the paths the route's row declares, so routes whose
+ * control lives somewhere the dialect does not know (`chat_template_kwargs.reasoning_effort`,
  * `enable_thinking`, `google.thinking_config.thinking_level`) are still reported.
  */
 export function reasoningReceipt(
@@ -36,7 +31,7 @@ export function reasoningReceipt(
     control === null
       ? []
       : [control.key_path, ...Object.values(control.also_set).flatMap((paths) => Object.keys(paths ?? {}))];
-  const candidates = [...layout.reasoningKeys];
+  const candidates = [...layout.reasoning.controlKeys];
   for (const path of rowPaths) {
     const top = path.split('.')[0] ?? path;
     if (!candidates.includes(top)) candidates.push(top);
@@ -45,23 +40,22 @@ export function reasoningReceipt(
 
   let effort: string | null = null;
   let effortSource: string | null = null;
-  const flat = body[FLAT_EFFORT_KEY];
-  if (typeof flat === 'string') {
-    effort = flat;
-    effortSource = FLAT_EFFORT_KEY;
+  for (const path of layout.reasoning.effortPaths) {
+    const value = valueAt(body, path);
+    if (typeof value === 'string') {
+      effort = value;
+      effortSource = path;
+      break;
+    }
   }
   let budgetTokens: number | null = null;
   let budgetSource: string | null = null;
-  for (const key of controlKeys) {
-    const value = body[key];
-    if (!isObject(value)) continue;
-    if (effort === null && typeof value['effort'] === 'string') {
-      effort = value['effort'];
-      effortSource = `${key}.effort`;
-    }
-    if (budgetTokens === null && typeof value['budget_tokens'] === 'number') {
-      budgetTokens = value['budget_tokens'];
-      budgetSource = `${key}.budget_tokens`;
+  for (const path of layout.reasoning.budgetPaths) {
+    const value = valueAt(body, path);
+    if (typeof value === 'number') {
+      budgetTokens = value;
+      budgetSource = path;
+      break;
     }
   }
   if (control !== null) {
@@ -76,12 +70,14 @@ export function reasoningReceipt(
     }
   }
 
-  const controls = controlKeys.some((key) => !DISCLOSURE_ONLY_KEYS.has(key));
+  const disclosureOnly = new Set(layout.reasoning.disclosureKeys);
+  const controls = controlKeys.some((key) => !disclosureOnly.has(key));
   const resolution = !controls ? 'not-applicable' : plan?.origin === 'explicit' ? 'explicit' : 'route-default';
   return { controlKeys, effort, effortSource, budgetTokens, budgetSource, resolution };
 }
 
-function valueAt(body: WireBody, path: string): JsonValue | undefined {
+/** The value at a dotted path of a JSON object, or undefined when any step is missing. */
+export function valueAt(body: WireBody, path: string): JsonValue | undefined {
   let node: JsonValue | undefined = body;
   for (const key of path.split('.')) {
     if (!isObject(node)) return undefined;

@@ -18,12 +18,16 @@ export const TURN_REASONS = [
 export const ROUTE_REASONS = [...TURN_REASONS, 'request-preparation-failed'] as const;
 /** Reasons the `tools` section can carry: MCP state is the tools' own; projection failing is preparation failing. */
 export const TOOLS_REASONS = [...TURN_REASONS, 'mcp-state-not-snapshottable', 'request-preparation-failed'] as const;
-/** Reasons the `body` section can carry: it inherits the tools' reason, and runtime transforms are its own. */
+/**
+ * Reasons the `body` section can carry: it inherits the tools' reason; runtime transforms and an input
+ * budget the body does not fit are its own.
+ */
 export const BODY_REASONS = [
   ...TURN_REASONS,
   'mcp-state-not-snapshottable',
   'request-preparation-failed',
   'runtime-transforms-before-send',
+  'input-budget-exceeded',
 ] as const;
 /** The only reason provider-reported usage can carry in a preview. */
 export const USAGE_REASONS = ['provider-request-not-executed'] as const;
@@ -68,6 +72,7 @@ export const REASON_LABELS: Readonly<Record<UnavailableReason | TokenizerReason,
   'mcp-state-not-snapshottable': 'MCP tool state cannot be snapshotted without connecting',
   'request-preparation-failed': 'request preparation failed',
   'runtime-transforms-before-send': 'the turn would transform this request before sending it',
+  'input-budget-exceeded': 'the request does not fit the input budget of the route, so cw send would refuse it',
   'provider-request-not-executed': 'no request was sent, so there is no provider-reported usage',
   'no-offline-tokenizer-for-route': 'no offline tokenizer ships for this route',
   'offline-tokenizer-not-requested': 'the offline tokenizer was not run for this call',

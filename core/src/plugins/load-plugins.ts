@@ -1,7 +1,7 @@
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PLUGIN_API_VERSION, type PluginDescriptor, type RegisterPlugin } from './plugin-api.js';
-import { PluginRegistry } from './plugin-registry.js';
+import { PluginRegistry, type PluginRegistrations } from './plugin-registry.js';
 
 interface CwField {
   apiVersion?: unknown;
@@ -16,10 +16,49 @@ export async function loadPlugins(
   descriptors: readonly PluginDescriptor[],
   registry = new PluginRegistry(),
 ): Promise<PluginRegistry> {
-  for (const descriptor of descriptors) {
-    await loadOne(descriptor, registry);
+  // Built-ins first: route ids and dialect ids are first come, so a third party cannot take over a
+  // built-in route (and with it the key variable the user set for it); the collision is its problem.
+  const ordered = [
+    ...descriptors.filter((entry) => entry.type === 'core'),
+    ...descriptors.filter((entry) => entry.type !== 'core'),
+  ];
+  for (const descriptor of ordered) {
+    await withOutputHeld(descriptor.name, registry, () => loadOne(descriptor, registry));
   }
   return registry;
+}
+
+/**
+ * Holds back whatever a plugin writes to stdout or stderr while it loads: cw's stdout may be a JSON
+ * document a script reads. What was written is reported as the plugin's problem, never printed.
+ */
+async function withOutputHeld(plugin: string, registry: PluginRegistry, load: () => Promise<void>): Promise<void> {
+  const streams = [process.stdout, process.stderr] as const;
+  const originals = streams.map((stream) => stream.write);
+  const held = [0, 0];
+  streams.forEach((stream, index) => {
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      held[index] = (held[index] ?? 0) + (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength);
+      const callback = rest.find((argument) => typeof argument === 'function') as (() => void) | undefined;
+      callback?.();
+      return true;
+    }) as typeof stream.write;
+  });
+  try {
+    await load();
+  } finally {
+    streams.forEach((stream, index) => {
+      stream.write = originals[index] as typeof stream.write;
+    });
+  }
+  const [out = 0, err = 0] = held;
+  if (out + err > 0) {
+    registry.problems.push({
+      plugin,
+      code: 'wrote-output',
+      detail: `wrote ${out} bytes to stdout and ${err} bytes to stderr while loading; cw discarded them`,
+    });
+  }
 }
 
 async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): Promise<void> {
@@ -60,14 +99,15 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): 
     registry.problems.push({ plugin, code: 'no-register-export', detail: 'the entry exports no register function' });
     return;
   }
-  const routeIds: string[] = [];
+  const registered: PluginRegistrations = { routeIds: [], dialectIds: [], refiners: [] };
   try {
-    await register(registry.apiFor(plugin, routeIds));
+    await register(registry.apiFor(plugin, registered));
   } catch (error) {
+    registry.withdraw(plugin);
     registry.problems.push({ plugin, code: 'register-threw', detail: errorText(error) });
     return;
   }
-  registry.plugins.push({ name: plugin, version: descriptor.version, type: descriptor.type, routeIds });
+  registry.plugins.push({ name: plugin, version: descriptor.version, type: descriptor.type, ...registered });
 }
 
 function errorText(error: unknown): string {

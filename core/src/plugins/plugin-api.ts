@@ -1,17 +1,35 @@
+import type { RefineBody, RefineOptions, RouteMatch, DialectDefinition } from '../dialect/dialect-contract.js';
 import type { CoreHooks } from '../hooks.js';
 import type { CapabilityRowInput } from '../route/capability-row.js';
 
 /** The plugin contract version this core speaks. A plugin declaring another version is not loaded. */
-export const PLUGIN_API_VERSION = 1;
+export const PLUGIN_API_VERSION = 2;
 
-/** What a plugin's `register` receives: the core's hooks and a way to add capability rows. */
+/** Tap options as a plugin gives them; the tap name is always the plugin's own, whatever it passes. */
+export type PluginTapOptions = string | { readonly name?: string; readonly stage?: number };
+
+/** The hooks a plugin may tap. Bodies are built through `addDialect` and refined through `refineBody`. */
+export interface PluginHooks {
+  readonly resolveRoute: {
+    tap(options: PluginTapOptions, fn: Parameters<CoreHooks['resolveRoute']['tap']>[1]): void;
+  };
+  readonly projectTools: {
+    tap(options: PluginTapOptions, fn: Parameters<CoreHooks['projectTools']['tap']>[1]): void;
+  };
+}
+
+/** What a plugin's `register` receives: the hooks it may tap and the ways to add routes and dialects. */
 export interface PluginApi {
   readonly apiVersion: typeof PLUGIN_API_VERSION;
   /** The package name of the plugin being registered; use it as the tap name. */
   readonly plugin: string;
-  readonly hooks: CoreHooks;
+  readonly hooks: PluginHooks;
   /** Adds one route. An invalid row is rejected with a diagnostic; the plugin's other rows still load. */
   addRoute(row: CapabilityRowInput): void;
+  /** Adds a wire dialect, checked whole: a missing part or a taken id is a load problem. */
+  addDialect(dialect: DialectDefinition): void;
+  /** Refines bodies of the routes `match` declares, after the core placed the reasoning control. */
+  refineBody(match: RouteMatch, refine: RefineBody, options?: RefineOptions): void;
 }
 
 /** The function a plugin exports as `register`. */

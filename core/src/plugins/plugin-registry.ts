@@ -1,8 +1,22 @@
+import { REASONING_PLACEMENT_STAGE } from '../body/place-reasoning.js';
+import {
+  DIALECT_PARTS,
+  routeMatches,
+  type DialectDefinition,
+  type RefineBody,
+  type RefineOptions,
+  type RouteMatch,
+} from '../dialect/dialect-contract.js';
 import { CoreHooks } from '../hooks.js';
-import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
-import { PLUGIN_API_VERSION, type PluginApi } from './plugin-api.js';
+import {
+  capabilityRowSchema,
+  labelSchema,
+  type CapabilityRow,
+  type CapabilityRowInput,
+} from '../route/capability-row.js';
+import { PLUGIN_API_VERSION, type PluginApi, type PluginHooks, type PluginTapOptions } from './plugin-api.js';
 
-/** Why a plugin, or one of its rows, did not load. */
+/** Why a plugin, or one of its rows, dialects or refiners, did not load. */
 export type PluginProblemCode =
   | 'missing-cw-field'
   | 'api-version-mismatch'
@@ -10,7 +24,11 @@ export type PluginProblemCode =
   | 'no-register-export'
   | 'register-threw'
   | 'invalid-row'
-  | 'duplicate-route';
+  | 'duplicate-route'
+  | 'invalid-dialect'
+  | 'duplicate-dialect'
+  | 'invalid-refiner'
+  | 'wrote-output';
 
 /** A load problem, kept as data and reported by the host; detail is raw and must be redacted before printing. */
 export interface PluginProblem {
@@ -19,20 +37,31 @@ export interface PluginProblem {
   readonly detail: string;
 }
 
+/** What one plugin registered, collected while its `register` runs. */
+export interface PluginRegistrations {
+  readonly routeIds: string[];
+  readonly dialectIds: string[];
+  /** One entry per refineBody call: the match it declared and its stage. */
+  readonly refiners: { readonly match: RouteMatch; readonly stage: number }[];
+}
+
 /** A plugin that loaded, with what it registered. */
-export interface LoadedPlugin {
+export interface LoadedPlugin extends PluginRegistrations {
   readonly name: string;
   readonly version: string;
   readonly type: 'core' | 'user' | 'link';
-  readonly routeIds: readonly string[];
 }
 
-/** The hooks, the capability-row table and the load report of one cw process. */
+const DEFAULT_REFINE_STAGE = 100;
+
+/** The hooks, the capability-row and dialect tables and the load report of one cw process. */
 export class PluginRegistry {
   readonly hooks = new CoreHooks();
   readonly problems: PluginProblem[] = [];
   readonly plugins: LoadedPlugin[] = [];
   readonly #rows = new Map<string, CapabilityRow>();
+  readonly #dialects = new Map<string, DialectDefinition & { readonly plugin: string }>();
+  readonly #withdrawn = new Set<string>();
 
   /** Every registered row, in registration order. */
   get rows(): readonly CapabilityRow[] {
@@ -44,35 +73,117 @@ export class PluginRegistry {
     return this.#rows.get(routeId);
   }
 
-  /** The API handed to one plugin's register function; rows it adds are attributed to it. */
-  apiFor(plugin: string, routeIds: string[]): PluginApi {
+  /** The dialect registered under an id, with the plugin that registered it. */
+  dialect(id: string): (DialectDefinition & { readonly plugin: string }) | undefined {
+    return this.#dialects.get(id);
+  }
+
+  /**
+   * Takes back everything a plugin registered: its register function threw, so none of it counts.
+   * Rows and dialects leave the tables; its taps stay in the hooks but are skipped from now on.
+   */
+  withdraw(plugin: string): void {
+    for (const [id, row] of this.#rows) if (row.plugin === plugin) this.#rows.delete(id);
+    for (const [id, dialect] of this.#dialects) if (dialect.plugin === plugin) this.#dialects.delete(id);
+    this.#withdrawn.add(plugin);
+  }
+
+  /** Every registered dialect id, in registration order. */
+  get dialectIds(): readonly string[] {
+    return [...this.#dialects.keys()];
+  }
+
+  /** The API handed to one plugin's register function; what it adds is attributed to it. */
+  apiFor(plugin: string, registered: PluginRegistrations = { routeIds: [], dialectIds: [], refiners: [] }): PluginApi {
+    const problem = (code: PluginProblemCode, detail: string): void => {
+      this.problems.push({ plugin, code, detail });
+    };
+    // Taps carry the plugin's own name, so a manifest field or a route answer can always be traced
+    // to the package that produced it; no plugin can tap under another's name.
+    const named = (options: PluginTapOptions) => {
+      const stage = typeof options === 'object' ? options.stage : undefined;
+      return stage === undefined ? { name: plugin } : { name: plugin, stage };
+    };
+    const hooks: PluginHooks = {
+      resolveRoute: {
+        tap: (options, fn) =>
+          this.hooks.resolveRoute.tap(named(options), (query) => (this.#withdrawn.has(plugin) ? undefined : fn(query))),
+      },
+      projectTools: {
+        tap: (options, fn) =>
+          this.hooks.projectTools.tap(named(options), (projection, context) =>
+            this.#withdrawn.has(plugin) ? projection : fn(projection, context),
+          ),
+      },
+    };
     return {
       apiVersion: PLUGIN_API_VERSION,
       plugin,
-      hooks: this.hooks,
+      hooks,
       addRoute: (input: CapabilityRowInput) => {
         const parsed = capabilityRowSchema.safeParse(input);
         if (!parsed.success) {
           const first = parsed.error.issues[0];
           const where = first ? first.path.join('.') || '(row)' : '(row)';
-          this.problems.push({
-            plugin,
-            code: 'invalid-row',
-            detail: `row field ${where}: ${first?.message ?? 'invalid'}`,
-          });
+          problem('invalid-row', `row field ${where}: ${first?.message ?? 'invalid'}`);
           return;
         }
         if (this.#rows.has(parsed.data.route_id)) {
-          this.problems.push({
-            plugin,
-            code: 'duplicate-route',
-            detail: `route ${parsed.data.route_id} is already registered`,
-          });
+          problem('duplicate-route', `route ${parsed.data.route_id} is already registered`);
           return;
         }
         this.#rows.set(parsed.data.route_id, { ...parsed.data, plugin });
-        routeIds.push(parsed.data.route_id);
+        registered.routeIds.push(parsed.data.route_id);
+      },
+      addDialect: (definition: DialectDefinition) => {
+        const invalid = dialectDefect(definition);
+        if (invalid !== null) {
+          problem('invalid-dialect', invalid);
+          return;
+        }
+        if (this.#dialects.has(definition.id)) {
+          problem('duplicate-dialect', `dialect ${definition.id} is already registered`);
+          return;
+        }
+        const { id, buildBody, describeBody, createDecoder } = definition;
+        this.#dialects.set(id, { id, buildBody, describeBody, createDecoder, plugin });
+        registered.dialectIds.push(id);
+      },
+      refineBody: (match: RouteMatch, refine: RefineBody, options: RefineOptions = {}) => {
+        const stage = options.stage ?? DEFAULT_REFINE_STAGE;
+        const invalid = refinerDefect(match, refine, stage);
+        if (invalid !== null) {
+          problem('invalid-refiner', invalid);
+          return;
+        }
+        this.hooks.buildBody.tap({ name: plugin, stage }, (body, context) =>
+          !this.#withdrawn.has(plugin) && routeMatches(match, context.row) ? refine(body, context) : body,
+        );
+        registered.refiners.push({ match, stage });
       },
     };
   }
+}
+
+/** What is wrong with a dialect definition, or null when every part is there. */
+function dialectDefect(definition: DialectDefinition): string | null {
+  if (typeof definition !== 'object' || definition === null) return 'addDialect takes an object';
+  const id: unknown = definition.id;
+  if (typeof id !== 'string' || !labelSchema.safeParse(id).success) return 'dialect id must be a kebab-case label';
+  const missing = DIALECT_PARTS.filter((part) => typeof definition[part] !== 'function');
+  return missing.length === 0 ? null : `dialect ${id} has no ${missing.join(', ')} function`;
+}
+
+/** What is wrong with a refiner registration, or null. */
+function refinerDefect(match: RouteMatch, refine: RefineBody, stage: number): string | null {
+  if (typeof refine !== 'function') return 'refineBody takes a function';
+  const ids = match?.routeIds ?? [];
+  const shapes = match?.routeShapes ?? [];
+  if (!Array.isArray(ids) || !Array.isArray(shapes) || ids.length + shapes.length === 0) {
+    return 'refineBody needs a match with routeIds or routeShapes';
+  }
+  if (!Number.isInteger(stage) || stage <= REASONING_PLACEMENT_STAGE) {
+    return `refineBody stage must be an integer above ${REASONING_PLACEMENT_STAGE} (reasoning placement)`;
+  }
+  return null;
 }

@@ -1,13 +1,40 @@
+import { z } from 'zod';
+
+// The one definition of a stored conversation message: the session store validates with these
+// schemas, and every other module uses the types inferred from them. Parsed messages are frozen.
+
+/** Validates a tool call the assistant made, in provider-neutral form. */
+export const toolCallSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    /** The arguments as the model produced them: a JSON text. */
+    arguments: z.string(),
+  })
+  .readonly();
+
 /** A tool call the assistant made, in provider-neutral form. */
-export interface ToolCall {
-  readonly id: string;
-  readonly name: string;
-  /** The arguments as the model produced them: a JSON text. */
-  readonly arguments: string;
-}
+export type ToolCall = z.output<typeof toolCallSchema>;
+
+/** Validates one stored conversation message. */
+export const conversationMessageSchema = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('user'), content: z.string() }).readonly(),
+  z
+    .strictObject({
+      role: z.literal('assistant'),
+      content: z.string(),
+      tool_calls: z.array(toolCallSchema).readonly().optional(),
+      /** Tokens the provider reported for the turn that produced this reply; never sent back. */
+      usage: z
+        .strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) })
+        .readonly()
+        .optional(),
+    })
+    .readonly(),
+  z
+    .strictObject({ role: z.literal('tool'), tool_call_id: z.string(), name: z.string(), content: z.string() })
+    .readonly(),
+]);
 
 /** One stored conversation message; dialect plugins turn these into wire items. */
-export type ConversationMessage =
-  | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly tool_calls?: readonly ToolCall[] }
-  | { readonly role: 'tool'; readonly tool_call_id: string; readonly name: string; readonly content: string };
+export type ConversationMessage = z.output<typeof conversationMessageSchema>;

@@ -4,7 +4,7 @@ import { endpointFingerprint, endpointHostClass } from './endpoint-class.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-describe('endpointHostClass and endpointFingerprint (codewhale EP cases)', () => {
+describe('endpointHostClass and endpointFingerprint (EP cases)', () => {
   it('EP-01: same host, same class; different path, different fingerprint', () => {
     const a = 'https://sk-live-abcdef0123456789.tenant.example/v1/deployments/secret/chat';
     const b = 'https://sk-live-abcdef0123456789.tenant.example/other/private/path';
@@ -68,7 +68,7 @@ describe('endpointHostClass and endpointFingerprint (codewhale EP cases)', () =>
     );
   });
 
-  it('departure: IPv6 loopback is loopback (the reference calls it remote)', () => {
+  it('IPv6 loopback is loopback in every spelling', () => {
     expect(endpointHostClass('http://[::1]:3000/v1/messages')).toBe('http loopback');
     expect(endpointHostClass('http://[0:0:0:0:0:0:0:1]/')).toBe('http loopback');
     expect(endpointHostClass('http://[::2]/')).toMatch(/^http remote sha256:/);

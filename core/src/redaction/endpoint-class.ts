@@ -5,8 +5,7 @@ function isLoopbackHost(hostname: string): boolean {
   if (hostname === 'localhost') return true;
   // WHATWG URL has already normalized every IPv4 spelling (`127.1`, `0x7f.0.0.1`) to dotted decimal.
   if (isIPv4(hostname)) return hostname.startsWith('127.');
-  // Departure: the reference's parser hands back `[::1]` with its brackets, which then fails to parse as
-  // an address, so it calls IPv6 loopback "remote". It is loopback, and saying so is more honest.
+  // WHATWG URL keeps the brackets on an IPv6 host, so IPv6 loopback arrives as `[::1]`.
   return hostname === '[::1]';
 }
 

@@ -1,18 +1,17 @@
 import { looksSecretShaped } from './secret-shapes.js';
 
-// The reference's `looks_opaque` markers. `sk-` is handled separately below.
+// Words that mark a value as a credential or its name wherever they appear. `sk-` is handled below.
 const OPAQUE_MARKERS = ['api_key', 'apikey', 'secret', 'password', 'bearer'] as const;
 
-// Departure from the reference, which flags `sk-` anywhere: that also fingerprints `ask-user`,
-// `risk-level` and `disk-cache`. A key prefix only counts at a token boundary; every reference case
-// has its `sk-` at one, so their results do not change.
+// A key prefix only counts at a token boundary: `sk-` anywhere would also fingerprint `ask-user`,
+// `risk-level` and `disk-cache`.
 const SK_AT_BOUNDARY = /(?<![a-z0-9])sk-/;
 
 // Twenty ASCII alphanumerics in a row are far more often a key, hash or tenant id than a word.
 const OPAQUE_RUN = /[A-Za-z0-9]{20}/;
 
 // Values that identify a person, machine, tenant or record rather than naming a model or a setting.
-// These are tightenings over the reference (which would publish all of them verbatim).
+// None of them is a secret, but none may be published verbatim either.
 const EMAIL = /@[A-Za-z0-9-]+\.[A-Za-z0-9]/;
 const IPV4 = /(?<![0-9])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])/;
 const IPV6_GAP = /::/;
@@ -25,7 +24,7 @@ const PROTO_KEY = /__proto__/;
 // URL schemes that run or embed content when a label ends up as a link in some viewer.
 const SCRIPT_URL = /(?<![A-Za-z0-9+.-])(?:javascript|vbscript|data|file):/i;
 
-/** The reference's opaque test (with `sk-` anchored to a boundary) plus the credential shapes. */
+/** True for values that look like a credential: a marker word, a key prefix, a long run, a known key shape. */
 export function looksOpaque(text: string): boolean {
   const lower = text.toLowerCase();
   return (

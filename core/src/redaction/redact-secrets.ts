@@ -1,4 +1,4 @@
-// The secret pre-pass that runs before the error-text allowlist (the reference's `redact_secrets`).
+// The secret pre-pass that runs before the error-text allowlist.
 // It is a second line of defence: the allowlist alone would drop most of these tokens, but the
 // pre-pass also removes what follows a sensitive key even when that value looks like ordinary words.
 
@@ -21,8 +21,8 @@ const SECRET_PREFIXES = ['sk-', 'sk_', 'ghp_', 'gho_', 'xoxb-', 'xoxp-', 'pk-'] 
 
 const REDACTED_VALUE = '[redacted]';
 
-// Not in the reference: a PEM private key spans lines, so the per-line rules only see its pieces and
-// would print the armour lines. The whole block goes, through its END line or, if that was cut off,
+// A PEM private key spans lines, so the per-line rules only see its pieces and would print the armour
+// lines. The whole block goes, through its END line or, if that was cut off,
 // through the end of the text.
 const PEM_PRIVATE_KEY = /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*$)/gi;
 

@@ -25,8 +25,8 @@ function surfaces(text: string): Record<string, string> {
 }
 
 describe('fixture integrity', () => {
-  it('the hostile corpus decodes to exactly the items of the research copy', () => {
-    // SHA-256 of JSON.stringify(decoded items) of the original hostile-labels.txt (see SOURCES.md).
+  it('the hostile corpus decodes to exactly its recorded items', () => {
+    // SHA-256 of JSON.stringify(decoded items) of hostile-labels.txt, as recorded in SOURCES.md.
     const digest = createHash('sha256')
       .update(JSON.stringify(HOSTILE.map((item) => item.text)))
       .digest('hex');
@@ -70,7 +70,7 @@ describe('benign corpus', () => {
   // The corpus says only that a redactor must not alter these "when they reach it"; which function each
   // reaches is ours to say. The list below is what the label and error-text rules refuse by design:
   // `=` and `/` are not label characters, and `password`, `secret` and `bearer` are opaque markers
-  // even inside ordinary words (the reference's SL-21 pins `Passwordless` and `bearer-token`).
+  // even inside ordinary words (safe-label.test.ts SL-21 pins `Passwordless` and `bearer-token`).
   const REFUSED_BY_DESIGN = [
     'messages=3',
     'tools=2',

@@ -6,9 +6,10 @@ const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
 const LONG_WORD = /[A-Z0-9]{20}/;
 
 /**
- * An environment variable name, for "set X to your key" messages. `MOONSHOT_API_KEY` must be shown
- * (it is the whole point of the message) although it carries the `api_key` marker that makes
- * safeIdentifier fingerprint it; a name that is itself key-shaped is still fingerprinted.
+ * An environment variable name, wherever cw names the variable a user must set: "set X to your key"
+ * messages and the `auth.api_key_env` of a printed route. `MOONSHOT_API_KEY` must be shown (it is the
+ * whole point) although it carries the `api_key` marker that makes safeIdentifier fingerprint it; a
+ * name that is itself key-shaped is still fingerprinted.
  */
 export function safeEnvVarName(raw: string): string {
   return ENV_NAME.test(raw) && !LONG_WORD.test(raw) && !looksSecretShaped(raw) ? raw : fingerprint(raw);

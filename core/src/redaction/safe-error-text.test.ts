@@ -5,10 +5,10 @@ import { ELLIPSIS, PATH_REDACTED, REDACTED, UNAVAILABLE, safeErrorText } from '.
 
 const utf8Length = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-// A fixed fake home stands in for the upstream test's real one, so the case is deterministic.
+// A fixed fake home stands in for a real one, so the case is deterministic; a later case uses the real one.
 const FAKE_HOME = '/home/someone';
 
-// ET-01..ET-28, with the full outputs the facts file derives.
+// ET-01..ET-28: an error text and the exact line safeErrorText must make of it.
 const CASES: ReadonlyArray<readonly [string, string, string]> = [
   [
     'ET-01',
@@ -25,8 +25,8 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
     "route 'prod-key-8f2a' rejected key sk-live-abcdef0123456789abcdef",
     'route <redacted> rejected key <redacted>',
   ],
-  ['ET-04', 'cannot read C:\\Users\\someone\\.codewhale\\config.toml', 'cannot read <path-redacted>'],
-  ['ET-05', `cannot read ${FAKE_HOME}/.codewhale/config.toml`, 'cannot read <path-redacted>'],
+  ['ET-04', 'cannot read C:\\Users\\someone\\.cw\\config.json', 'cannot read <path-redacted>'],
+  ['ET-05', `cannot read ${FAKE_HOME}/.cw/config.json`, 'cannot read <path-redacted>'],
   [
     'ET-06',
     'GET https://gw.example.com/v1/deployments/prod-key-8f2a?api_key=sk-1234567890abcdef failed',
@@ -82,7 +82,7 @@ const FORBIDDEN = [
   'sk-1234567890',
   '/Users/someone',
   'C:\\Users',
-  '.codewhale',
+  '.cw',
   'api_key=',
   'hunter2',
   'password=',
@@ -97,7 +97,7 @@ const FORBIDDEN = [
   '`',
 ];
 
-describe('safeErrorText (codewhale ET cases)', () => {
+describe('safeErrorText (ET cases)', () => {
   it.each(CASES)('%s: %j', (_id, input, expected) => {
     expect(safeErrorText(input)).toBe(expected);
   });
@@ -114,7 +114,7 @@ describe('safeErrorText (codewhale ET cases)', () => {
   it("ET-05 and ET-15 also hold with this machine's real home directory", () => {
     const home = homedir();
     for (const input of [
-      `cannot read ${home}/.codewhale/config.toml`,
+      `cannot read ${home}/.cw/config.json`,
       `no API key configured for route 'my-gateway' at ${home}/.config`,
     ]) {
       const output = safeErrorText(input);
@@ -202,7 +202,7 @@ describe('safeErrorText: idempotence adjustments', () => {
   });
 });
 
-describe('safeErrorText: tightenings over the reference', () => {
+describe('safeErrorText: identifying values and credential shapes', () => {
   it('redacts bare host names, IP addresses, UUIDs and e-mail addresses', () => {
     expect(safeErrorText('getaddrinfo ENOTFOUND acme-prod-7f3a.openai.azure.com')).toBe(
       'getaddrinfo ENOTFOUND <redacted>',

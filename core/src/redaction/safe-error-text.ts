@@ -15,8 +15,8 @@ const MAX_ERROR_BYTES = 200;
 const MAX_WORD_BYTES = 40;
 const MAX_SCHEME_BYTES = 16;
 const MAX_HOST_BYTES = 80;
-// Not in the reference, which keeps edge punctuation of any length: a bound on the whole word keeps
-// every output word shorter than the budget, so truncation always keeps at least one whole word.
+// A bound on the whole word, edge punctuation included: every output word stays shorter than the
+// budget, so truncation always keeps at least one whole word.
 const MAX_TOKEN_BYTES = 80;
 // Output is at most 200 bytes, so reading more than this of a huge error page only costs time.
 const MAX_INPUT_CHARS = 65_536;
@@ -24,14 +24,14 @@ const MAX_INPUT_CHARS = 65_536;
 const MAX_PASSES = 16;
 
 // Our own markers are passed through untouched so that a second pass over our output is a no-op
-// (the reference's allowlist would turn `<path-redacted>` and `<unavailable>` into `<redacted>`).
+// (the word allowlist alone would turn `<path-redacted>` and `<unavailable>` into `<redacted>`).
 const MARKERS: ReadonlySet<string> = new Set([REDACTED, PATH_REDACTED, UNAVAILABLE, ELLIPSIS]);
 
 const EDGE_PUNCTUATION = '.,;:!?()';
 const CORE_CHARS = /^[A-Za-z0-9_.-]+$/;
 const SCHEME_CHARS = /^[A-Za-z0-9+.-]+$/;
 const HOST_CHARS = /^[A-Za-z0-9.:-]+$/;
-// Unicode general category Cc, which is what Rust's `char::is_control` tests.
+// Unicode general category Cc: C0 controls, DEL and C1 controls.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 function isEdge(char: string): boolean {
@@ -52,8 +52,8 @@ function endsWithQuote(token: string, close: string): boolean {
   return token.replace(/[.,;:!?)\]}]+$/, '').endsWith(close);
 }
 
-// Departure: the reference judges each word alone, so in `"user said: my password is hunter2"` only
-// the two words touching a quote go and `said: my is` is printed. A quoted span is someone's text, so
+// Judging each word alone would withhold only the two words touching a quote in
+// `"user said: my password is hunter2"` and print `said: my is`. A quoted span is someone's text, so
 // the whole span is withheld: from a word that opens a quote to the word that closes it, or to the end
 // when it never closes (quoted text cut short upstream). A bare quote with no partner, as in
 // `Unexpected token ' in JSON`, is left to the word rules. Returns the index of the span's last word,
@@ -110,10 +110,8 @@ function safeToken(token: string): string {
   return safeWordToken(token);
 }
 
-// Departure: the reference cuts at byte 200 wherever that falls and appends `…`, which can split a
-// marker or leave a half word that a second pass rewrites. Cutting between words, with `…` as a word
-// of its own, keeps the output a fixed point. For text made of short words the result is byte-for-byte
-// the reference's.
+// Cutting at byte 200 wherever that falls could split a marker or leave a half word that a second
+// pass rewrites. Cutting between words, with `…` as a word of its own, keeps the output a fixed point.
 function bound(words: readonly string[]): string {
   const joined = words.join(' ');
   if (utf8Length(joined) <= MAX_ERROR_BYTES) return joined;
@@ -150,9 +148,9 @@ function head(text: string): { readonly text: string; readonly cut: boolean } {
 // Ordinary words, URL hosts and punctuation survive; paths, quoted spans, secrets and odd words become
 // markers.
 //
-// Departure: the reference runs its pipeline once, and that is not idempotent. Flattening lines or
-// replacing a word can move the "first `:` or `=` of the line" that the keyed-secret rule looks at, so
-// a second pass may withhold more. We repeat the pass until it changes nothing. Every pass only
+// One pass alone is not idempotent: flattening lines or replacing a word can move the "first `:` or
+// `=` of the line" that the keyed-secret rule looks at, so a second pass may withhold more. We repeat
+// the pass until it changes nothing. Every pass only
 // withholds more, so this converges (in at most three passes in fuzzing), and the result is a fixed
 // point by construction; the pass cap falls back to `<redacted>`, itself a fixed point.
 /** Outside error text reduced to a safe single line of at most 200 bytes plus `…`; idempotent. */

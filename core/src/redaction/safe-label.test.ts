@@ -10,7 +10,7 @@ function expectRedacted(output: string): void {
   expect(output).not.toContain(' ');
 }
 
-describe('safeIdentifier and safeCatalogModel (codewhale SL cases)', () => {
+describe('safeIdentifier and safeCatalogModel (SL cases)', () => {
   it.each(['deepseek-chat', 'claude-sonnet-4-5', 'gpt-5-codex', 'MiniMax-M3', 'my-gateway', 'kimi-k2-0905-preview'])(
     'SL-01 publishes %s verbatim',
     (id) => {
@@ -19,10 +19,10 @@ describe('safeIdentifier and safeCatalogModel (codewhale SL cases)', () => {
     },
   );
 
-  // SL-02..SL-10 with the fingerprints the facts file derives.
+  // SL-02..SL-10: values that are never published, with their fingerprints (first 12 hex of SHA-256).
   it.each([
     ['SL-02', '/Users/someone/models/private-weights.gguf', 'sha256:8b5006ee5879'],
-    ['SL-03', '~/.codewhale/config.toml', 'sha256:b47abefd084e'],
+    ['SL-03', '~/.cw/config.json', 'sha256:8c8813ee47be'],
     ['SL-04', 'https://internal.example.com/v1/deployments/prod', 'sha256:b154f29d57a4'],
     ['SL-05', 'C:\\Users\\someone\\models\\weights.bin', 'sha256:188abb3e0216'],
     ['SL-06', 'sk-fixture-not-a-real-key-00000000', 'sha256:3f56adeff669'],
@@ -41,7 +41,7 @@ describe('safeIdentifier and safeCatalogModel (codewhale SL cases)', () => {
     'config/prod',
     'models/weights.gguf',
     'foo/bar-baz',
-    'docs/PREVIEW_REQUEST.md',
+    'docs/preview-request.md',
     'models/llama-3.gguf',
   ])('SL-11 refuses any slash in an identifier: %s', (raw) => {
     expectRedacted(safeIdentifier(raw));
@@ -119,7 +119,7 @@ describe('safeIdentifier and safeCatalogModel (codewhale SL cases)', () => {
   });
 });
 
-describe('safePhrase (codewhale SL cases)', () => {
+describe('safePhrase (SL cases)', () => {
   it.each(['Codex OAuth quota', 'OpenAI Codex (ChatGPT)', 'Custom (OpenAI-compatible)'])(
     'SL-16/SL-26 publishes %s',
     (raw) => {
@@ -145,7 +145,7 @@ describe('safePhrase (codewhale SL cases)', () => {
   });
 });
 
-describe('tightenings over the reference', () => {
+describe('credential and identifying shapes', () => {
   it('treats sk- as a key prefix only at a token boundary', () => {
     for (const word of ['ask-user', 'task-runner', 'whisk-mode', 'risk-level']) expect(safeIdentifier(word)).toBe(word);
     for (const phrase of ['risk-level: low', 'disk-cache hit', 'desk-top layout'])

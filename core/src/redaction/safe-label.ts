@@ -9,8 +9,8 @@ const MAX_PHRASE_BYTES = 80;
 const IDENTIFIER_CHARS = /^[A-Za-z0-9._+@:/-]+$/;
 const PHRASE_CHARS = /^[A-Za-z0-9._+@: (),-]+$/;
 
-// A label with no letters and seven or more digits is a phone, account or record number, not a name.
-// Tightening over the reference, which would publish `+1-555-0100`.
+// A label with no letters and seven or more digits is a phone, account or record number, not a name
+// (`+1-555-0100` has the shape of an identifier, but is not one).
 function looksLikeANumber(text: string): boolean {
   return !/[A-Za-z]/.test(text) && (text.match(/[0-9]/g)?.length ?? 0) >= 7;
 }
@@ -33,7 +33,8 @@ function hasIdentifierShape(trimmed: string): boolean {
 }
 
 // Used for provider ids, route ids, reasoning efforts and tool-choice values. The allowlist is checked on
-// the trimmed value but the fingerprint covers the untrimmed one, as in the reference.
+// the trimmed value but the fingerprint covers the untrimmed one, so values that differ only in
+// surrounding white space still get different fingerprints.
 /** An id published trimmed only if it is a short, ordinary, slash-free ASCII word; else its fingerprint. */
 export function safeIdentifier(raw: string): string {
   const trimmed = trimWhiteSpace(raw);

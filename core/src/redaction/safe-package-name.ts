@@ -8,8 +8,8 @@ const MAX_PACKAGE_NAME_BYTES = 64;
 // is the only slash a package name may have, so a path never fits this shape.
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 
-// Not in the brief's reference: plugin names are labels too. A locally linked plugin may be known by
-// its path, which does not fit the npm shape and is therefore fingerprinted.
+// Plugin names are labels too, printed by `cw plugins` and in load problems. A locally linked plugin
+// may be known by its path, which does not fit the npm shape and is therefore fingerprinted.
 /** A plugin's npm package name, published when it has npm's name shape and nothing secret-like in it. */
 export function safePackageName(raw: string): string {
   const trimmed = trimWhiteSpace(raw);

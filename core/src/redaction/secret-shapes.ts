@@ -1,5 +1,5 @@
-// Shapes of real credentials (reliability research §2.2, after the gitleaks and trufflehog rules), used
-// with the opposite bias to a scanner: no entropy floor, no "EXAMPLE" allowlist, no required trailing
+// Shapes of real credentials (the prefixes and lengths that secret scanners look for), used with the
+// opposite bias to a scanner: no entropy floor, no "EXAMPLE" allowlist, no required trailing
 // delimiter, prefixes mostly case-insensitive. Each shape must start at a token boundary (not right after
 // an ASCII letter or digit) and carry a minimum tail; the boundary and the tail are what keep ordinary
 // words such as `risk-level`, `akia-style` or `eyes-only` out.

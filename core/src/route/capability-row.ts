@@ -1,21 +1,22 @@
 import { z } from 'zod';
+import { baseUrlSchema } from './base-url.js';
 import { withSchemaDialectDefaults } from '../tools/schema-dialects.js';
+import { toolSchemaRulesInputSchema } from '../tools/tool-schema-rules.js';
+import { labelSchema } from './label.js';
 
-// Dialects and route shapes are labels that plugins declare, not a closed list in the core: a third
-// party adds a route of a new shape, or a new dialect, without a core release. A dialect id is usable
-// once some loaded plugin taps buildBody for it; resolution checks that.
-const LABEL = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+export { labelSchema } from './label.js';
 
 /** A wire dialect id, e.g. `chat-completions`; a dialect plugin supplies its body builder. */
 export type Dialect = string;
 /** Which builder branch ran for a route, as the manifest reports it, e.g. `standard`. */
 export type RouteShape = string;
 
-/** A kebab-case label schema, for dialect ids, route shapes and schema-dialect names. */
-export const labelSchema = z.string().max(48).regex(LABEL, 'must be a kebab-case label');
-
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-const KEY_PATH = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$/;
+// Body keys are snake_case on most wires and camelCase on some (generationConfig.maxOutputTokens).
+const KEY_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** A dotted path into a wire body, e.g. `max_tokens` or `thinking.budget_tokens`. */
+export const bodyKeyPathSchema = z.string().max(128).regex(KEY_PATH, 'must be a dotted path of identifier keys');
 
 /** Where the context window figure came from, most to least authoritative. */
 export const CONTEXT_SOURCES = ['configured', 'provider-reported', 'catalog', 'name-suffix-hint', 'fallback'] as const;
@@ -42,7 +43,7 @@ const jsonLeaf = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const reasoningSchema = z
   .object({
     /** Dotted body path that carries the effort/budget/toggle, e.g. `reasoning_effort`, `thinking.effort`. */
-    key_path: z.string().regex(KEY_PATH),
+    key_path: bodyKeyPathSchema,
     value_kind: z.enum(['effort', 'budget', 'toggle']),
     /** Wire value for each tier; a tier mapped to null sends no control at all. */
     values: z.partialRecord(z.enum(REASONING_TIERS), jsonLeaf),
@@ -51,7 +52,7 @@ const reasoningSchema = z
      * tier but off) and `all`; a tier's own entry wins over `on`, which wins over `all`.
      */
     also_set: z
-      .partialRecord(z.enum([...REASONING_TIERS, 'on', 'all']), z.record(z.string().regex(KEY_PATH), jsonLeaf))
+      .partialRecord(z.enum([...REASONING_TIERS, 'on', 'all']), z.record(bodyKeyPathSchema, jsonLeaf))
       .default({}),
     /** The tier used when the user selected none; null means the route sends no control by default. */
     default_tier: z.enum(REASONING_TIERS).nullable(),
@@ -64,53 +65,11 @@ const reasoningSchema = z
   })
   .strict();
 
-const limit = z.number().int().positive().nullable();
-
-/** A route's tool-schema rules as a row writes them: a schema dialect name, and only the fields that differ from it. */
-const toolSchemaRulesSchema = z
-  .object({
-    /** A named JSON Schema subset (docs/capability-rows.md); it supplies every field the row leaves out. */
-    dialect: labelSchema,
-    deny_keywords: z.array(z.string()).optional(),
-    allow_keywords: z.array(z.string()).nullable().optional(),
-    root_must_be_object: z.boolean().optional(),
-    allows_root_combinators: z.boolean().optional(),
-    type_beside_combinator: z.boolean().optional(),
-    allows_type_list: z.boolean().optional(),
-    requires_type: z.boolean().optional(),
-    allows_ref: z.boolean().optional(),
-    allows_recursive_ref: z.boolean().optional(),
-    allows_tuple_items: z.boolean().optional(),
-    allowed_formats: z.array(z.string()).nullable().optional(),
-    enum_allows_null: z.boolean().optional(),
-    max_depth: limit.optional(),
-    max_schema_bytes: limit.optional(),
-    max_properties: limit.optional(),
-    max_any_of: limit.optional(),
-    max_enum: limit.optional(),
-    name_pattern: z.string().min(1).max(200).refine(compilesAsRegExp, 'must be a valid regular expression').optional(),
-    max_tools: limit.optional(),
-    strict_default: z.boolean().optional(),
-    strict_fallback: z.boolean().optional(),
-  })
-  .strict()
-  .transform(withSchemaDialectDefaults);
-
-function compilesAsRegExp(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const toolChoiceForm = z.enum(['auto', 'none', 'required', 'named']);
 
 const toolChoiceSchema = z
   .object({
     accepted: z.array(toolChoiceForm).min(1),
-    /** What each unaccepted form becomes; `omit` leaves tool_choice off the body. */
     /** What each unaccepted form becomes: another form, `omit` (no tool_choice), or `drop-tools` (no tools either). */
     fallback: z.partialRecord(toolChoiceForm, z.enum(['auto', 'none', 'required', 'omit', 'drop-tools'])).default({}),
   })
@@ -127,7 +86,7 @@ export const capabilityRowSchema = z
     route_shape: labelSchema,
     endpoint: z
       .object({
-        base_url: z.url(),
+        base_url: baseUrlSchema,
         /** Path appended to base_url for the POST, e.g. `/chat/completions`. */
         path: z.string().startsWith('/'),
       })
@@ -164,14 +123,15 @@ export const capabilityRowSchema = z
       .strict(),
     output_cap: z
       .object({
-        /** Body key the output cap is written to; null when the route sends none. */
-        field: z.enum(['max_tokens', 'max_completion_tokens', 'max_output_tokens']).nullable(),
+        /** Body path the dialect writes the output cap to; null when the route sends none. */
+        field: bodyKeyPathSchema.nullable(),
         /** Tokens requested by default; also the output reservation in the input budget. */
         default_tokens: z.number().int().positive(),
       })
       .strict(),
     billing: billingSchema,
-    tool_schema: toolSchemaRulesSchema,
+    /** Written as a schema dialect label plus overrides; parsed into complete rules from that dialect's preset. */
+    tool_schema: toolSchemaRulesInputSchema.transform(withSchemaDialectDefaults),
     tool_choice: toolChoiceSchema,
     reasoning: reasoningSchema.nullable(),
     /** Top-level body keys this route never takes (e.g. sampling a fixed-sampling model rejects); removed after every tap. */

@@ -1,5 +1,6 @@
 import type { CwConfig } from '../config/cw-config.js';
 import type { CoreHooks } from '../hooks.js';
+import { ANSWERED_BY } from './answered-by.js';
 import { capabilityRowSchema, type CapabilityRow } from './capability-row.js';
 
 /** What route resolution is asked: which route id, under which config, with which rows registered. */
@@ -16,6 +17,8 @@ export interface ResolvedRoute {
   readonly model: string;
   /** Whether the route id came from a plugin's row table or from the user's config. */
   readonly definedBy: 'plugin-row' | 'user-config';
+  /** Set by the hook, never by a tap: the name of the tap that answered. */
+  readonly [ANSWERED_BY]?: string;
 }
 
 /** Route resolution failed; the message is raw and is redacted before it is printed. */
@@ -23,16 +26,22 @@ export class RoutePlanError extends Error {
   override readonly name = 'RoutePlanError';
 }
 
+const ROW_TABLE_TAP = 'cw:row-table';
+
 /** The core's own resolveRoute tap: a route id registered as a row resolves to that row. */
 export function tapRowTable(hooks: CoreHooks): void {
-  hooks.resolveRoute.tap({ name: 'cw:row-table', stage: 100 }, (query) => {
+  hooks.resolveRoute.tap({ name: ROW_TABLE_TAP, stage: 100 }, (query) => {
     const row = query.row(query.routeId);
     if (!row) return undefined;
     return { row, model: query.config.model ?? row.model.default, definedBy: 'plugin-row' };
   });
 }
 
-/** Runs the resolveRoute hook and re-validates what a tap answered, since a tap may build a row from config. */
+/**
+ * Runs the resolveRoute hook and re-validates what a tap answered, since a tap may build a row from
+ * config. A tap may answer for a route it does not own only if it keeps the owner's endpoint origin
+ * and key variable: a key the user set for one host must never be sent to another.
+ */
 export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute {
   let resolved: ResolvedRoute | undefined;
   try {
@@ -46,7 +55,7 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
       `route ${query.routeId} is not registered by any loaded plugin; run cw routes to list the routes`,
     );
   }
-  const { plugin, ...data } = resolved.row;
+  const { plugin: _claimed, ...data } = resolved.row;
   const checked = capabilityRowSchema.safeParse(data);
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -54,7 +63,61 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
       `route ${query.routeId} resolved to an invalid row (field ${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'})`,
     );
   }
-  return { ...resolved, row: { ...checked.data, plugin } };
+  // The tap's own name, not what its row claims: registered_by must say who really answered.
+  const answeredBy = resolved[ANSWERED_BY] ?? resolved.row.plugin;
+  const owner = ownerOf(query);
+  if (owner !== null && answeredBy !== owner.plugin) {
+    const sameOrigin = originOf(checked.data.endpoint.base_url) === owner.origin;
+    if (!sameOrigin || checked.data.auth.api_key_env !== owner.apiKeyEnv) {
+      throw new RoutePlanError(
+        `plugin ${answeredBy} tried to move route ${query.routeId} to another endpoint or key variable; ` +
+          'remove or update that plugin (cw plugins)',
+      );
+    }
+  }
+  const plugin = answeredBy === ROW_TABLE_TAP ? (owner?.plugin ?? resolved.row.plugin) : answeredBy;
+  return {
+    row: { ...checked.data, plugin },
+    model: resolved.model,
+    definedBy: owner?.definedBy ?? resolved.definedBy,
+  };
+}
+
+/** Who a route id belongs to before any tap answers: the plugin that registered its row, or the user's config. */
+function ownerOf(query: RouteQuery): {
+  plugin: string | null;
+  origin: string | null;
+  apiKeyEnv: string | null;
+  definedBy: ResolvedRoute['definedBy'];
+} | null {
+  const row = query.row(query.routeId);
+  if (row) {
+    return {
+      plugin: row.plugin,
+      origin: originOf(row.endpoint.base_url),
+      apiKeyEnv: row.auth.api_key_env,
+      definedBy: 'plugin-row',
+    };
+  }
+  const configured = Object.hasOwn(query.config.routes, query.routeId) ? query.config.routes[query.routeId] : undefined;
+  if (configured) {
+    // The user's own route: whichever plugin serves it must keep the host and key variable they wrote.
+    return {
+      plugin: null,
+      origin: originOf(configured.base_url),
+      apiKeyEnv: configured.api_key_env ?? null,
+      definedBy: 'user-config',
+    };
+  }
+  return null;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** The id that goes on the wire for the selected model on this route. */

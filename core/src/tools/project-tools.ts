@@ -4,8 +4,9 @@ import { safeIdentifier } from '../redaction/index.js';
 import type { CapabilityRow } from '../route/capability-row.js';
 import type { OmissionCode, RelaxationCode } from './projection/projection-codes.js';
 import { projectSchema } from './projection/project-schema.js';
-import type { ToolSchemaRules } from './schema-dialects.js';
+import type { ToolSchemaRules } from './tool-schema-rules.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { MAX_LISTED_TOOLS } from './max-listed-tools.js';
 
 /** tool_choice as the agent asks for it, before the route has a say. */
 export type LogicalToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
@@ -69,7 +70,7 @@ export interface ProjectionContext {
   readonly reasoningActive: boolean;
 }
 
-/** A projection with nothing in it: the seed of the projectTools waterfall. */
+/** A projection with nothing in it: the initial value of the projectTools waterfall. */
 export const EMPTY_PROJECTION: ToolProjection = {
   wireTools: [],
   toolChoice: null,
@@ -83,9 +84,6 @@ export const EMPTY_PROJECTION: ToolProjection = {
 export class ToolChoiceError extends Error {
   override readonly name = 'ToolChoiceError';
 }
-
-// Diagnostics name at most this many tools; the rest are counted, so a huge catalog cannot flood output.
-const MAX_LISTED_TOOLS = 8;
 
 /** The core's projection tap. It runs first; plugins may refine its result in later taps. */
 export function tapProjectionEngine(hooks: CoreHooks): void {

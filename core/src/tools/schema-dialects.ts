@@ -1,3 +1,9 @@
+import type { ToolSchemaRules, ToolSchemaRulesInput } from './tool-schema-rules.js';
+
+// The rule types are inferred from the schema in tool-schema-rules.ts; they are re-exported so a
+// module that imports the presets (the package entry point among them) finds the types beside them.
+export type { ToolSchemaRules, ToolSchemaRulesInput } from './tool-schema-rules.js';
+
 // Named JSON Schema subsets a route can accept for tool parameters. A row names one and may override
 // any field; the preset supplies the rest. Facts and sources: docs/capability-rows.md, "Schema dialects".
 
@@ -12,54 +18,6 @@ export const SCHEMA_DIALECTS = [
 ] as const;
 /** A schema dialect cw ships a preset for. */
 export type SchemaDialect = (typeof SCHEMA_DIALECTS)[number];
-
-/** What a route accepts in tool definitions, as data the projection engine reads. */
-export interface ToolSchemaRules {
-  /** The named subset these rules started from; documentation and diagnostics use it. */
-  readonly dialect: string;
-  /** Keywords the route rejects anywhere in a schema. */
-  readonly deny_keywords: readonly string[];
-  /** When set, the only keywords that may appear anywhere in a schema. */
-  readonly allow_keywords: readonly string[] | null;
-  /** The root must be `type: "object"`. */
-  readonly root_must_be_object: boolean;
-  /** Whether `oneOf` / `anyOf` / `allOf` may sit at the root. */
-  readonly allows_root_combinators: boolean;
-  /** Whether `type` may sit beside `anyOf` / `oneOf` / `allOf` in one node. */
-  readonly type_beside_combinator: boolean;
-  /** Whether `type` may be a list (`["string", "null"]`). */
-  readonly allows_type_list: boolean;
-  /** Every subschema must declare a `type` (or be a union or reference); `{}` only as additionalProperties. */
-  readonly requires_type: boolean;
-  /** Whether `$ref` (to `$defs` / `definitions` in the same document) is accepted. */
-  readonly allows_ref: boolean;
-  /** Whether a reference may lead back to itself (a recursive schema such as a tree). */
-  readonly allows_recursive_ref: boolean;
-  /** Whether draft-07 array-form `items` (a tuple) is accepted. */
-  readonly allows_tuple_items: boolean;
-  /** When set, the only `format` values the route accepts; others move into the description. */
-  readonly allowed_formats: readonly string[] | null;
-  /** Whether `null` may appear inside an `enum`. */
-  readonly enum_allows_null: boolean;
-  /** Deepest nesting of object schemas; the root object is depth 1. */
-  readonly max_depth: number | null;
-  /** Largest schema, in UTF-8 bytes of its JSON text. */
-  readonly max_schema_bytes: number | null;
-  /** Most properties, counted over every object in the schema. */
-  readonly max_properties: number | null;
-  /** Most branches in one `anyOf` / `oneOf`. */
-  readonly max_any_of: number | null;
-  /** Most enum values, counted over the whole schema. */
-  readonly max_enum: number | null;
-  /** Tool names must match this pattern (source of a JS RegExp). */
-  readonly name_pattern: string;
-  /** Most tools one request may carry; later tools in catalog order are omitted. */
-  readonly max_tools: number | null;
-  /** Function tools are sent with `strict: true`, after the strict-mode rewrite. */
-  readonly strict_default: boolean;
-  /** A tool that cannot be made strict is sent non-strict, as authored, instead of being omitted. */
-  readonly strict_fallback: boolean;
-}
 
 // The permissive base every preset starts from: what an OpenAI-compatible chat endpoint takes.
 const LOOSE: ToolSchemaRules = {
@@ -87,7 +45,7 @@ const LOOSE: ToolSchemaRules = {
   strict_fallback: false,
 };
 
-// OpenAI Structured Outputs "Supported schemas" (function strict mode).
+// The keywords function strict mode accepts (sources: docs/capability-rows.md, "Schema dialects").
 const STRICT_MODE_KEYWORDS = [
   'type',
   'properties',
@@ -141,7 +99,8 @@ export const SCHEMA_DIALECT_PRESETS: Readonly<Record<SchemaDialect, ToolSchemaRu
     strict_default: true,
     strict_fallback: true,
   },
-  // MFJS validator allowlist and limits (walle docs/mfjs-spec.md), and the name rule the API enforces.
+  // Moonshot Flavored JSON Schema: its validator's keyword allowlist and limits, and the tool-name rule
+  // the API enforces (sources: docs/capability-rows.md, "Schema dialects").
   mfjs: {
     ...LOOSE,
     dialect: 'mfjs',
@@ -194,11 +153,6 @@ export const SCHEMA_DIALECT_PRESETS: Readonly<Record<SchemaDialect, ToolSchemaRu
     dialect: 'object-root',
     allows_root_combinators: false,
   },
-};
-
-/** A row's tool-schema fields as written: a dialect label plus any overrides. */
-export type ToolSchemaRulesInput = { readonly dialect: string } & {
-  readonly [K in Exclude<keyof ToolSchemaRules, 'dialect'>]?: ToolSchemaRules[K] | undefined;
 };
 
 /** Fills every field a row leaves out from its schema dialect's preset (`loose` for a label cw has no preset for). */

@@ -1,157 +1,281 @@
-import type { AssistantReply, ReplyPayload } from '../body/wire-body.js';
-import type { JsonValue } from '../canonical/canonical-json.js';
-import type { CoreHooks } from '../hooks.js';
+import type { IncomingMessage } from 'node:http';
+import type { DialectDefinition } from '../dialect/dialect-contract.js';
 import type { PreparedOutboundRequest } from '../prepare-outbound-request.js';
 import { safeEnvVarName } from '../redaction/safe-env-var-name.js';
+import { ReplyAssembler, type AssistantReply } from '../reply/assemble-reply.js';
+import type { TurnEvent } from '../reply/turn-events.js';
+import { apiKeyFor } from './api-key.js';
+import { openPost, TimeoutFired, type TimeoutPhase } from './open-post.js';
+import { ProviderError } from './provider-error.js';
+import { providerErrorDetail, type ProviderErrorDetail } from './provider-error-text.js';
+import { readWireEvents } from './read-wire-events.js';
+import { isRetryableStatus, retryDelayMs } from './retry-policy.js';
+import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from './transport-settings.js';
 
-/** The key's environment variable is named by the route but empty; nothing was sent. */
-export class MissingApiKeyError extends Error {
-  override readonly name = 'MissingApiKeyError';
-  readonly exitCode = 1;
-  /** The message with the variable name shown when it is an ordinary name: it is what the user must set. */
-  readonly safeMessage: string;
-  constructor(readonly variable: string) {
-    super(`set the environment variable ${variable} to the API key of this route; nothing was sent`);
-    this.safeMessage = `set the environment variable ${safeEnvVarName(variable)} to the API key of this route; nothing was sent`;
-  }
+/** What one exchange produced: the reply and the provider's finish label. */
+export interface ExchangeResult {
+  readonly reply: AssistantReply;
+  readonly finishReason: string;
 }
 
-/** The provider answered with an error or an unreadable reply. Carries no upstream text: it may echo secrets. */
-export class ProviderError extends Error {
-  override readonly name = 'ProviderError';
-  readonly exitCode = 1;
-  constructor(
-    message: string,
-    readonly status: number | null,
-  ) {
-    super(message);
-  }
+/** A retry cw is about to make, for the caller to tell the person. */
+export interface RetryNotice {
+  /** The retry's number, from 1. */
+  readonly attempt: number;
+  readonly delayMs: number;
+  /** What failed: an HTTP status or a connection error code. */
+  readonly cause: string;
 }
 
-/** Reads the API key named by the route from the environment. */
-export function apiKeyFor(prepared: PreparedOutboundRequest, env: NodeJS.ProcessEnv): string | null {
-  if (prepared.apiKeyEnv === null) return null;
-  const key = env[prepared.apiKeyEnv];
-  if (key === undefined || key.trim() === '') throw new MissingApiKeyError(prepared.apiKeyEnv);
-  return key;
+/** Options of one exchange. */
+export interface ExchangeOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+  /** Receives reply text as it arrives; a blocking reply arrives whole. */
+  readonly onText?: (delta: string) => void;
+  readonly settings?: TransportSettings;
+  /** Text a provider's error message must never show (the prompt); the API key is always scrubbed. */
+  readonly scrub?: readonly string[];
+  readonly onRetry?: (notice: RetryNotice) => void;
+  /** Waits between retries; tests pass one that does not sleep. */
+  readonly sleep?: (milliseconds: number) => Promise<void>;
 }
+
+// An error body is read only to show the provider's words; more than this is not an error message.
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /**
- * Sends `prepared.bodyText` — the exact bytes the preview hashed — and decodes the reply with the
- * dialect's decoder. An SSE reply is folded
- * into one reply by the dialect's decoder, so the core needs no knowledge of event shapes.
+ * Sends `prepared.bodyText` — the exact bytes the preview hashed — and decodes the reply in one pass
+ * with the dialect's decoder. Failures before any reply byte (no connection, 408/409/429/5xx) are
+ * retried with backoff. A reply counts only when the dialect says it finished: a stream cut short,
+ * a stall, an error inside the stream or a reply of the wrong shape is a ProviderError.
  */
 export async function sendPreparedRequest(
   prepared: PreparedOutboundRequest,
-  hooks: CoreHooks,
-  options: {
-    env: NodeJS.ProcessEnv;
-    signal?: AbortSignal;
-    /** Receives reply text as stream events arrive (only for streamed replies whose dialect reads deltas). */
-    onText?: (delta: string) => void;
-  },
-): Promise<AssistantReply> {
+  dialect: DialectDefinition,
+  options: ExchangeOptions,
+): Promise<ExchangeResult> {
+  const settings = options.settings ?? DEFAULT_TRANSPORT_SETTINGS;
   const key = apiKeyFor(prepared, options.env);
   const headers: Record<string, string> = { ...prepared.headers };
   if (key !== null) {
     if (prepared.route.row.auth.scheme === 'x-api-key') headers['x-api-key'] = key;
     else headers['authorization'] = `Bearer ${key}`;
   }
-  let response: Response;
-  try {
-    response = await fetch(prepared.url, {
-      method: 'POST',
-      headers,
-      body: prepared.bodyText,
-      signal: options.signal ?? null,
-    });
-  } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    throw new ProviderError(
-      `could not reach the endpoint of this route${code ? ` (${code})` : ''}; check base_url and your network`,
-      null,
-    );
-  }
-  if (!response.ok) {
-    // The upstream body may echo the key or the prompt: read it to free the socket, never print it.
-    await response.text().catch(() => '');
-    throw new ProviderError(
-      `the provider answered HTTP ${response.status}${hintFor(response.status)}`,
-      response.status,
-    );
-  }
-  const contentType = response.headers.get('content-type') ?? '';
-  const payload: ReplyPayload = contentType.includes('text/event-stream')
-    ? { kind: 'sse', events: await readServerSentEvents(response, textSink(hooks, prepared.dialect, options.onText)) }
-    : { kind: 'json', body: await readJson(response) };
-  const reply = hooks.decodeReply.get(prepared.dialect)?.call(payload);
-  if (!reply) throw new ProviderError(`no loaded plugin decodes ${prepared.dialect} replies`, response.status);
-  return reply;
-}
+  const scrub = [...(key === null ? [] : [key]), ...(options.scrub ?? [])];
+  const sleep =
+    options.sleep ?? ((milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
+  const deadline = Date.now() + settings.timeouts.totalMs;
 
-function hintFor(status: number): string {
-  if (status === 401 || status === 403)
-    return ': the API key was refused; check the key in the environment variable this route names';
-  if (status === 404) return ': the endpoint or model was not found; check base_url and model';
-  if (status === 429) return ': rate limited; wait and try again';
-  if (status >= 500) return ': the provider failed; try again later';
-  return ': the request was rejected';
-}
-
-async function readJson(response: Response): Promise<JsonValue> {
-  try {
-    return (await response.json()) as JsonValue;
-  } catch {
-    throw new ProviderError('the provider answered with a body that is not JSON', response.status);
-  }
-}
-
-/** Parses an SSE stream into its JSON data events; `[DONE]` and comments are skipped. */
-async function readServerSentEvents(response: Response, onEvent: (event: JsonValue) => void): Promise<JsonValue[]> {
-  const events: JsonValue[] = [];
-  if (!response.body) return events;
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const flush = (block: string): void => {
-    const data = block
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''))
-      .join('\n');
-    if (data === '' || data === '[DONE]') return;
-    let event: JsonValue;
+  for (let attempt = 0; ; attempt++) {
+    let response: IncomingMessage;
     try {
-      event = JSON.parse(data) as JsonValue;
-    } catch {
-      throw new ProviderError('the provider sent a stream event that is not JSON', response.status);
+      response = await openPost(prepared.url, headers, prepared.bodyText, settings.timeouts, deadline, options.signal);
+    } catch (error) {
+      const failure = connectionFailure(error);
+      const cause = failure.timeout === 'connect' ? 'connect timeout' : (errorCode(error) ?? 'connection error');
+      const retriable = failure.kind === 'network' || failure.timeout === 'connect';
+      if (retriable && (await backOff(attempt, {}, cause))) continue;
+      throw failure;
     }
-    events.push(event);
-    onEvent(event);
-  };
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let boundary = buffer.search(/\r?\n\r?\n/);
-    while (boundary !== -1) {
-      flush(buffer.slice(0, boundary));
-      buffer = buffer.slice(boundary).replace(/^\r?\n\r?\n/, '');
-      boundary = buffer.search(/\r?\n\r?\n/);
+    const status = response.statusCode ?? 0;
+    if (status >= 300 && status < 400) {
+      response.resume();
+      throw new ProviderError(
+        `the endpoint answered with a redirect (HTTP ${status}); cw does not follow redirects, so the request and key go only to the configured address: set base_url to where the provider really serves`,
+        { status, kind: 'redirect' },
+      );
     }
+    if (status < 200 || status >= 300) {
+      const detail = providerErrorDetail(await readErrorBody(response), scrub);
+      if (isRetryableStatus(status) && (await backOff(attempt, response.headers, `HTTP ${status}`))) continue;
+      throw httpFailure(status, detail, prepared.apiKeyEnv);
+    }
+    return readReply(response, prepared, dialect, { settings, deadline, scrub, onText: options.onText });
   }
-  buffer += decoder.decode();
-  if (buffer.trim() !== '') flush(buffer);
-  return events;
+
+  async function backOff(attempt: number, replyHeaders: IncomingMessage['headers'], cause: string): Promise<boolean> {
+    if (attempt >= settings.maxRetries || options.signal?.aborted) return false;
+    const delayMs = retryDelayMs(attempt + 1, replyHeaders, settings);
+    if (Date.now() + delayMs >= deadline) return false;
+    options.onRetry?.({ attempt: attempt + 1, delayMs, cause });
+    await sleep(delayMs);
+    return true;
+  }
 }
 
-/** Feeds each event's text delta, read by the dialect's own tap, to the caller's sink. */
-function textSink(
-  hooks: CoreHooks,
-  dialect: string,
-  onText: ((delta: string) => void) | undefined,
-): (event: JsonValue) => void {
-  const reader = hooks.readTextDelta.get(dialect);
-  if (!onText || !reader) return () => undefined;
-  return (event) => {
-    const delta = reader.call(event);
-    if (delta) onText(delta);
+/** Reads the reply body through the dialect's decoder, under the idle and total timeouts and the size cap. */
+async function readReply(
+  response: IncomingMessage,
+  prepared: PreparedOutboundRequest,
+  dialect: DialectDefinition,
+  reading: {
+    settings: TransportSettings;
+    deadline: number;
+    scrub: readonly string[];
+    onText: ((delta: string) => void) | undefined;
+  },
+): Promise<ExchangeResult> {
+  const { settings, deadline, onText } = reading;
+  const { idleMs } = settings.timeouts;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const armIdle = (): void => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => response.destroy(new TimeoutFired('idle', idleMs)), idleMs);
   };
+  const totalTimer = setTimeout(
+    () => response.destroy(new TimeoutFired('total', settings.timeouts.totalMs)),
+    Math.max(0, deadline - Date.now()),
+  );
+  const decoder = dialect.createDecoder();
+  const assembler = new ReplyAssembler();
+  const apply = (events: readonly TurnEvent[]): void => {
+    for (const event of events) {
+      assembler.apply(event);
+      if (event.type === 'text-delta' && event.text !== '') onText?.(event.text);
+    }
+  };
+  let wholeBody = false;
+  try {
+    armIdle();
+    const stream = {
+      status: response.statusCode ?? 0,
+      contentType: String(response.headers['content-type'] ?? ''),
+      body: capped(response, settings.maxReplyBytes),
+    };
+    for await (const event of readWireEvents(stream)) {
+      // Progress is an event, not a byte: keep-alive comments alone never hold a stalled reply open.
+      armIdle();
+      wholeBody = event.kind === 'body';
+      apply(decoder.push(event));
+    }
+    apply(decoder.end());
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    if (error instanceof TimeoutFired) throw timeoutFailure(error.phase, error.limitMs);
+    throw new ProviderError(
+      `the connection closed before the reply was complete${errorCode(error) ? ` (${errorCode(error)})` : ''}; nothing was saved`,
+      { status: response.statusCode ?? null, kind: 'incomplete' },
+    );
+  } finally {
+    clearTimeout(idleTimer);
+    clearTimeout(totalTimer);
+  }
+  const status = response.statusCode ?? null;
+  const inStream = assembler.error;
+  if (inStream !== null) {
+    const detail = providerErrorDetail(JSON.stringify({ error: inStream }), reading.scrub);
+    throw new ProviderError(
+      `the provider reported an error inside its reply${describeDetail(detail)}; nothing was saved`,
+      { status, kind: 'provider-error', detail },
+    );
+  }
+  if (assembler.finishReason === null) {
+    if (wholeBody) {
+      throw new ProviderError(
+        `the provider's reply does not have the shape of a ${prepared.dialect} reply; nothing was saved`,
+        { status, kind: 'malformed' },
+      );
+    }
+    throw new ProviderError('the reply ended before the provider said it was complete; nothing was saved', {
+      status,
+      kind: 'incomplete',
+    });
+  }
+  return { reply: assembler.reply(), finishReason: assembler.finishReason };
+}
+
+/** The response body, failing once more than `limit` bytes arrived: a reply that large is not cut to fit. */
+async function* capped(body: AsyncIterable<Uint8Array>, limit: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > limit) {
+      throw new ProviderError(`the reply is larger than ${limit} bytes (config max_reply_bytes); nothing was saved`, {
+        kind: 'too-large',
+      });
+    }
+    yield chunk;
+  }
+}
+
+async function readErrorBody(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      if (size < MAX_ERROR_BODY_BYTES) chunks.push(chunk.subarray(0, MAX_ERROR_BODY_BYTES - size));
+      size += chunk.byteLength;
+    }
+  } catch {
+    // A broken error body still leaves the status to report.
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function connectionFailure(error: unknown): ProviderError {
+  if (error instanceof TimeoutFired) return timeoutFailure(error.phase, error.limitMs);
+  const code = errorCode(error);
+  return new ProviderError(
+    `could not reach the endpoint of this route${code ? ` (${code})` : ''}; check base_url and your network`,
+    { kind: 'network' },
+  );
+}
+
+const TIMEOUT_WORDS: Readonly<Record<TimeoutPhase, string>> = {
+  connect: 'no connection to the endpoint opened within',
+  'first-byte': 'the provider sent no response within',
+  idle: 'the reply stalled: no event arrived within',
+  total: 'the exchange did not finish within',
+};
+
+const TIMEOUT_KEYS: Readonly<Record<TimeoutPhase, string>> = {
+  connect: 'connect_ms',
+  'first-byte': 'first_byte_ms',
+  idle: 'idle_ms',
+  total: 'total_ms',
+};
+
+function timeoutFailure(phase: TimeoutPhase, limitMs: number): ProviderError {
+  return new ProviderError(
+    `${TIMEOUT_WORDS[phase]} ${limitMs} ms (${phase} timeout, config timeouts.${TIMEOUT_KEYS[phase]}); nothing was saved`,
+    { kind: 'timeout', timeout: phase },
+  );
+}
+
+function httpFailure(status: number, detail: ProviderErrorDetail, apiKeyEnv: string | null): ProviderError {
+  return new ProviderError(
+    `the provider answered HTTP ${status}${describeDetail(detail)}${hintFor(status, apiKeyEnv)}`,
+    {
+      status,
+      kind: 'http',
+      detail,
+    },
+  );
+}
+
+/** The provider's own words, as `: type (code): message`, already scrubbed. */
+function describeDetail(detail: ProviderErrorDetail): string {
+  const label = [detail.type, detail.code === null ? null : `(${detail.code})`]
+    .filter((part) => part !== null)
+    .join(' ');
+  const words = [label, detail.message].filter((part) => part !== null && part !== '').join(': ');
+  return words === '' ? '' : `: ${words}`;
+}
+
+function hintFor(status: number, apiKeyEnv: string | null): string {
+  if (status === 401 || status === 403) {
+    return apiKeyEnv === null
+      ? '; the endpoint refused the request without a key: this route sends none'
+      : `; the API key was refused: check the key in ${safeEnvVarName(apiKeyEnv)}`;
+  }
+  if (status === 404) return '; check base_url and the model id';
+  if (status === 429) return '; rate limited: wait and try again';
+  if (status >= 500) return '; the provider failed: try again later';
+  return '';
+}
+
+function errorCode(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code) ? code : null;
 }

@@ -47,7 +47,7 @@ const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody
 
 describe('buildAnthropicBody: plain turn', () => {
   it('streaming: model, max_tokens, system, messages, stream true; a lone text turn is a plain string', () => {
-    const body = buildAnthropicBody({}, contextWith());
+    const body = buildAnthropicBody(contextWith());
     expectExactBody(body, {
       model: 'test-model',
       max_tokens: 2048,
@@ -59,7 +59,7 @@ describe('buildAnthropicBody: plain turn', () => {
   });
 
   it('blocking: the same body with stream false sent explicitly', () => {
-    const body = buildAnthropicBody({}, contextWith({ entrypoint: 'blocking' }));
+    const body = buildAnthropicBody(contextWith({ entrypoint: 'blocking' }));
     expectExactBody(body, {
       model: 'test-model',
       max_tokens: 2048,
@@ -70,14 +70,14 @@ describe('buildAnthropicBody: plain turn', () => {
   });
 
   it('max_tokens is always present: a row without a cap field still gets max_tokens', () => {
-    const body = buildAnthropicBody({}, contextWith({ row: rowWithCap(null), outputCapTokens: 99 }));
+    const body = buildAnthropicBody(contextWith({ row: rowWithCap(null), outputCapTokens: 99 }));
     expect(Object.keys(body)).toEqual(['model', 'max_tokens', 'system', 'messages', 'stream']);
     expect(body['max_tokens']).toBe(99);
   });
 
   it('an empty system prompt leaves no system key at all', () => {
     for (const entrypoint of ['streaming', 'blocking'] as const) {
-      const body = buildAnthropicBody({}, contextWith({ system: '', entrypoint }));
+      const body = buildAnthropicBody(contextWith({ system: '', entrypoint }));
       expectExactBody(body, {
         model: 'test-model',
         max_tokens: 2048,
@@ -99,7 +99,7 @@ describe('buildAnthropicBody: tools and tool_choice', () => {
 
   for (const [label, toolChoice, wireChoice] of cases) {
     it(`tool_choice ${label}`, () => {
-      const body = buildAnthropicBody({}, contextWith({ tools: [readFile, listDir], toolChoice }));
+      const body = buildAnthropicBody(contextWith({ tools: [readFile, listDir], toolChoice }));
       expectExactBody(body, {
         model: 'test-model',
         max_tokens: 2048,
@@ -123,7 +123,6 @@ describe('buildAnthropicBody: tools and tool_choice', () => {
 
   it('a null tool_choice leaves the key off, tools stay', () => {
     const body = buildAnthropicBody(
-      {},
       contextWith({ tools: [readFile, listDir], toolChoice: null, entrypoint: 'blocking' }),
     );
     expectExactBody(body, {
@@ -137,13 +136,13 @@ describe('buildAnthropicBody: tools and tool_choice', () => {
   });
 
   it('tools carry name, description, input_schema only: no strict, no OpenAI wrapper', () => {
-    const body = buildAnthropicBody({}, contextWith({ tools: [readFile] }));
+    const body = buildAnthropicBody(contextWith({ tools: [readFile] }));
     const tool = (body['tools'] as { [key: string]: JsonValue }[])[0];
     expect(Object.keys(tool ?? {})).toEqual(['name', 'description', 'input_schema']);
   });
 
   it('no tools: neither tools nor tool_choice', () => {
-    const body = buildAnthropicBody({}, contextWith({ tools: [], toolChoice: null }));
+    const body = buildAnthropicBody(contextWith({ tools: [], toolChoice: null }));
     expect('tools' in body).toBe(false);
     expect('tool_choice' in body).toBe(false);
   });
@@ -160,7 +159,6 @@ describe('buildAnthropicBody: tool-call history', () => {
       { role: 'user', content: 'Now summarize.' },
     ];
     const body = buildAnthropicBody(
-      {},
       contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }),
     );
     expectExactBody(body, {
@@ -199,7 +197,7 @@ describe('buildAnthropicBody: tool-call history', () => {
       { role: 'tool', tool_call_id: 'toolu_2', name: 'read_file', content: 'B' },
       { role: 'user', content: 'Compare them.' },
     ];
-    const body = buildAnthropicBody({}, contextWith({ messages }));
+    const body = buildAnthropicBody(contextWith({ messages }));
     expectExactBody(body, {
       model: 'test-model',
       max_tokens: 2048,
@@ -232,7 +230,7 @@ describe('buildAnthropicBody: tool-call history', () => {
       { role: 'user', content: 'first' },
       { role: 'user', content: 'second' },
     ];
-    const body = buildAnthropicBody({}, contextWith({ messages }));
+    const body = buildAnthropicBody(contextWith({ messages }));
     expect(body['messages']).toEqual([
       {
         role: 'user',
@@ -251,7 +249,7 @@ describe('buildAnthropicBody: tool-call history', () => {
       { role: 'assistant', content: 'two' },
       { role: 'user', content: 'ok' },
     ];
-    const body = buildAnthropicBody({}, contextWith({ messages }));
+    const body = buildAnthropicBody(contextWith({ messages }));
     expect(body['messages']).toEqual([
       { role: 'user', content: 'go' },
       {
@@ -271,7 +269,7 @@ describe('buildAnthropicBody: tool-call history', () => {
       { role: 'assistant', content: '', tool_calls: [call] },
       { role: 'tool', tool_call_id: 'toolu_1', name: 'read_file', content: 'done' },
     ];
-    const body = buildAnthropicBody({}, contextWith({ messages }));
+    const body = buildAnthropicBody(contextWith({ messages }));
     expect((body['messages'] as JsonValue[])[2]).toEqual({
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'done' }],
@@ -294,7 +292,7 @@ describe('buildAnthropicBody: tool-call history', () => {
         { role: 'assistant', content: '', tool_calls: [{ id: 'toolu_x', name: 'read_file', arguments: text }] },
         { role: 'tool', tool_call_id: 'toolu_x', name: 'read_file', content: 'r' },
       ];
-      const body = buildAnthropicBody({}, contextWith({ messages }));
+      const body = buildAnthropicBody(contextWith({ messages }));
       expect((body['messages'] as JsonValue[])[1], text).toEqual({
         role: 'assistant',
         content: [{ type: 'tool_use', id: 'toolu_x', name: 'read_file', input }],
@@ -311,7 +309,7 @@ describe('buildAnthropicBody: empty replies', () => {
       { role: 'assistant', content: '' },
       { role: 'user', content: 'again' },
     ];
-    const body = buildAnthropicBody({}, contextWith({ messages, tools: [], toolChoice: null }));
+    const body = buildAnthropicBody(contextWith({ messages, tools: [], toolChoice: null }));
     expect(body['messages']).toEqual([
       {
         role: 'user',

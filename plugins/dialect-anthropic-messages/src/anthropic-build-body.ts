@@ -1,13 +1,14 @@
 import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import { isJsonObject, setValueAt } from '@cw/plugin-kit';
 
 type Block = { [key: string]: JsonValue };
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
 
 /** Builds an Anthropic Messages body in wire key order: model, max_tokens, system, messages, tools, tool_choice, stream. */
-export function buildAnthropicBody(_seed: WireBody, context: BuildContext): WireBody {
+export function buildAnthropicBody(context: BuildContext): WireBody {
   const body: WireBody = { model: context.wireModel };
   // Anthropic requires max_tokens; the row names the field, the dialect guarantees it is present.
-  body[context.row.output_cap.field ?? 'max_tokens'] = context.outputCapTokens;
+  setValueAt(body, context.row.output_cap.field ?? 'max_tokens', context.outputCapTokens);
   if (context.system !== '') body['system'] = context.system;
   body['messages'] = anthropicTurns(context.messages);
   if (context.tools.length > 0) {
@@ -65,7 +66,7 @@ function anthropicTurns(messages: readonly ConversationMessage[]): JsonValue[] {
 function parseArguments(text: string): JsonValue {
   try {
     const parsed = JSON.parse(text) as JsonValue;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
+    return isJsonObject(parsed) ? parsed : {};
   } catch {
     return {};
   }

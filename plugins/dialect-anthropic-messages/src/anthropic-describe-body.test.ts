@@ -68,19 +68,51 @@ describe('describeAnthropicBody', () => {
     expect(layout.attachmentParts).toEqual([]);
   });
 
-  it('a body without messages has no items key and empty regions', () => {
+  it('a body without messages has no items key, empty regions and no wire facts', () => {
     expect(describeAnthropicBody({ model: 'm', max_tokens: 1 })).toEqual({
       systemValues: [],
       itemsKey: null,
       systemItemIndexes: [],
       toolResultItemIndexes: [],
       attachmentParts: [],
-      reasoningKeys: ['thinking', 'output_config'],
+      toolsKey: null,
+      toolChoice: null,
+      streamField: null,
+      reasoning: {
+        controlKeys: ['thinking', 'output_config'],
+        disclosureKeys: [],
+        effortPaths: ['reasoning_effort', 'thinking.effort', 'output_config.effort'],
+        budgetPaths: ['thinking.budget_tokens', 'output_config.budget_tokens'],
+      },
     });
     expect(describeAnthropicBody({ model: 'm', messages: 'hi' }).itemsKey).toBeNull();
   });
 
-  it('lists the reasoning keys in report order', () => {
-    expect(describeAnthropicBody({ model: 'm', messages: [] }).reasoningKeys).toEqual(['thinking', 'output_config']);
+  it('lists the reasoning control keys in report order', () => {
+    expect(describeAnthropicBody({ model: 'm', messages: [] }).reasoning.controlKeys).toEqual([
+      'thinking',
+      'output_config',
+    ]);
+  });
+
+  it('reports the tools key when the body declares tools', () => {
+    expect(describeAnthropicBody({ model: 'm', messages: [], tools: [] }).toolsKey).toBe('tools');
+    expect(describeAnthropicBody({ model: 'm', messages: [] }).toolsKey).toBeNull();
+  });
+
+  it('reads tool_choice: the kind from `type`, a forced tool name beside it', () => {
+    expect(describeAnthropicBody({ tool_choice: { type: 'auto' } }).toolChoice).toEqual({ kind: 'auto', name: null });
+    expect(describeAnthropicBody({ tool_choice: { type: 'any' } }).toolChoice).toEqual({ kind: 'any', name: null });
+    expect(describeAnthropicBody({ tool_choice: { type: 'tool', name: 'read_file' } }).toolChoice).toEqual({
+      kind: 'tool',
+      name: 'read_file',
+    });
+    expect(describeAnthropicBody({}).toolChoice).toBeNull();
+  });
+
+  it('streamField: Messages sends stream on both entry points', () => {
+    expect(describeAnthropicBody({ stream: true }).streamField).toBe(true);
+    expect(describeAnthropicBody({ stream: false }).streamField).toBe(false);
+    expect(describeAnthropicBody({}).streamField).toBeNull();
   });
 });

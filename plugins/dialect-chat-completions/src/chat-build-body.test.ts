@@ -35,7 +35,7 @@ const plainMessages = [
 
 describe('buildChatBody: plain turn', () => {
   it('streaming: model, messages, cap, stream, stream_options with include_usage', () => {
-    const body = buildChatBody({}, contextWith());
+    const body = buildChatBody(contextWith());
     expectExactBody(body, {
       model: 'test-model',
       messages: plainMessages,
@@ -47,34 +47,28 @@ describe('buildChatBody: plain turn', () => {
   });
 
   it('blocking: no stream key and no stream_options at all', () => {
-    const body = buildChatBody({}, contextWith({ entrypoint: 'blocking' }));
+    const body = buildChatBody(contextWith({ entrypoint: 'blocking' }));
     expectExactBody(body, { model: 'test-model', messages: plainMessages, max_tokens: 1024 });
     expect(Object.keys(body)).toEqual(['model', 'messages', 'max_tokens']);
   });
 
   it('writes the cap under the field the row names', () => {
     const body = buildChatBody(
-      {},
       contextWith({ row: rowWithCap('max_completion_tokens'), entrypoint: 'blocking', outputCapTokens: 777 }),
     );
     expectExactBody(body, { model: 'test-model', messages: plainMessages, max_completion_tokens: 777 });
   });
 
   it('sends no cap key when the row sends none', () => {
-    const body = buildChatBody({}, contextWith({ row: rowWithCap(null), entrypoint: 'blocking' }));
+    const body = buildChatBody(contextWith({ row: rowWithCap(null), entrypoint: 'blocking' }));
     expect(Object.keys(body)).toEqual(['model', 'messages']);
-  });
-
-  it('ignores whatever the seed body carried: the dialect stage starts the body', () => {
-    const body = buildChatBody({ stale: 1 }, contextWith({ entrypoint: 'blocking' }));
-    expect(Object.keys(body)).toEqual(['model', 'messages', 'max_tokens']);
   });
 });
 
 describe('buildChatBody: empty system prompt', () => {
   it('has no system item at all, on both entry points', () => {
     for (const entrypoint of ['streaming', 'blocking'] as const) {
-      const body = buildChatBody({}, contextWith({ system: '', entrypoint }));
+      const body = buildChatBody(contextWith({ system: '', entrypoint }));
       expect(body['messages']).toEqual([{ role: 'user', content: 'Say hello.' }]);
       expect(validateWireBody('chat-completions', body).errors).toEqual([]);
     }
@@ -116,7 +110,7 @@ describe('buildChatBody: tools and tool_choice', () => {
 
   for (const [label, toolChoice, wireChoice] of cases) {
     it(`tool_choice ${label} sits between tools and the cap`, () => {
-      const body = buildChatBody({}, contextWith({ tools: [readFile, listDir], toolChoice }));
+      const body = buildChatBody(contextWith({ tools: [readFile, listDir], toolChoice }));
       expectExactBody(body, {
         model: 'test-model',
         messages: plainMessages,
@@ -139,16 +133,13 @@ describe('buildChatBody: tools and tool_choice', () => {
   }
 
   it('a null tool_choice leaves the key off the body', () => {
-    const body = buildChatBody(
-      {},
-      contextWith({ tools: [readFile, listDir], toolChoice: null, entrypoint: 'blocking' }),
-    );
+    const body = buildChatBody(contextWith({ tools: [readFile, listDir], toolChoice: null, entrypoint: 'blocking' }));
     expectExactBody(body, { model: 'test-model', messages: plainMessages, tools: expectedTools, max_tokens: 1024 });
     expect('tool_choice' in body).toBe(false);
   });
 
   it('strict: true only on the tool whose spec is strict, never strict: false', () => {
-    const body = buildChatBody({}, contextWith({ tools: [readFile, listDir] }));
+    const body = buildChatBody(contextWith({ tools: [readFile, listDir] }));
     const functions = (body['tools'] as { function: Record<string, unknown> }[]).map((tool) => tool.function);
     expect(functions[0]?.['strict']).toBe(true);
     expect('strict' in (functions[1] ?? {})).toBe(false);
@@ -156,7 +147,7 @@ describe('buildChatBody: tools and tool_choice', () => {
   });
 
   it('no tools and no choice: neither key is on the body', () => {
-    const body = buildChatBody({}, contextWith({ tools: [], toolChoice: null, entrypoint: 'blocking' }));
+    const body = buildChatBody(contextWith({ tools: [], toolChoice: null, entrypoint: 'blocking' }));
     expect(Object.keys(body)).toEqual(['model', 'messages', 'max_tokens']);
   });
 });
@@ -178,7 +169,6 @@ describe('buildChatBody: tool-call history', () => {
       { role: 'user', content: 'Now summarize.' },
     ];
     const body = buildChatBody(
-      {},
       contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }),
     );
     expectExactBody(body, {
@@ -224,7 +214,7 @@ describe('buildChatBody: tool-call history', () => {
       toolResult,
       { role: 'user', content: 'Now summarize.' },
     ];
-    const body = buildChatBody({}, contextWith({ messages, entrypoint: 'blocking' }));
+    const body = buildChatBody(contextWith({ messages, entrypoint: 'blocking' }));
     const items = body['messages'] as WireBody[];
     expect(items[2]).toEqual({
       role: 'assistant',
@@ -243,7 +233,7 @@ describe('buildChatBody: tool-call history', () => {
       { role: 'assistant', content: 'hello', tool_calls: [] },
       { role: 'user', content: 'again' },
     ];
-    const body = buildChatBody({}, contextWith({ messages, system: '', entrypoint: 'blocking' }));
+    const body = buildChatBody(contextWith({ messages, system: '', entrypoint: 'blocking' }));
     expect(body['messages']).toEqual([
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: 'hello' },
@@ -257,7 +247,7 @@ describe('buildChatBody: tool-call history', () => {
       { role: 'assistant', content: '', tool_calls: [{ id: 'call_9', name: 'read_file', arguments: '{"path": "a' }] },
       { role: 'tool', tool_call_id: 'call_9', name: 'read_file', content: 'error' },
     ];
-    const body = buildChatBody({}, contextWith({ messages, entrypoint: 'blocking' }));
+    const body = buildChatBody(contextWith({ messages, entrypoint: 'blocking' }));
     const assistant = (body['messages'] as { tool_calls?: { function: { arguments: string } }[] }[])[2];
     expect(assistant?.tool_calls?.[0]?.function.arguments).toBe('{"path": "a');
   });

@@ -1,7 +1,8 @@
 import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import { setValueAt } from '@cw/plugin-kit';
 
 /** Builds a Chat Completions body in wire key order: model, messages, tools, tool_choice, cap, stream. */
-export function buildChatBody(_seed: WireBody, context: BuildContext): WireBody {
+export function buildChatBody(context: BuildContext): WireBody {
   const body: WireBody = { model: context.wireModel, messages: chatMessages(context) };
   if (context.tools.length > 0) {
     body['tools'] = context.tools.map((tool) => ({
@@ -17,7 +18,7 @@ export function buildChatBody(_seed: WireBody, context: BuildContext): WireBody 
   const toolChoice = chatToolChoice(context.toolChoice);
   if (toolChoice !== undefined) body['tool_choice'] = toolChoice;
   const capField = context.row.output_cap.field;
-  if (capField) body[capField] = context.outputCapTokens;
+  if (capField) setValueAt(body, capField, context.outputCapTokens);
   // The blocking body never carries `stream`; streaming asks for the usage chunk too.
   if (context.entrypoint === 'streaming') {
     body['stream'] = true;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { describeChatBody } from './chat-describe-body.js';
 
+const REASONING_KEYS = [
+  'reasoning_effort',
+  'thinking',
+  'think',
+  'reasoning',
+  'reasoning_split',
+  'chat_template_kwargs',
+];
+
 describe('describeChatBody', () => {
   it('finds system items at every position and reports them, in order, as the system region', () => {
     const first = { role: 'system', content: 'base prompt' };
@@ -54,14 +63,22 @@ describe('describeChatBody', () => {
     expect(layout.attachmentParts).toEqual([typedImage, untypedImage, file]);
   });
 
-  it('a body without messages has no items key and empty regions', () => {
+  it('a body without messages has no items key, empty regions and no wire facts', () => {
     expect(describeChatBody({ model: 'm' })).toEqual({
       systemValues: [],
       itemsKey: null,
       systemItemIndexes: [],
       toolResultItemIndexes: [],
       attachmentParts: [],
-      reasoningKeys: ['reasoning_effort', 'thinking', 'think', 'reasoning', 'reasoning_split', 'chat_template_kwargs'],
+      toolsKey: null,
+      toolChoice: null,
+      streamField: null,
+      reasoning: {
+        controlKeys: REASONING_KEYS,
+        disclosureKeys: [],
+        effortPaths: ['reasoning_effort', ...REASONING_KEYS.map((key) => `${key}.effort`)],
+        budgetPaths: REASONING_KEYS.map((key) => `${key}.budget_tokens`),
+      },
     });
   });
 
@@ -80,14 +97,41 @@ describe('describeChatBody', () => {
     expect(layout.toolResultItemIndexes).toEqual([3]);
   });
 
-  it('lists the reasoning keys in report order', () => {
-    expect(describeChatBody({ model: 'm', messages: [] }).reasoningKeys).toEqual([
+  it('lists the reasoning control keys in report order; none only discloses', () => {
+    const { reasoning } = describeChatBody({ model: 'm', messages: [] });
+    expect(reasoning.controlKeys).toEqual(REASONING_KEYS);
+    expect(reasoning.disclosureKeys).toEqual([]);
+    expect(reasoning.effortPaths.slice(0, 3)).toEqual([
       'reasoning_effort',
-      'thinking',
-      'think',
-      'reasoning',
-      'reasoning_split',
-      'chat_template_kwargs',
+      'reasoning_effort.effort',
+      'thinking.effort',
     ]);
+    expect(reasoning.budgetPaths[1]).toBe('thinking.budget_tokens');
+  });
+
+  it('reports the tools key when the body declares tools', () => {
+    expect(describeChatBody({ model: 'm', messages: [], tools: [] }).toolsKey).toBe('tools');
+    expect(describeChatBody({ model: 'm', messages: [] }).toolsKey).toBeNull();
+  });
+
+  it('reads tool_choice: a string is its kind; a named choice nests the name under `function`', () => {
+    expect(describeChatBody({ tool_choice: 'required' }).toolChoice).toEqual({ kind: 'required', name: null });
+    expect(describeChatBody({ tool_choice: { type: 'function', function: { name: 'read_file' } } }).toolChoice).toEqual(
+      { kind: 'function', name: 'read_file' },
+    );
+    expect(describeChatBody({ tool_choice: { type: 'function', name: 'read_file' } }).toolChoice).toEqual({
+      kind: 'function',
+      name: null,
+    });
+    expect(describeChatBody({ tool_choice: { function: {} } }).toolChoice).toEqual({ kind: 'object', name: null });
+    expect(describeChatBody({ tool_choice: 1 }).toolChoice).toEqual({ kind: 'number', name: null });
+    expect(describeChatBody({ tool_choice: null }).toolChoice).toBeNull();
+  });
+
+  it('streamField is the body stream flag: true when streaming, null when the key is absent', () => {
+    expect(describeChatBody({ stream: true }).streamField).toBe(true);
+    expect(describeChatBody({ stream: false }).streamField).toBe(false);
+    expect(describeChatBody({}).streamField).toBeNull();
+    expect(describeChatBody({ stream: 'true' }).streamField).toBeNull();
   });
 });

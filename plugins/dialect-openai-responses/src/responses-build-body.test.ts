@@ -6,6 +6,7 @@ import type {
   ReconciledToolChoice,
   WireBody,
 } from '@cw/core';
+import { isJsonObject } from '@cw/plugin-kit';
 import { describe, expect, it } from 'vitest';
 import {
   LIST_DIR_TOOL,
@@ -55,11 +56,7 @@ const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody
  */
 function expectValidBesidesAssistantReplay(body: WireBody): void {
   const isAssistantReplay = (item: JsonValue): boolean =>
-    typeof item === 'object' &&
-    item !== null &&
-    !Array.isArray(item) &&
-    item['type'] === 'message' &&
-    item['role'] === 'assistant';
+    isJsonObject(item) && item['type'] === 'message' && item['role'] === 'assistant';
   const input = body['input'] as JsonValue[];
   expect(input.some(isAssistantReplay)).toBe(true);
   expect(
@@ -80,20 +77,20 @@ describe('buildResponsesBody: plain turn', () => {
   };
 
   it('streaming: model, instructions, input, cap, stream true, store false', () => {
-    const body = buildResponsesBody({}, contextWith());
+    const body = buildResponsesBody(contextWith());
     expectExactBody(body, plain);
     expect(Object.keys(body)).toEqual(['model', 'instructions', 'input', 'max_output_tokens', 'stream', 'store']);
   });
 
   it('blocking: byte-identical to streaming (it streams too, and still sends store false)', () => {
-    const blocking = buildResponsesBody({}, contextWith({ entrypoint: 'blocking' }));
+    const blocking = buildResponsesBody(contextWith({ entrypoint: 'blocking' }));
     expectExactBody(blocking, plain);
-    expect(JSON.stringify(blocking)).toBe(JSON.stringify(buildResponsesBody({}, contextWith())));
+    expect(JSON.stringify(blocking)).toBe(JSON.stringify(buildResponsesBody(contextWith())));
   });
 
   it('writes the cap under the field the row names, and none when the row sends none', () => {
-    expect(buildResponsesBody({}, contextWith({ outputCapTokens: 321 }))['max_output_tokens']).toBe(321);
-    expect(Object.keys(buildResponsesBody({}, contextWith({ row: rowWithCap(null) })))).toEqual([
+    expect(buildResponsesBody(contextWith({ outputCapTokens: 321 }))['max_output_tokens']).toBe(321);
+    expect(Object.keys(buildResponsesBody(contextWith({ row: rowWithCap(null) })))).toEqual([
       'model',
       'instructions',
       'input',
@@ -104,7 +101,7 @@ describe('buildResponsesBody: plain turn', () => {
 
   it('an empty system prompt leaves no instructions key at all', () => {
     for (const entrypoint of ['streaming', 'blocking'] as const) {
-      const body = buildResponsesBody({}, contextWith({ system: '', entrypoint }));
+      const body = buildResponsesBody(contextWith({ system: '', entrypoint }));
       expectExactBody(body, {
         model: 'test-model',
         input: [userItem],
@@ -126,7 +123,7 @@ describe('buildResponsesBody: tools and tool_choice', () => {
 
   for (const [label, toolChoice, wireChoice] of cases) {
     it(`tool_choice ${label}, after parallel_tool_calls`, () => {
-      const body = buildResponsesBody({}, contextWith({ tools: [readFile, listDir], toolChoice }));
+      const body = buildResponsesBody(contextWith({ tools: [readFile, listDir], toolChoice }));
       expectExactBody(body, {
         model: 'test-model',
         instructions: 'You are terse.',
@@ -153,7 +150,7 @@ describe('buildResponsesBody: tools and tool_choice', () => {
   }
 
   it('a null tool_choice leaves the key off; tools and parallel_tool_calls stay', () => {
-    const body = buildResponsesBody({}, contextWith({ tools: [readFile, listDir], toolChoice: null }));
+    const body = buildResponsesBody(contextWith({ tools: [readFile, listDir], toolChoice: null }));
     expectExactBody(body, {
       model: 'test-model',
       instructions: 'You are terse.',
@@ -167,12 +164,12 @@ describe('buildResponsesBody: tools and tool_choice', () => {
   });
 
   it('strict is always sent as a boolean, false included', () => {
-    const body = buildResponsesBody({}, contextWith({ tools: [readFile, listDir] }));
+    const body = buildResponsesBody(contextWith({ tools: [readFile, listDir] }));
     expect((body['tools'] as { strict: unknown }[]).map((tool) => tool.strict)).toEqual([true, false]);
   });
 
   it('no tools: no tools, no parallel_tool_calls, no tool_choice', () => {
-    const body = buildResponsesBody({}, contextWith({ tools: [], toolChoice: null }));
+    const body = buildResponsesBody(contextWith({ tools: [], toolChoice: null }));
     expect(Object.keys(body)).toEqual(['model', 'instructions', 'input', 'max_output_tokens', 'stream', 'store']);
   });
 });
@@ -191,7 +188,6 @@ describe('buildResponsesBody: tool-call history', () => {
       { role: 'user', content: 'Now summarize.' },
     ];
     const body = buildResponsesBody(
-      {},
       contextWith({ messages, tools: [readFile], toolChoice: 'auto', entrypoint: 'blocking' }),
     );
     expectExactBody(body, {
@@ -224,7 +220,7 @@ describe('buildResponsesBody: tool-call history', () => {
       { role: 'tool', tool_call_id: 'call_2', name: 'read_file', content: 'B' },
       { role: 'user', content: 'Compare them.' },
     ];
-    const body = buildResponsesBody({}, contextWith({ messages }));
+    const body = buildResponsesBody(contextWith({ messages }));
     expect(body['input']).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Read two files' }] },
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading both.' }] },
@@ -246,7 +242,7 @@ describe('buildResponsesBody: tool-call history', () => {
       { role: 'assistant', content: 'hello' },
       { role: 'user', content: 'again' },
     ];
-    const body = buildResponsesBody({}, contextWith({ messages, system: '' }));
+    const body = buildResponsesBody(contextWith({ messages, system: '' }));
     expect(body['input']).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] },
@@ -261,7 +257,7 @@ describe('buildResponsesBody: tool-call history', () => {
       { role: 'assistant', content: '' },
       { role: 'user', content: 'again' },
     ];
-    const body = buildResponsesBody({}, contextWith({ messages }));
+    const body = buildResponsesBody(contextWith({ messages }));
     expect(body['input']).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'again' }] },

@@ -1,7 +1,8 @@
 import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import { setValueAt } from '@cw/plugin-kit';
 
 /** Builds an OpenAI Responses body in wire key order: model, instructions, input, tools, tool_choice, cap, stream, store. */
-export function buildResponsesBody(_seed: WireBody, context: BuildContext): WireBody {
+export function buildResponsesBody(context: BuildContext): WireBody {
   const body: WireBody = { model: context.wireModel };
   if (context.system !== '') body['instructions'] = context.system;
   body['input'] = context.messages.flatMap(responsesItems);
@@ -19,7 +20,7 @@ export function buildResponsesBody(_seed: WireBody, context: BuildContext): Wire
   const toolChoice = responsesToolChoice(context.toolChoice);
   if (toolChoice !== undefined) body['tool_choice'] = toolChoice;
   const capField = context.row.output_cap.field;
-  if (capField) body[capField] = context.outputCapTokens;
+  if (capField) setValueAt(body, capField, context.outputCapTokens);
   // The blocking entry point also streams and folds the events: the two bodies are identical.
   body['stream'] = true;
   body['store'] = false;

@@ -59,20 +59,53 @@ describe('describeResponsesBody', () => {
     expect(layout.attachmentParts).toEqual([]);
   });
 
-  it('a body without input (or a string input) has no items key and empty regions', () => {
+  it('a body without input (or a string input) has no items key, empty regions and no wire facts', () => {
     const empty = {
       systemValues: [],
       itemsKey: null,
       systemItemIndexes: [],
       toolResultItemIndexes: [],
       attachmentParts: [],
-      reasoningKeys: ['reasoning', 'include'],
+      toolsKey: null,
+      toolChoice: null,
+      streamField: null,
+      reasoning: {
+        controlKeys: ['reasoning', 'include'],
+        disclosureKeys: ['include'],
+        effortPaths: ['reasoning_effort', 'reasoning.effort', 'include.effort'],
+        budgetPaths: ['reasoning.budget_tokens', 'include.budget_tokens'],
+      },
     };
     expect(describeResponsesBody({ model: 'm' })).toEqual(empty);
     expect(describeResponsesBody({ model: 'm', input: 'hi' })).toEqual(empty);
   });
 
-  it('lists the reasoning keys in report order', () => {
-    expect(describeResponsesBody({ model: 'm', input: [] }).reasoningKeys).toEqual(['reasoning', 'include']);
+  it('lists the reasoning control keys in report order; include only discloses', () => {
+    const { reasoning } = describeResponsesBody({ model: 'm', input: [] });
+    expect(reasoning.controlKeys).toEqual(['reasoning', 'include']);
+    expect(reasoning.disclosureKeys).toEqual(['include']);
+  });
+
+  it('reports the tools key when the body declares tools', () => {
+    expect(describeResponsesBody({ model: 'm', input: [], tools: [] }).toolsKey).toBe('tools');
+    expect(describeResponsesBody({ model: 'm', input: [] }).toolsKey).toBeNull();
+  });
+
+  it('reads tool_choice: a string is its kind; a named choice puts the name beside `type`', () => {
+    expect(describeResponsesBody({ tool_choice: 'auto' }).toolChoice).toEqual({ kind: 'auto', name: null });
+    expect(describeResponsesBody({ tool_choice: { type: 'function', name: 'read_file' } }).toolChoice).toEqual({
+      kind: 'function',
+      name: 'read_file',
+    });
+    expect(describeResponsesBody({ tool_choice: { type: 'function', function: { name: 'x' } } }).toolChoice).toEqual({
+      kind: 'function',
+      name: null,
+    });
+    expect(describeResponsesBody({}).toolChoice).toBeNull();
+  });
+
+  it('streamField: Responses streams on both entry points', () => {
+    expect(describeResponsesBody({ stream: true }).streamField).toBe(true);
+    expect(describeResponsesBody({}).streamField).toBeNull();
   });
 });

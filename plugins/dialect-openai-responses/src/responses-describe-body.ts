@@ -1,33 +1,26 @@
-import type { BodyLayout, JsonValue, WireBody } from '@cw/core';
+import type { BodyLayout, WireBody } from '@cw/core';
+import { describeBodyLayout, hasType, reasoningLayout, type BodyLayoutSpec } from '@cw/plugin-kit';
 
-const REASONING_KEYS = ['reasoning', 'include'] as const;
-const ATTACHMENT_TYPES = new Set(['input_image', 'input_file']);
+const REASONING_KEYS = ['reasoning', 'include'];
+// `include` only asks for reasoning output to be returned; on its own it does not make the model reason.
+const DISCLOSURE_KEYS = ['include'];
+const ATTACHMENT_TYPES = ['input_image', 'input_file'];
 
 /** Responses keeps the system region in `instructions` and the turn items in `input`. */
-export function describeResponsesBody(body: WireBody): BodyLayout {
-  const items = Array.isArray(body['input']) ? body['input'] : [];
-  const toolResultItemIndexes: number[] = [];
-  const attachmentParts: JsonValue[] = [];
-  items.forEach((item, index) => {
-    if (!isObject(item)) return;
-    if (item['type'] === 'function_call_output') toolResultItemIndexes.push(index);
-    const content = item['content'];
-    if (!Array.isArray(content)) return;
-    for (const part of content) {
-      if (isObject(part) && typeof part['type'] === 'string' && ATTACHMENT_TYPES.has(part['type']))
-        attachmentParts.push(part);
-    }
-  });
-  return {
-    systemValues: body['instructions'] === undefined ? [] : [body['instructions']],
-    itemsKey: Array.isArray(body['input']) ? 'input' : null,
-    systemItemIndexes: [],
-    toolResultItemIndexes,
-    attachmentParts,
-    reasoningKeys: REASONING_KEYS,
-  };
-}
+const RESPONSES_LAYOUT: BodyLayoutSpec = {
+  itemsKey: 'input',
+  systemKey: 'instructions',
+  isSystemItem: null,
+  isToolResultItem: (item) => item['type'] === 'function_call_output',
+  isAttachmentPart: (part) => hasType(part, ATTACHMENT_TYPES),
+  toolsKey: 'tools',
+  toolChoiceKey: 'tool_choice',
+  toolChoiceNamePath: 'name',
+  streamKey: 'stream',
+  reasoning: reasoningLayout(REASONING_KEYS, DISCLOSURE_KEYS),
+};
 
-function isObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Says where an OpenAI Responses body keeps each region and wire fact. */
+export function describeResponsesBody(body: WireBody): BodyLayout {
+  return describeBodyLayout(body, RESPONSES_LAYOUT);
 }

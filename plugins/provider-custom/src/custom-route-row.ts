@@ -14,7 +14,8 @@ const PER_DIALECT: Record<
     tool_schema: { dialect: 'loose', root_must_be_object: true },
   },
   'anthropic-messages': {
-    // The reference convention: a base already ending in /v1 gets /messages, anything else /v1/messages.
+    // Users write the base URL either with or without the API version: a base already ending in /v1
+    // gets /messages, anything else /v1/messages, so both spellings reach the same endpoint.
     path: (base) => (/\/v1\/?$/.test(base) ? '/messages' : '/v1/messages'),
     output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
     tool_schema: { dialect: 'draft-2020-object', root_must_be_object: true },

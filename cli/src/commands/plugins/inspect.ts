@@ -86,6 +86,7 @@ export default class PluginsInspect extends Base {
       };
     }
     const cwField = (plugin.pjson as { cw?: { apiVersion?: unknown } }).cw;
+    const loaded = registry.plugins.find((entry) => entry.name === plugin.name);
     return {
       name: core.safePackageName(plugin.name),
       version: core.safeIdentifier(plugin.version),
@@ -101,6 +102,16 @@ export default class PluginsInspect extends Base {
               routes: registry.rows
                 .filter((row) => row.plugin === plugin.name)
                 .map((row) => routeView(core, row, 'plugin-row')),
+              dialects: (loaded?.dialectIds ?? []).map(core.safeIdentifier),
+              body_refiners: (loaded?.refiners ?? []).map((refiner) => ({
+                route_ids: (refiner.match.routeIds ?? []).map(core.safeIdentifier),
+                route_shapes: (refiner.match.routeShapes ?? []).map(core.safeIdentifier),
+                stage: refiner.stage,
+              })),
+              hook_taps: {
+                resolveRoute: registry.hooks.resolveRoute.taps.filter((tap) => tap.name === plugin.name).length,
+                projectTools: registry.hooks.projectTools.taps.filter((tap) => tap.name === plugin.name).length,
+              },
               problems: registry.problems
                 .filter((problem) => problem.plugin === plugin.name)
                 .map((problem) => ({ code: problem.code, detail: core.safeErrorText(problem.detail) })),

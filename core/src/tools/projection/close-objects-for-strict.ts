@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../canonical/canonical-json.js';
-import type { ToolSchemaRules } from '../schema-dialects.js';
+import type { ToolSchemaRules } from '../tool-schema-rules.js';
 import type { JsonSchema } from '../tool-definition.js';
 import type { ProjectionRule } from './projection-rule.js';
 import { isObjectSchema, isSchemaNode, mapSchemaNodes, withoutKeys, type NodeSlot } from './schema-nodes.js';

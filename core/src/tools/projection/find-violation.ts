@@ -1,4 +1,4 @@
-import type { ToolSchemaRules } from '../schema-dialects.js';
+import type { ToolSchemaRules } from '../tool-schema-rules.js';
 import type { JsonSchema } from '../tool-definition.js';
 import { acceptsFormat, acceptsKeyword } from './keyword-policy.js';
 import type { OmissionCode } from './projection-codes.js';

@@ -58,7 +58,7 @@ function inlineAll(
     const target = resolveLocalRef(root, ref);
     if (!target) throw new CannotInline();
     const expanded = inlineAll(withoutKeys(target, DEFINITION_KEYWORDS), root, [...chain, ref], budget);
-    // Keywords beside the reference apply together with the target: they merge, the sibling's annotations win.
+    // Keywords beside the `$ref` apply together with the target: they merge, the sibling's annotations win.
     const merged = mergeSchemas(withoutKeys(current, ['$ref']), expanded);
     if (!merged) throw new CannotInline();
     return merged;

@@ -1,4 +1,4 @@
-import type { ToolSchemaRules } from '../schema-dialects.js';
+import type { ToolSchemaRules } from '../tool-schema-rules.js';
 
 /** Whether a route accepts a keyword: not denied, and on the allowlist when the route has one. */
 export function acceptsKeyword(rules: ToolSchemaRules, keyword: string): boolean {

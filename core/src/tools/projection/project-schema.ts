@@ -1,4 +1,5 @@
-import { SCHEMA_DIALECT_PRESETS, type ToolSchemaRules } from '../schema-dialects.js';
+import { SCHEMA_DIALECT_PRESETS } from '../schema-dialects.js';
+import type { ToolSchemaRules } from '../tool-schema-rules.js';
 import { closeObjectsForStrict } from './close-objects-for-strict.js';
 import { constToEnum } from './const-to-enum.js';
 import { constraintsToDescription } from './constraints-to-description.js';

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../tool-definition.js';
-import type { ToolSchemaRules } from '../schema-dialects.js';
+import type { ToolSchemaRules } from '../tool-schema-rules.js';
 import type { RelaxationCode } from './projection-codes.js';
 
 /** A tool while it is being projected: the two things a rule may rewrite. */

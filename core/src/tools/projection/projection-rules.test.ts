@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SCHEMA_DIALECT_PRESETS, withSchemaDialectDefaults, type ToolSchemaRules } from '../schema-dialects.js';
+import { SCHEMA_DIALECT_PRESETS, withSchemaDialectDefaults } from '../schema-dialects.js';
+import type { ToolSchemaRules } from '../tool-schema-rules.js';
 import type { JsonSchema } from '../tool-definition.js';
 import { CONDITIONAL_NOTE } from './drop-conditional-requirements.js';
 import { RELAXATION_CODES } from './projection-codes.js';

@@ -1,0 +1,20 @@
+/** The input budget a turn overflows, in estimated tokens. */
+export interface ContextOverflow {
+  readonly estimatedInputTokens: number;
+  readonly inputBudgetTokens: number;
+}
+
+/**
+ * The turn does not fit the route's input budget. cw has no overflow recovery (no compaction yet),
+ * so it refuses rather than send a request the provider would reject or silently truncate.
+ */
+export class ContextOverflowError extends Error {
+  override readonly name = 'ContextOverflowError';
+  readonly exitCode = 1;
+  constructor(readonly overflow: ContextOverflow) {
+    super(
+      `this turn needs about ${overflow.estimatedInputTokens} input tokens but the input budget of this route is ${overflow.inputBudgetTokens}; ` +
+        'start a new session (config field session) or pick a route with a larger context window; nothing was sent',
+    );
+  }
+}

@@ -1,0 +1,109 @@
+import type { JsonValue, ReplyDecoder, TurnEvent, WireEvent } from '@cw/core';
+import {
+  ToolCallTracker,
+  UsageTotals,
+  arrayAt,
+  isJsonObject,
+  numberAt,
+  objectAt,
+  providerError,
+  stringAt,
+  type JsonObject,
+} from '@cw/plugin-kit';
+
+// What a stream that ends with [DONE] but never named a reason finished with.
+const DEFAULT_FINISH_REASON = 'stop';
+
+/** A fresh decoder for one Chat Completions reply: SSE chunks ending in [DONE], or one JSON completion. */
+export function createChatDecoder(): ReplyDecoder {
+  return new ChatDecoder();
+}
+
+class ChatDecoder implements ReplyDecoder {
+  readonly #calls = new ToolCallTracker();
+  readonly #usage = new UsageTotals();
+  #finishReason: string | null = null;
+  #finished = false;
+
+  push(event: WireEvent): readonly TurnEvent[] {
+    // [DONE] closes the reply; anything after it is not part of it.
+    if (this.#finished) return [];
+    switch (event.kind) {
+      case 'event':
+        return this.#chunk(event.data);
+      case 'done':
+        this.#finished = true;
+        return [...this.#calls.endAll(), { type: 'finish', reason: this.#finishReason ?? DEFAULT_FINISH_REASON }];
+      case 'body':
+        this.#finished = true;
+        return this.#completion(event.body);
+      default: {
+        const unknown: never = event;
+        throw new Error(`unknown wire event ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  end(): readonly TurnEvent[] {
+    return this.#calls.endAll();
+  }
+
+  #chunk(data: JsonValue): TurnEvent[] {
+    const choice = arrayAt(data, 'choices')[0];
+    const delta = objectAt(choice, 'delta');
+    const events: TurnEvent[] = [...errorIn(data), ...textEvents(delta)];
+    for (const fragment of arrayAt(delta, 'tool_calls')) {
+      // Fragments name their call by `index`; one without it opens the next call.
+      const index = numberAt(fragment, 'index') ?? this.#calls.nextIndex;
+      const callFunction = objectAt(fragment, 'function');
+      events.push(
+        ...this.#calls.start(index, stringAt(fragment, 'id'), stringAt(callFunction, 'name')),
+        ...this.#calls.delta(index, stringAt(callFunction, 'arguments')),
+      );
+    }
+    this.#finishReason = stringAt(choice, 'finish_reason') || this.#finishReason;
+    const usage = objectAt(data, 'usage');
+    events.push(...this.#usage.report(usage['prompt_tokens'], usage['completion_tokens']));
+    return events;
+  }
+
+  #completion(body: JsonValue): TurnEvent[] {
+    const choice = arrayAt(body, 'choices')[0];
+    const message = isJsonObject(choice) ? choice['message'] : undefined;
+    const usage = objectAt(body, 'usage');
+    const events: TurnEvent[] = [...errorIn(body)];
+    if (isJsonObject(message)) events.push(...textEvents(message), ...this.#completedCalls(message));
+    events.push(...this.#usage.report(usage['prompt_tokens'], usage['completion_tokens']));
+    // Only a body with the completion's shape is a finished reply; anything else fails closed.
+    if (isJsonObject(message)) {
+      events.push({ type: 'finish', reason: stringAt(choice, 'finish_reason') || DEFAULT_FINISH_REASON });
+    }
+    return events;
+  }
+
+  #completedCalls(message: JsonObject): TurnEvent[] {
+    return arrayAt(message, 'tool_calls').flatMap((call, index) => {
+      const callFunction = objectAt(call, 'function');
+      return [
+        ...this.#calls.start(index, stringAt(call, 'id'), stringAt(callFunction, 'name')),
+        ...this.#calls.delta(index, stringAt(callFunction, 'arguments')),
+        ...this.#calls.end(index),
+      ];
+    });
+  }
+}
+
+/** Reply and reasoning text of a stream delta or a whole message: both use `content` and `reasoning_content`. */
+function textEvents(part: JsonObject): TurnEvent[] {
+  const events: TurnEvent[] = [];
+  const reasoning = stringAt(part, 'reasoning_content');
+  if (reasoning !== '') events.push({ type: 'reasoning-delta', text: reasoning });
+  const text = stringAt(part, 'content');
+  if (text !== '') events.push({ type: 'text-delta', text });
+  return events;
+}
+
+function errorIn(data: JsonValue): TurnEvent[] {
+  const error = isJsonObject(data) ? data['error'] : undefined;
+  return isJsonObject(error) ? [providerError(error)] : [];
+}

@@ -1,0 +1,389 @@
+import { assembleReply, type JsonValue, type ReplyAssembler, type TurnEvent, type WireEvent } from '@cw/core';
+import { describe, expect, it } from 'vitest';
+import { createResponsesDecoder } from './responses-reply-decoder.js';
+
+/** Pushes wire events through a fresh decoder, ends it, and returns every turn event in order. */
+function turnEvents(events: readonly WireEvent[]): TurnEvent[] {
+  const decoder = createResponsesDecoder();
+  return [...events.flatMap((event) => decoder.push(event)), ...decoder.end()];
+}
+
+const decode = (events: readonly WireEvent[]): ReplyAssembler => assembleReply(turnEvents(events));
+const sse = (data: readonly JsonValue[]): WireEvent[] =>
+  data.map((item) => ({ kind: 'event', name: null, data: item }));
+const body = (value: JsonValue): WireEvent[] => [{ kind: 'body', body: value }];
+
+const textDelta = (delta: string, sequence = 0): JsonValue => ({
+  type: 'response.output_text.delta',
+  sequence_number: sequence,
+  item_id: 'msg_1',
+  output_index: 0,
+  content_index: 0,
+  delta,
+});
+const completed = (response: JsonValue): JsonValue => ({ type: 'response.completed', sequence_number: 99, response });
+
+describe('responses decoder: stream', () => {
+  it('joins text split across deltas; the completed response supplies usage and the finish', () => {
+    const reply = decode(
+      sse([
+        { type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } },
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { type: 'message', role: 'assistant', content: [] },
+        },
+        textDelta('Hel', 1),
+        textDelta('lo, ', 2),
+        textDelta('world', 3),
+        { type: 'response.output_text.done', text: 'Hello, world' },
+        completed({
+          id: 'resp_1',
+          status: 'completed',
+          output: [
+            {
+              type: 'message',
+              id: 'msg_1',
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: 'Hello, world', annotations: [] }],
+            },
+          ],
+          usage: {
+            input_tokens: 137,
+            output_tokens: 24,
+            total_tokens: 161,
+            output_tokens_details: { reasoning_tokens: 10 },
+          },
+        }),
+      ]),
+    );
+    expect(reply.reply()).toEqual({
+      text: 'Hello, world',
+      toolCalls: [],
+      usage: { input_tokens: 137, output_tokens: 24 },
+    });
+    expect(reply.finishReason).toBe('completed');
+  });
+
+  it('emits text only for output_text deltas with text', () => {
+    expect(createResponsesDecoder().push(sse([textDelta('abc')])[0]!)).toEqual([{ type: 'text-delta', text: 'abc' }]);
+    for (const data of [
+      textDelta(''),
+      { type: 'response.output_text.done', text: 'whole' },
+      { type: 'response.function_call_arguments.delta', delta: '{"a"' },
+      { type: 'response.reasoning_summary_text.delta', delta: 'thinking' },
+      { type: 'response.refusal.delta', delta: 'no' },
+      { type: 'response.output_text.delta', delta: 7 },
+      null,
+      'response.output_text.delta',
+    ] as JsonValue[]) {
+      const events = createResponsesDecoder().push({ kind: 'event', name: null, data });
+      expect(events.filter((event) => event.type === 'text-delta')).toEqual([]);
+    }
+  });
+
+  it('keeps the streamed text, already shown, when the completed response text differs', () => {
+    const reply = decode(
+      sse([
+        textDelta('partial'),
+        completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'final' }] }] }),
+      ]),
+    );
+    expect(reply.reply().text).toBe('partial');
+  });
+
+  it('the completed response supplies text the deltas did not carry', () => {
+    const reply = decode(
+      sse([
+        textDelta('Hello'),
+        completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hello, world' }] }] }),
+      ]),
+    );
+    expect(reply.reply().text).toBe('Hello, world');
+    const quiet = decode(
+      sse([completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'final' }] }] })]),
+    );
+    expect(quiet.reply().text).toBe('final');
+  });
+
+  it('falls back to the streamed text when the completed response has none', () => {
+    const reply = decode(
+      sse([
+        textDelta('stre'),
+        textDelta('amed'),
+        completed({ output: [], usage: { input_tokens: 5, output_tokens: 2 } }),
+      ]),
+    );
+    expect(reply.reply()).toEqual({ text: 'streamed', toolCalls: [], usage: { input_tokens: 5, output_tokens: 2 } });
+  });
+
+  it('takes tool calls from the function_call output items of the completed response, not from argument deltas', () => {
+    const reply = decode(
+      sse([
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { type: 'function_call', call_id: 'call_a', name: 'read_file', arguments: '' },
+        },
+        { type: 'response.function_call_arguments.delta', output_index: 0, delta: '{"pa' },
+        { type: 'response.function_call_arguments.delta', output_index: 0, delta: 'th":"a.txt"}' },
+        { type: 'response.function_call_arguments.done', output_index: 0, arguments: '{"path":"a.txt"}' },
+        completed({
+          output: [
+            { type: 'reasoning', id: 'rs_1', summary: [] },
+            {
+              type: 'function_call',
+              id: 'fc_1',
+              call_id: 'call_a',
+              name: 'read_file',
+              arguments: '{"path":"a.txt"}',
+              status: 'completed',
+            },
+            {
+              type: 'function_call',
+              id: 'fc_2',
+              call_id: 'call_b',
+              name: 'list_dir',
+              arguments: '{"dir":"src"}',
+              status: 'completed',
+            },
+          ],
+          usage: { input_tokens: 300, output_tokens: 45 },
+        }),
+      ]),
+    );
+    expect(reply.reply()).toEqual({
+      text: '',
+      toolCalls: [
+        { id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' },
+        { id: 'call_b', name: 'list_dir', arguments: '{"dir":"src"}' },
+      ],
+      usage: { input_tokens: 300, output_tokens: 45 },
+    });
+  });
+
+  it('text and calls together: message text and function_call items from one completed response', () => {
+    const reply = decode(
+      sse([
+        textDelta('Reading.'),
+        completed({
+          output: [
+            {
+              type: 'message',
+              role: 'assistant',
+              content: [
+                { type: 'output_text', text: 'Read' },
+                { type: 'refusal', refusal: 'x' },
+                { type: 'output_text', text: 'ing.' },
+              ],
+            },
+            { type: 'function_call', call_id: 'call_a', name: 'read_file', arguments: '{}' },
+          ],
+          usage: { input_tokens: 1, output_tokens: 2 },
+        }),
+      ]),
+    );
+    expect(reply.reply()).toEqual({
+      text: 'Reading.',
+      toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{}' }],
+      usage: { input_tokens: 1, output_tokens: 2 },
+    });
+  });
+
+  it('stops at the completed event: later events add nothing', () => {
+    const reply = decode(sse([textDelta('a'), completed({ output: [] }), textDelta('b')]));
+    expect(reply.reply().text).toBe('a');
+  });
+
+  it('usage with a missing count is null', () => {
+    const reply = decode(sse([completed({ output: [], usage: { input_tokens: 3 } })]));
+    expect(reply.reply().usage).toBeNull();
+  });
+
+  it('survives odd and empty events: no crash, empty text, no calls', () => {
+    const reply = decode(
+      sse([
+        null,
+        'response.output_text.delta',
+        [],
+        {},
+        { type: 'response.output_text.delta' },
+        { type: 'response.output_text.delta', delta: 5 },
+        {
+          type: 'response.completed',
+          response: {
+            output: [
+              null,
+              3,
+              { type: 'message', content: 'x' },
+              { type: 'message', content: [{ type: 'output_text' }] },
+            ],
+            usage: null,
+          },
+        },
+      ]),
+    );
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+  });
+
+  it('a completed event without a response object is an empty, finished reply', () => {
+    const reply = decode(sse([{ type: 'response.completed' }]));
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.finishReason).toBe('completed');
+  });
+
+  it('no events at all is an empty reply with no finish', () => {
+    const reply = decode([]);
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.finishReason).toBeNull();
+  });
+
+  it('reasoning summary and reasoning text deltas are reasoning, not reply text', () => {
+    const events = turnEvents(
+      sse([
+        { type: 'response.reasoning_summary_text.delta', item_id: 'rs_1', delta: 'Plan: ' },
+        { type: 'response.reasoning_text.delta', item_id: 'rs_1', delta: 'read a.txt' },
+        { type: 'response.reasoning_summary_text.delta', delta: '' },
+        textDelta('ok'),
+      ]),
+    );
+    expect(events).toEqual([
+      { type: 'reasoning-delta', text: 'Plan: ' },
+      { type: 'reasoning-delta', text: 'read a.txt' },
+      { type: 'text-delta', text: 'ok' },
+    ]);
+    expect(assembleReply(events).reasoningText).toBe('Plan: read a.txt');
+  });
+});
+
+describe('responses decoder: finish only on the terminal event', () => {
+  it('without a completed event: the streamed text, no calls, no usage, no finish', () => {
+    const reply = decode(
+      sse([textDelta('cut '), textDelta('short'), { type: 'response.function_call_arguments.delta', delta: '{"x"' }]),
+    );
+    expect(reply.reply()).toEqual({ text: 'cut short', toolCalls: [], usage: null });
+    expect(reply.finishReason).toBeNull();
+  });
+
+  it('a [DONE] sentinel is not the terminal event', () => {
+    expect(decode([...sse([textDelta('a')]), { kind: 'done' }]).finishReason).toBeNull();
+  });
+
+  it('a response cut at the output cap keeps the output and usage it carries and finishes "incomplete"', () => {
+    const response: JsonValue = {
+      status: 'incomplete',
+      output: [
+        { type: 'message', content: [{ type: 'output_text', text: 'partial answ' }] },
+        { type: 'function_call', call_id: 'call_9', name: 'read_file', arguments: '{"path":"a"}' },
+      ],
+      usage: { input_tokens: 10, output_tokens: 64 },
+    };
+    const reply = decode(sse([textDelta('partial answ'), { type: 'response.incomplete', response }]));
+    expect(reply.reply()).toEqual({
+      text: 'partial answ',
+      toolCalls: [{ id: 'call_9', name: 'read_file', arguments: '{"path":"a"}' }],
+      usage: { input_tokens: 10, output_tokens: 64 },
+    });
+    expect(reply.finishReason).toBe('incomplete');
+  });
+});
+
+describe('responses decoder: in-stream errors', () => {
+  it('an error event is a provider error with its code', () => {
+    const reply = decode(
+      sse([
+        textDelta('par'),
+        { type: 'error', code: 'ERR_SOMETHING', message: 'Something went wrong', param: null, sequence_number: 3 },
+      ]),
+    );
+    expect(reply.error).toEqual({ code: 'ERR_SOMETHING', message: 'Something went wrong' });
+    expect(reply.finishReason).toBeNull();
+  });
+
+  it('an error event without a code has a null code, never the event type', () => {
+    expect(decode(sse([{ type: 'error', code: null, message: 'm' }])).error).toEqual({ code: null, message: 'm' });
+  });
+
+  it('response.failed is a provider error from the response error, and no finish', () => {
+    const reply = decode(
+      sse([
+        textDelta('a'),
+        {
+          type: 'response.failed',
+          response: { status: 'failed', output: [], error: { code: 'server_error', message: 'The model failed' } },
+        },
+      ]),
+    );
+    expect(reply.error).toEqual({ code: 'server_error', message: 'The model failed' });
+    expect(reply.finishReason).toBeNull();
+  });
+});
+
+describe('responses decoder: JSON body', () => {
+  it('reads text, calls and usage from a whole response object', () => {
+    const reply = decode(
+      body({
+        id: 'resp_1',
+        object: 'response',
+        status: 'completed',
+        output: [
+          {
+            type: 'message',
+            role: 'assistant',
+            content: [
+              { type: 'output_text', text: 'Let me ' },
+              { type: 'output_text', text: 'look.' },
+            ],
+          },
+          { type: 'function_call', call_id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' },
+        ],
+        usage: { input_tokens: 50, output_tokens: 8, total_tokens: 58 },
+      }),
+    );
+    expect(reply.reply()).toEqual({
+      text: 'Let me look.',
+      toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' }],
+      usage: { input_tokens: 50, output_tokens: 8 },
+    });
+    expect(reply.finishReason).toBe('completed');
+  });
+
+  it('an incomplete response body finishes "incomplete"', () => {
+    expect(decode(body({ status: 'incomplete', output: [] })).finishReason).toBe('incomplete');
+  });
+
+  it('a body with missing or odd fields decodes to an empty reply', () => {
+    for (const value of [
+      null,
+      'text',
+      [],
+      {},
+      { output: 'x' },
+      { output: [{ type: 'message' }], usage: 'none' },
+    ] as JsonValue[]) {
+      expect(decode(body(value)).reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    }
+  });
+
+  it('a body without an output array and a finished status has no finish', () => {
+    for (const value of [
+      null,
+      'text',
+      [],
+      {},
+      { output: [] },
+      { output: 'x', status: 'completed' },
+      { output: [], status: 'in_progress' },
+      { output: [], status: 'failed' },
+    ] as JsonValue[]) {
+      expect(decode(body(value)).finishReason).toBeNull();
+    }
+  });
+
+  it('a failed response body is a provider error and no finish', () => {
+    const reply = decode(body({ status: 'failed', output: [], error: { code: 'server_error', message: 'down' } }));
+    expect(reply.error).toEqual({ code: 'server_error', message: 'down' });
+    expect(reply.finishReason).toBeNull();
+  });
+});

@@ -1,0 +1,341 @@
+// cw send against a local server that misbehaves the way real providers do. A reply counts only when
+// its dialect says it finished; every failure exits 1 with one line that says what happened, and
+// leaves the session byte-identical. The server is started by the tests, on 127.0.0.1.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_KEY, removeHome, tempHome, writeSession } from './support/cw-fixture.js';
+import { data, json, sse, startFaultServer, type FaultServer } from './support/fault-server.js';
+import { runCw } from './support/run-cw.js';
+
+const KEY_ENV = 'CW_FAULT_TEST_KEY';
+const PROMPT = 'say the secret word';
+const HISTORY = [
+  { role: 'user', content: 'hello' },
+  { role: 'assistant', content: 'hi there' },
+];
+
+type Dialect = 'chat-completions' | 'anthropic-messages' | 'openai-responses';
+
+/** Per dialect: a complete reply, the same reply cut before its terminal event, and its in-stream error forms. */
+const WIRE: Record<Dialect, { complete: string[]; errors: string[][]; completeJson: unknown; wrongJson: unknown }> = {
+  'chat-completions': {
+    complete: [
+      data({ choices: [{ delta: { content: 'all ' } }] }),
+      data({ choices: [{ delta: { content: 'good' }, finish_reason: 'stop' }] }),
+      'data: [DONE]\n\n',
+    ],
+    errors: [
+      [
+        data({ choices: [{ delta: { content: 'par' } }] }),
+        data({ error: { message: 'overloaded', type: 'server_error' } }),
+      ],
+    ],
+    completeJson: { choices: [{ message: { role: 'assistant', content: 'all good' }, finish_reason: 'stop' }] },
+    wrongJson: { result: 'all good' },
+  },
+  'anthropic-messages': {
+    complete: [
+      data({ type: 'message_start', message: { usage: { input_tokens: 10 } } }, 'message_start'),
+      data(
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'all good' } },
+        'content_block_delta',
+      ),
+      data({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } }, 'message_delta'),
+      data({ type: 'message_stop' }, 'message_stop'),
+    ],
+    errors: [
+      [
+        data(
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'par' } },
+          'content_block_delta',
+        ),
+        data({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error'),
+      ],
+    ],
+    completeJson: {
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'all good' }],
+      stop_reason: 'end_turn',
+    },
+    wrongJson: { content: 'all good' },
+  },
+  'openai-responses': {
+    complete: [
+      data({ type: 'response.output_text.delta', delta: 'all good' }),
+      data({
+        type: 'response.completed',
+        response: { status: 'completed', output: [], usage: { input_tokens: 10, output_tokens: 2 } },
+      }),
+    ],
+    errors: [
+      [
+        data({ type: 'response.output_text.delta', delta: 'par' }),
+        data({ type: 'error', code: 'server_error', message: 'boom' }),
+      ],
+      [
+        data({ type: 'response.output_text.delta', delta: 'par' }),
+        data({
+          type: 'response.failed',
+          response: { status: 'failed', error: { code: 'server_error', message: 'boom' } },
+        }),
+      ],
+    ],
+    completeJson: null,
+    wrongJson: { output: 'all good' },
+  },
+};
+
+const DIALECTS = Object.keys(WIRE) as Dialect[];
+
+describe('dispatch against a misbehaving provider', () => {
+  let server: FaultServer;
+  const homes: string[] = [];
+  beforeAll(async () => {
+    server = await startFaultServer();
+  });
+  afterEach(() => {
+    delete process.env['CW_HOME'];
+    delete process.env[KEY_ENV];
+  });
+  afterAll(async () => {
+    await server.close();
+    await Promise.all(homes.map(removeHome));
+  });
+
+  /** A home whose route points at the fault server, with two turns of history already saved. */
+  async function home(
+    dialect: Dialect,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ home: string; session: () => Promise<string> }> {
+    const folder = await tempHome({
+      route: 'fault',
+      routes: {
+        fault: { provider: 'custom', dialect, base_url: `${server.origin}/v1`, model: 'm', api_key_env: KEY_ENV },
+      },
+      timeouts: { connect_ms: 2_000, first_byte_ms: 2_000, idle_ms: 2_000, total_ms: 10_000 },
+      retries: { initial_delay_ms: 1, max_delay_ms: 5 },
+      ...extra,
+    });
+    homes.push(folder);
+    await writeSession(folder, 'default', HISTORY);
+    process.env['CW_HOME'] = folder;
+    process.env[KEY_ENV] = FAKE_KEY;
+    return { home: folder, session: () => readFile(join(folder, 'sessions', 'default.json'), 'utf8') };
+  }
+
+  /** Runs one send and checks it failed closed: exit 1, one cw line, the session untouched. */
+  async function failsClosed(dialect: Dialect, argv: string[], extra: Record<string, unknown> = {}) {
+    const { session } = await home(dialect, extra);
+    const before = await session();
+    const run = await runCw(['send', ...argv, '--prompt', PROMPT]);
+    expect(run.exitCode).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines.at(-1)).toMatch(/^cw: /);
+    expect(await session()).toBe(before);
+    expect(run.stdout + run.stderr).not.toContain(FAKE_KEY);
+    return run;
+  }
+
+  for (const dialect of DIALECTS) {
+    describe(dialect, () => {
+      it('a complete stream is saved', async () => {
+        const { session } = await home(dialect);
+        server.next(sse(...WIRE[dialect].complete));
+        const run = await runCw(['send', '--prompt', PROMPT]);
+        expect(run.exitCode).toBe(0);
+        expect(run.stdout).toBe('all good\n');
+        expect(JSON.parse(await session()).messages).toHaveLength(4);
+      });
+
+      it('a stream cut before its terminal event is incomplete; the streamed text ends its line', async () => {
+        server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
+        const run = await failsClosed(dialect, []);
+        expect(run.stdout).toBe('all good\n');
+        expect(run.stderr).toContain('the reply ended before the provider said it was complete');
+      });
+
+      it('a stream with no data lines is incomplete', async () => {
+        server.next(sse(': keep-alive\n\n', ': still here\n\n'));
+        const run = await failsClosed(dialect, []);
+        expect(run.stderr).toContain('ended before the provider said it was complete');
+      });
+
+      for (const [index, blocks] of WIRE[dialect].errors.entries()) {
+        it(`an error event inside the stream (form ${index + 1}) is a provider error`, async () => {
+          server.next(sse(...blocks));
+          const run = await failsClosed(dialect, []);
+          expect(run.stderr).toContain('the provider reported an error inside its reply');
+        });
+      }
+
+      it('a JSON reply of the wrong shape is malformed', async () => {
+        server.next(json(200, WIRE[dialect].wrongJson));
+        const run = await failsClosed(dialect, ['--blocking']);
+        expect(run.stderr).toContain('does not have the shape of a');
+      });
+
+      it('--json prints the failure as a JSON object on stdout', async () => {
+        server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
+        const run = await failsClosed(dialect, ['--json']);
+        const printed = JSON.parse(run.stdout) as { error: { kind: string; status: number | null; message: string } };
+        expect(printed.error.kind).toBe('incomplete');
+        expect(printed.error.status).toBe(200);
+        expect(printed.error.message).toContain('ended before');
+      });
+    });
+  }
+
+  it('a redirect is not followed: the other address receives neither the body nor the key', async () => {
+    const other = await startFaultServer();
+    try {
+      server.next((_request, response) => {
+        response.writeHead(307, { location: `${other.origin}/v1/messages` });
+        response.end();
+      });
+      const run = await failsClosed('anthropic-messages', []);
+      expect(run.stderr).toContain('redirect (HTTP 307)');
+      expect(other.received).toEqual([]);
+      expect(server.received.at(-1)?.headers['x-api-key']).toBe(FAKE_KEY);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a server that never answers hits the first-byte timeout, named as such', async () => {
+    server.next(() => undefined);
+    const run = await failsClosed('chat-completions', [], {
+      timeouts: { connect_ms: 2_000, first_byte_ms: 300, idle_ms: 2_000, total_ms: 10_000 },
+    });
+    expect(run.stderr).toContain('(first-byte timeout, config timeouts.first_byte_ms)');
+  });
+
+  it('keep-alive comments are not progress: a stream of only comments hits the idle timeout', async () => {
+    server.next((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(data({ choices: [{ delta: { content: 'par' } }] }));
+      const ping = setInterval(() => response.write(': ping\n\n'), 50);
+      response.on('close', () => clearInterval(ping));
+    });
+    const run = await failsClosed('chat-completions', [], {
+      timeouts: { connect_ms: 2_000, first_byte_ms: 2_000, idle_ms: 400, total_ms: 10_000 },
+    });
+    expect(run.stderr).toContain('(idle timeout, config timeouts.idle_ms)');
+  });
+
+  it('retries a 503 and a 429 with retry-after-ms, then succeeds; each retry is announced', async () => {
+    const { session } = await home('chat-completions');
+    server.next(
+      json(503, { error: { message: 'busy' } }),
+      json(429, { error: { message: 'slow down' } }, { 'retry-after-ms': '20' }),
+      sse(...WIRE['chat-completions'].complete),
+    );
+    const count = server.received.length;
+    const run = await runCw(['send', '--prompt', PROMPT]);
+    expect(run.exitCode).toBe(0);
+    expect(server.received.length - count).toBe(3);
+    expect(run.stderr).toContain('retry 1 of 2 in');
+    expect(run.stderr).toContain('HTTP 503');
+    expect(run.stderr).toContain('retry 2 of 2 in 20 ms');
+    expect(JSON.parse(await session()).messages).toHaveLength(4);
+  });
+
+  it('gives up after the retries and says what the provider answered; --max-retries 0 sends once', async () => {
+    server.next(...Array.from({ length: 3 }, () => json(503, { error: { message: 'still busy' } })));
+    let count = server.received.length;
+    const run = await failsClosed('chat-completions', []);
+    expect(server.received.length - count).toBe(3);
+    expect(run.stderr).toContain('HTTP 503: still busy');
+    server.next(json(503, { error: { message: 'still busy' } }));
+    count = server.received.length;
+    await failsClosed('chat-completions', ['--max-retries', '0']);
+    expect(server.received.length - count).toBe(1);
+  });
+
+  it('a 400 is not retried', async () => {
+    server.next(json(400, { error: { message: 'bad field', type: 'invalid_request_error' } }));
+    const count = server.received.length;
+    const run = await failsClosed('chat-completions', []);
+    expect(server.received.length - count).toBe(1);
+    expect(run.stderr).toContain('HTTP 400: invalid_request_error: bad field');
+  });
+
+  it("shows the provider's error text without the key, the prompt or other secrets", async () => {
+    server.next(
+      json(404, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'model_not_found',
+          message: `model 'qwen' not found (key ${FAKE_KEY}, prompt "${PROMPT}", token ghp_${'A1b2'.repeat(6)})\u001b[31m`,
+        },
+      }),
+    );
+    const run = await failsClosed('chat-completions', []);
+    expect(run.stderr).toContain("HTTP 404: invalid_request_error (model_not_found): model 'qwen' not found");
+    expect(run.stderr).not.toContain(PROMPT);
+    expect(run.stderr).not.toContain('ghp_');
+    expect(run.stderr).not.toContain('\u001b');
+  });
+
+  it('a 401 names the key variable of the route', async () => {
+    server.next(json(401, { error: { message: 'invalid api key' } }));
+    const run = await failsClosed('chat-completions', []);
+    expect(run.stderr).toContain(`check the key in ${KEY_ENV}`);
+  });
+
+  it('a reply larger than max_reply_bytes is an error, not a truncated success', async () => {
+    const big = data({ choices: [{ delta: { content: 'x'.repeat(4_000) } }] });
+    server.next(sse(big, big, 'data: [DONE]\n\n'));
+    const run = await failsClosed('chat-completions', [], { max_reply_bytes: 5_000 });
+    expect(run.stderr).toContain('larger than 5000 bytes');
+  });
+
+  it('a completed blocking JSON reply is saved', async () => {
+    const { session } = await home('anthropic-messages');
+    server.next(json(200, WIRE['anthropic-messages'].completeJson));
+    const run = await runCw(['send', '--blocking', '--prompt', PROMPT]);
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(await session()).messages.at(-1)).toMatchObject({ role: 'assistant', content: 'all good' });
+  });
+
+  it.each([
+    ['?api-version=1', 'must not carry a query'],
+    ['#top', 'must not carry a fragment'],
+  ])('a base_url with %s is refused at load, naming the field', async (suffix, words) => {
+    await home('chat-completions', {
+      routes: {
+        fault: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: `${server.origin}/v1${suffix}`,
+          model: 'm',
+        },
+      },
+    });
+    const count = server.received.length;
+    const run = await runCw(['send', '--prompt', PROMPT]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(
+      `cw: config.json routes entry fault, field base_url: ${words}${words.includes('query') ? ' (?...): base_url ends where the path cw appends begins' : ' (#...)'}\n`,
+    );
+    expect(server.received.length).toBe(count);
+  });
+
+  it('a base_url with user info is refused at load and the secret is not printed', async () => {
+    await home('chat-completions', {
+      routes: {
+        fault: {
+          provider: 'custom',
+          dialect: 'chat-completions',
+          base_url: 'http://me:hunter2@127.0.0.1:9/v1',
+          model: 'm',
+        },
+      },
+    });
+    const run = await runCw(['preview-request', 'json', '--prompt', PROMPT]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('field base_url: must not carry user info');
+    expect(run.stderr).not.toContain('hunter2');
+  });
+});
