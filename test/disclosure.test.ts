@@ -2,7 +2,7 @@ import nock from 'nock';
 import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { previewRequest, renderManifestTable, safeErrorText, type CwSnapshot, type PluginRegistry } from '@cw/core';
-import { BUILTIN_TOOLS } from '../core/src/tools/builtin-tools.js';
+import { BUILTIN_TOOLS } from './support/workspace-tools.js';
 import { ConfigError } from '../core/src/config/cw-config.js';
 import { BLNS, HOSTILE, leakedSecret } from './support/label-corpus.js';
 import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome, useCwHomes } from './support/cw-fixture.js';

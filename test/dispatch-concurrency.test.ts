@@ -5,16 +5,16 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_KEY, removeHome, tempHome, writeSession } from './support/cw-fixture.js';
-import { data, startFaultServer, type FaultHandler, type FaultServer } from './support/fault-server.js';
+import { describe, expect, it } from 'vitest';
+import { writeSession } from './support/cw-fixture.js';
+import { useFaultHomes } from './support/fault-home.js';
+import { data, type FaultHandler } from './support/fault-server.js';
 import {
   type CwExit,
   runCwChild,
   sessionFolderEntries,
   sessionMessages,
   spawnCw,
-  tempFolders,
   waitFor,
 } from './support/spawn-cw.js';
 
@@ -22,44 +22,8 @@ const KEY_ENV = 'CW_CONC_KEY';
 const WAITING = 'waiting for another cw send on this session to finish';
 const REMOVED = 'removed a session lock left by a cw process that is no longer running';
 
-let server: FaultServer;
-const folders = tempFolders();
-const homes: string[] = [];
-let dataDir: string;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  dataDir = await folders.make('cw-data-');
-});
-afterAll(async () => {
-  await server.close();
-  await Promise.all(homes.map(removeHome));
-  await folders.cleanup();
-});
-
-/** A home whose active route is a custom chat-completions route on the fault server. */
-async function faultHome(): Promise<string> {
-  const home = await tempHome({
-    route: 'fault',
-    routes: {
-      fault: {
-        provider: 'custom',
-        dialect: 'chat-completions',
-        base_url: `${server.origin}/v1`,
-        model: 'm',
-        api_key_env: KEY_ENV,
-      },
-    },
-    timeouts: { connect_ms: 2_000, first_byte_ms: 5_000, idle_ms: 5_000, total_ms: 20_000 },
-    retries: { initial_delay_ms: 1, max_delay_ms: 5 },
-  });
-  homes.push(home);
-  return home;
-}
-
-function envFor(home: string): Record<string, string> {
-  return { CW_HOME: home, CW_DATA_DIR: dataDir, [KEY_ENV]: FAKE_KEY };
-}
+// Homes whose active route is a custom chat-completions route on the fault server.
+const fault = useFaultHomes(KEY_ENV);
 
 interface ChatMessage {
   readonly role: string;
@@ -94,16 +58,16 @@ function expectSuccess(exit: CwExit, what: string): void {
 
 describe('concurrent cw send on one session', () => {
   it('eight sends at once run one after another, each on the history the previous one saved (two rounds)', async () => {
-    const home = await faultHome();
-    const env = envFor(home);
+    const home = await fault.home();
+    const env = fault.envFor(home);
     const allPrompts: string[] = [];
-    const requestsBefore = server.received.length;
+    const requestsBefore = fault.server.received.length;
 
     for (const round of [0, 1]) {
       const prompts = Array.from({ length: 8 }, (_, index) => `p${round * 8 + index}`);
       allPrompts.push(...prompts);
-      const before = server.received.length;
-      server.next(...prompts.map(() => echoReply));
+      const before = fault.server.received.length;
+      fault.server.next(...prompts.map(() => echoReply));
       const exits = await Promise.all(prompts.map((prompt) => spawnCw(['send', '--prompt', prompt], env).done));
 
       exits.forEach((exit, index) => {
@@ -113,7 +77,7 @@ describe('concurrent cw send on one session', () => {
         // Every lock was held by a live cw send: none may be taken for a stale one and broken.
         expect(exit.stderr).not.toContain(REMOVED);
       });
-      expect(server.received.length - before).toBe(8);
+      expect(fault.server.received.length - before).toBe(8);
 
       const messages = await sessionMessages(home);
       expect(messages).toHaveLength(allPrompts.length * 2);
@@ -131,7 +95,7 @@ describe('concurrent cw send on one session', () => {
       expect([...turnPrompts].sort()).toEqual([...allPrompts].sort());
 
       // The server saw the turns in the order they were saved; request k carried the k saved turns before it.
-      const requests = server.received.slice(requestsBefore);
+      const requests = fault.server.received.slice(requestsBefore);
       expect(requests.map((request) => lastUserPrompt(request.body))).toEqual(turnPrompts);
       const counts = requests.map((request) => bodyMessages(request.body).length);
       expect(counts).toEqual(counts.map((_, k) => (counts[0] ?? 0) + 2 * k));
@@ -186,16 +150,16 @@ const HISTORY = [
 describe('a session lock someone else left', () => {
   /** Sends one turn over a lock set up by `lock`, expecting the stale lock to be broken with the notice. */
   async function sendsOverStaleLock(owner: unknown): Promise<void> {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     await writeLock(home, owner);
-    server.next(echoReply);
-    const before = server.received.length;
-    const exit = await runCwChild(['send', '--prompt', 'after the crash'], envFor(home));
+    fault.server.next(echoReply);
+    const before = fault.server.received.length;
+    const exit = await runCwChild(['send', '--prompt', 'after the crash'], fault.envFor(home));
     expectSuccess(exit, 'send over a stale lock');
     expect(exit.stderr).toContain(`cw: ${REMOVED}`);
     expect(exit.stderr).not.toContain(WAITING);
-    expect(server.received.length - before).toBe(1);
+    expect(fault.server.received.length - before).toBe(1);
     expect(await sessionMessages(home)).toEqual([
       ...HISTORY,
       { role: 'user', content: 'after the crash' },
@@ -218,13 +182,13 @@ describe('a session lock someone else left', () => {
   });
 
   it('an empty lock folder (no owner inside) is taken over: a live lock always holds its owner', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     const lock = await writeLock(home, undefined);
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
-    server.next(echoReply);
-    const exit = await runCwChild(['send', '--prompt', 'after the crash'], envFor(home));
+    fault.server.next(echoReply);
+    const exit = await runCwChild(['send', '--prompt', 'after the crash'], fault.envFor(home));
     expectSuccess(exit, 'send over an orphan lock');
     expect(await sessionMessages(home)).toHaveLength(4);
     expect(await sessionFolderEntries(home)).toEqual(['default.json']);
@@ -232,16 +196,16 @@ describe('a session lock someone else left', () => {
 
   it('a fresh lock whose owner file is still empty (its owner is writing it) is waited for, not broken', async () => {
     // An owner file cw cannot read is not proof of a dead owner: it is waited for until it is old.
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     const lock = await writeLock(home, undefined);
     await writeFile(join(lock, 'owner.json'), '');
-    server.next(echoReply);
-    const before = server.received.length;
-    const send = spawnCw(['send', '--prompt', 'after the wait'], envFor(home));
+    fault.server.next(echoReply);
+    const before = fault.server.received.length;
+    const send = spawnCw(['send', '--prompt', 'after the wait'], fault.envFor(home));
     await Promise.race([send.done, sleep(1_500)]);
     expect(send.stderr()).not.toContain(REMOVED);
-    expect(server.received.length - before).toBe(0);
+    expect(fault.server.received.length - before).toBe(0);
     await rm(lock, { recursive: true, force: true });
     const exit = await send.done;
     expectSuccess(exit, 'send after waiting');
@@ -250,15 +214,15 @@ describe('a session lock someone else left', () => {
   });
 
   it('a lock whose owner file stayed empty for long was abandoned: removed', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     const lock = await writeLock(home, undefined);
     await writeFile(join(lock, 'owner.json'), '');
     const old = new Date(Date.now() - 60_000);
     await utimes(join(lock, 'owner.json'), old, old);
     await utimes(lock, old, old);
-    server.next(echoReply);
-    const exit = await runCwChild(['send', '--prompt', 'after the crash'], envFor(home));
+    fault.server.next(echoReply);
+    const exit = await runCwChild(['send', '--prompt', 'after the crash'], fault.envFor(home));
     expectSuccess(exit, 'send over an abandoned lock');
     expect(exit.stderr).toContain(`cw: ${REMOVED}`);
     expect(await sessionMessages(home)).toHaveLength(4);
@@ -266,21 +230,21 @@ describe('a session lock someone else left', () => {
   });
 
   it('a lock held by a live process is waited for, with a notice; nothing is sent until it is released', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
       const pid = holder.pid;
       if (pid === undefined) throw new Error('no pid');
       const lock = await writeLock(home, { pid, startTime: await startTimeOf(pid) });
-      server.next(echoReply);
-      const before = server.received.length;
+      fault.server.next(echoReply);
+      const before = fault.server.received.length;
       const started = Date.now();
-      const send = spawnCw(['send', '--prompt', 'after the wait'], envFor(home));
+      const send = spawnCw(['send', '--prompt', 'after the wait'], fault.envFor(home));
       await waitFor(() => send.stderr().includes(WAITING), 10_000, 'the waiting notice');
       // Hold the lock ~1.5 s, then release it as its owner would.
       await sleep(Math.max(0, 1_500 - (Date.now() - started)));
-      expect(server.received.length - before).toBe(0);
+      expect(fault.server.received.length - before).toBe(0);
       expect(send.child.exitCode).toBeNull();
       await rm(lock, { recursive: true, force: true });
       const exit = await send.done;
@@ -288,7 +252,7 @@ describe('a session lock someone else left', () => {
       expect(exit.stderr).toContain(`cw: ${WAITING}`);
       expect(exit.stderr).not.toContain(REMOVED);
       expect(exit.stdout).toBe('reply to after the wait\n');
-      expect(server.received.length - before).toBe(1);
+      expect(fault.server.received.length - before).toBe(1);
       expect(await sessionMessages(home)).toHaveLength(4);
       expect(await sessionFolderEntries(home)).toEqual(['default.json']);
     } finally {

@@ -3,9 +3,10 @@
 // leaves the session byte-identical. The server is started by the tests, on 127.0.0.1.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_KEY, removeHome, tempHome, writeSession } from './support/cw-fixture.js';
-import { data, json, sse, startFaultServer, type FaultServer } from './support/fault-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_KEY, writeSession } from './support/cw-fixture.js';
+import { useFaultHomes, type FaultDialect as Dialect } from './support/fault-home.js';
+import { data, json, sse, startFaultServer } from './support/fault-server.js';
 import { runCw } from './support/run-cw.js';
 
 const KEY_ENV = 'CW_FAULT_TEST_KEY';
@@ -14,8 +15,6 @@ const HISTORY = [
   { role: 'user', content: 'hello' },
   { role: 'assistant', content: 'hi there' },
 ];
-
-type Dialect = 'chat-completions' | 'anthropic-messages' | 'openai-responses';
 
 /** Per dialect: a complete reply, the same reply cut before its terminal event, and its in-stream error forms. */
 const WIRE: Record<Dialect, { complete: string[]; errors: string[][]; completeJson: unknown; wrongJson: unknown }> = {
@@ -90,18 +89,10 @@ const WIRE: Record<Dialect, { complete: string[]; errors: string[][]; completeJs
 const DIALECTS = Object.keys(WIRE) as Dialect[];
 
 describe('dispatch against a misbehaving provider', () => {
-  let server: FaultServer;
-  const homes: string[] = [];
-  beforeAll(async () => {
-    server = await startFaultServer();
-  });
+  const fault = useFaultHomes(KEY_ENV);
   afterEach(() => {
     delete process.env['CW_HOME'];
     delete process.env[KEY_ENV];
-  });
-  afterAll(async () => {
-    await server.close();
-    await Promise.all(homes.map(removeHome));
   });
 
   /** A home whose route points at the fault server, with two turns of history already saved. */
@@ -109,16 +100,10 @@ describe('dispatch against a misbehaving provider', () => {
     dialect: Dialect,
     extra: Record<string, unknown> = {},
   ): Promise<{ home: string; session: () => Promise<string> }> {
-    const folder = await tempHome({
-      route: 'fault',
-      routes: {
-        fault: { provider: 'custom', dialect, base_url: `${server.origin}/v1`, model: 'm', api_key_env: KEY_ENV },
-      },
+    const folder = await fault.home(dialect, {
       timeouts: { connect_ms: 2_000, first_byte_ms: 2_000, idle_ms: 2_000, total_ms: 10_000 },
-      retries: { initial_delay_ms: 1, max_delay_ms: 5 },
       ...extra,
     });
-    homes.push(folder);
     await writeSession(folder, 'default', HISTORY);
     process.env['CW_HOME'] = folder;
     process.env[KEY_ENV] = FAKE_KEY;
@@ -142,7 +127,7 @@ describe('dispatch against a misbehaving provider', () => {
     describe(dialect, () => {
       it('a complete stream is saved', async () => {
         const { session } = await home(dialect);
-        server.next(sse(...WIRE[dialect].complete));
+        fault.server.next(sse(...WIRE[dialect].complete));
         const run = await runCw(['send', '--prompt', PROMPT]);
         expect(run.exitCode).toBe(0);
         expect(run.stdout).toBe('all good\n');
@@ -150,34 +135,34 @@ describe('dispatch against a misbehaving provider', () => {
       });
 
       it('a stream cut before its terminal event is incomplete; the streamed text ends its line', async () => {
-        server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
+        fault.server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
         const run = await failsClosed(dialect, []);
         expect(run.stdout).toBe('all good\n');
         expect(run.stderr).toContain('the reply ended before the provider said it was complete');
       });
 
       it('a stream with no data lines is incomplete', async () => {
-        server.next(sse(': keep-alive\n\n', ': still here\n\n'));
+        fault.server.next(sse(': keep-alive\n\n', ': still here\n\n'));
         const run = await failsClosed(dialect, []);
         expect(run.stderr).toContain('ended before the provider said it was complete');
       });
 
       for (const [index, blocks] of WIRE[dialect].errors.entries()) {
         it(`an error event inside the stream (form ${index + 1}) is a provider error`, async () => {
-          server.next(sse(...blocks));
+          fault.server.next(sse(...blocks));
           const run = await failsClosed(dialect, []);
           expect(run.stderr).toContain('the provider reported an error inside its reply');
         });
       }
 
       it('a JSON reply of the wrong shape is malformed', async () => {
-        server.next(json(200, WIRE[dialect].wrongJson));
+        fault.server.next(json(200, WIRE[dialect].wrongJson));
         const run = await failsClosed(dialect, ['--blocking']);
         expect(run.stderr).toContain('does not have the shape of a');
       });
 
       it('--json prints the failure as a JSON object on stdout', async () => {
-        server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
+        fault.server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
         const run = await failsClosed(dialect, ['--json']);
         const printed = JSON.parse(run.stdout) as { error: { kind: string; status: number | null; message: string } };
         expect(printed.error.kind).toBe('incomplete');
@@ -190,21 +175,21 @@ describe('dispatch against a misbehaving provider', () => {
   it('a redirect is not followed: the other address receives neither the body nor the key', async () => {
     const other = await startFaultServer();
     try {
-      server.next((_request, response) => {
+      fault.server.next((_request, response) => {
         response.writeHead(307, { location: `${other.origin}/v1/messages` });
         response.end();
       });
       const run = await failsClosed('anthropic-messages', []);
       expect(run.stderr).toContain('redirect (HTTP 307)');
       expect(other.received).toEqual([]);
-      expect(server.received.at(-1)?.headers['x-api-key']).toBe(FAKE_KEY);
+      expect(fault.server.received.at(-1)?.headers['x-api-key']).toBe(FAKE_KEY);
     } finally {
       await other.close();
     }
   });
 
   it('a server that never answers hits the first-byte timeout, named as such', async () => {
-    server.next(() => undefined);
+    fault.server.next(() => undefined);
     const run = await failsClosed('chat-completions', [], {
       timeouts: { connect_ms: 2_000, first_byte_ms: 300, idle_ms: 2_000, total_ms: 10_000 },
     });
@@ -212,7 +197,7 @@ describe('dispatch against a misbehaving provider', () => {
   });
 
   it('keep-alive comments are not progress: a stream of only comments hits the idle timeout', async () => {
-    server.next((_request, response) => {
+    fault.server.next((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write(data({ choices: [{ delta: { content: 'par' } }] }));
       const ping = setInterval(() => response.write(': ping\n\n'), 50);
@@ -226,15 +211,15 @@ describe('dispatch against a misbehaving provider', () => {
 
   it('retries a 503 and a 429 with retry-after-ms, then succeeds; each retry is announced', async () => {
     const { session } = await home('chat-completions');
-    server.next(
+    fault.server.next(
       json(503, { error: { message: 'busy' } }),
       json(429, { error: { message: 'slow down' } }, { 'retry-after-ms': '20' }),
       sse(...WIRE['chat-completions'].complete),
     );
-    const count = server.received.length;
+    const count = fault.server.received.length;
     const run = await runCw(['send', '--prompt', PROMPT]);
     expect(run.exitCode).toBe(0);
-    expect(server.received.length - count).toBe(3);
+    expect(fault.server.received.length - count).toBe(3);
     expect(run.stderr).toContain('retry 1 of 2 in');
     expect(run.stderr).toContain('HTTP 503');
     expect(run.stderr).toContain('retry 2 of 2 in 20 ms');
@@ -242,27 +227,27 @@ describe('dispatch against a misbehaving provider', () => {
   });
 
   it('gives up after the retries and says what the provider answered; --max-retries 0 sends once', async () => {
-    server.next(...Array.from({ length: 3 }, () => json(503, { error: { message: 'still busy' } })));
-    let count = server.received.length;
+    fault.server.next(...Array.from({ length: 3 }, () => json(503, { error: { message: 'still busy' } })));
+    let count = fault.server.received.length;
     const run = await failsClosed('chat-completions', []);
-    expect(server.received.length - count).toBe(3);
+    expect(fault.server.received.length - count).toBe(3);
     expect(run.stderr).toContain('HTTP 503: still busy');
-    server.next(json(503, { error: { message: 'still busy' } }));
-    count = server.received.length;
+    fault.server.next(json(503, { error: { message: 'still busy' } }));
+    count = fault.server.received.length;
     await failsClosed('chat-completions', ['--max-retries', '0']);
-    expect(server.received.length - count).toBe(1);
+    expect(fault.server.received.length - count).toBe(1);
   });
 
   it('a 400 is not retried', async () => {
-    server.next(json(400, { error: { message: 'bad field', type: 'invalid_request_error' } }));
-    const count = server.received.length;
+    fault.server.next(json(400, { error: { message: 'bad field', type: 'invalid_request_error' } }));
+    const count = fault.server.received.length;
     const run = await failsClosed('chat-completions', []);
-    expect(server.received.length - count).toBe(1);
+    expect(fault.server.received.length - count).toBe(1);
     expect(run.stderr).toContain('HTTP 400: invalid_request_error: bad field');
   });
 
   it("shows the provider's error text without the key, the prompt or other secrets", async () => {
-    server.next(
+    fault.server.next(
       json(404, {
         error: {
           type: 'invalid_request_error',
@@ -279,21 +264,21 @@ describe('dispatch against a misbehaving provider', () => {
   });
 
   it('a 401 names the key variable of the route', async () => {
-    server.next(json(401, { error: { message: 'invalid api key' } }));
+    fault.server.next(json(401, { error: { message: 'invalid api key' } }));
     const run = await failsClosed('chat-completions', []);
     expect(run.stderr).toContain(`check the key in ${KEY_ENV}`);
   });
 
   it('a reply larger than max_reply_bytes is an error, not a truncated success', async () => {
     const big = data({ choices: [{ delta: { content: 'x'.repeat(4_000) } }] });
-    server.next(sse(big, big, 'data: [DONE]\n\n'));
+    fault.server.next(sse(big, big, 'data: [DONE]\n\n'));
     const run = await failsClosed('chat-completions', [], { max_reply_bytes: 5_000 });
     expect(run.stderr).toContain('larger than 5000 bytes');
   });
 
   it('a completed blocking JSON reply is saved', async () => {
     const { session } = await home('anthropic-messages');
-    server.next(json(200, WIRE['anthropic-messages'].completeJson));
+    fault.server.next(json(200, WIRE['anthropic-messages'].completeJson));
     const run = await runCw(['send', '--blocking', '--prompt', PROMPT]);
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(await session()).messages.at(-1)).toMatchObject({ role: 'assistant', content: 'all good' });
@@ -308,18 +293,18 @@ describe('dispatch against a misbehaving provider', () => {
         fault: {
           provider: 'custom',
           dialect: 'chat-completions',
-          base_url: `${server.origin}/v1${suffix}`,
+          base_url: `${fault.server.origin}/v1${suffix}`,
           model: 'm',
         },
       },
     });
-    const count = server.received.length;
+    const count = fault.server.received.length;
     const run = await runCw(['send', '--prompt', PROMPT]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(
       `cw: config.json routes entry fault, field base_url: ${words}${words.includes('query') ? ' (?...): base_url ends where the path cw appends begins' : ' (#...)'}\n`,
     );
-    expect(server.received.length).toBe(count);
+    expect(fault.server.received.length).toBe(count);
   });
 
   it('a base_url with user info is refused at load and the secret is not printed', async () => {

@@ -153,7 +153,12 @@ describe('a fourth dialect with its own key names', () => {
     });
     expect(sha256(canonicalize(JSON.parse(captured)) ?? '')).toBe(sha256(plan.prepared.canonicalBodyText));
     expect(deltas).toEqual(['hel', 'lo']);
-    expect(sent.reply).toEqual({ text: 'hello', toolCalls: [], usage: { input_tokens: 12, output_tokens: 3 } });
+    expect(sent.reply).toEqual({
+      text: 'hello',
+      toolCalls: [],
+      usage: { input_tokens: 12, output_tokens: 3 },
+      replay: [],
+    });
     expect(sent.finishReason).toBe('done');
     const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8'));
     expect(session.messages).toHaveLength(2);

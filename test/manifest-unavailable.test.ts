@@ -176,7 +176,7 @@ describe('MCP state: tools unavailable, body inherits, route survives', () => {
     expect(reasonOf(manifest, 'body')).toBe('mcp-state-not-snapshottable');
     // The body inherits the tools' unavailable value whole: reason and detail.
     expect(manifest.body).toEqual(manifest.tools);
-    expect(detailOf(manifest, 'tools')).toContain('not connected yet');
+    expect(detailOf(manifest, 'tools')).toContain('have no snapshot matching their config');
     expectNoFieldsOf(manifest, 'tools');
     expectNoFieldsOf(manifest, 'body');
     const text = JSON.stringify(manifest);

@@ -4,10 +4,11 @@
 // `npm run build` first), against a local server on 127.0.0.1.
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_KEY, removeHome, tempHome, writeSession } from './support/cw-fixture.js';
-import { data, startFaultServer, type FaultHandler, type FaultServer } from './support/fault-server.js';
-import { runCwChild, sessionFolderEntries, tempFolders } from './support/spawn-cw.js';
+import { describe, expect, it } from 'vitest';
+import { writeSession } from './support/cw-fixture.js';
+import { useFaultHomes } from './support/fault-home.js';
+import { data, type FaultHandler } from './support/fault-server.js';
+import { runCwChild, sessionFolderEntries } from './support/spawn-cw.js';
 
 const KEY_ENV = 'CW_HOME_TEST_KEY';
 const PROMPT = 'keep my reply';
@@ -17,43 +18,7 @@ const HISTORY = [
   { role: 'assistant', content: 'before' },
 ];
 
-let server: FaultServer;
-const folders = tempFolders();
-const homes: string[] = [];
-let dataDir: string;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  dataDir = await folders.make('cw-data-');
-});
-afterAll(async () => {
-  await server.close();
-  await Promise.all(homes.map(removeHome));
-  await folders.cleanup();
-});
-
-async function faultHome(): Promise<string> {
-  const home = await tempHome({
-    route: 'fault',
-    routes: {
-      fault: {
-        provider: 'custom',
-        dialect: 'chat-completions',
-        base_url: `${server.origin}/v1`,
-        model: 'm',
-        api_key_env: KEY_ENV,
-      },
-    },
-    timeouts: { connect_ms: 2_000, first_byte_ms: 5_000, idle_ms: 5_000, total_ms: 20_000 },
-    retries: { initial_delay_ms: 1, max_delay_ms: 5 },
-  });
-  homes.push(home);
-  return home;
-}
-
-function envFor(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { CW_HOME: home, CW_DATA_DIR: dataDir, [KEY_ENV]: FAKE_KEY, ...extra };
-}
+const fault = useFaultHomes(KEY_ENV);
 
 /** Runs `meanwhile` while the request is in flight, then answers a complete streamed reply. */
 function replyAfter(meanwhile: () => Promise<void>): FaultHandler {
@@ -73,28 +38,28 @@ async function tree(root: string): Promise<string[]> {
 
 describe('a cw home that cannot be written', () => {
   it('`sessions` is a regular file: send exits 1 saying the home is not writable, and sends nothing', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeFile(join(home, 'sessions'), 'not a folder\n');
-    const before = server.received.length;
+    const before = fault.server.received.length;
     const layout = await tree(home);
-    const exit = await runCwChild(['send', '--prompt', PROMPT], envFor(home));
+    const exit = await runCwChild(['send', '--prompt', PROMPT], fault.envFor(home));
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain('the cw home is not writable');
     expect(exit.stderr).toContain('nothing was sent');
-    expect(server.received.length - before).toBe(0);
+    expect(fault.server.received.length - before).toBe(0);
     expect(await readFile(join(home, 'sessions'), 'utf8')).toBe('not a folder\n');
     expect(await tree(home)).toEqual(layout);
   });
 
   it('`sessions` is a link to nowhere: send exits 1 saying the home is not writable, and sends nothing', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await symlink(join(home, 'gone', 'sessions'), join(home, 'sessions'));
-    const before = server.received.length;
-    const exit = await runCwChild(['send', '--prompt', PROMPT], envFor(home));
+    const before = fault.server.received.length;
+    const exit = await runCwChild(['send', '--prompt', PROMPT], fault.envFor(home));
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain('the cw home is not writable');
     expect(exit.stderr).not.toContain(home);
-    expect(server.received.length - before).toBe(0);
+    expect(fault.server.received.length - before).toBe(0);
   });
 });
 
@@ -110,26 +75,26 @@ async function expectRecovered(file: string): Promise<void> {
     session: 'default',
     turn: [
       { role: 'user', content: PROMPT },
-      { role: 'assistant', content: REPLY },
+      { role: 'assistant', content: REPLY, body_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ],
   });
 }
 
 describe('a reply the session cannot take is kept in a recovery file', () => {
   it('the session file is replaced by a folder while the request is in flight', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     const session = join(home, 'sessions', 'default.json');
-    server.next(
+    fault.server.next(
       replyAfter(async () => {
         await rm(session);
         await mkdir(session);
       }),
     );
-    const before = server.received.length;
-    const exit = await runCwChild(['send', '--prompt', PROMPT], envFor(home));
+    const before = fault.server.received.length;
+    const exit = await runCwChild(['send', '--prompt', PROMPT], fault.envFor(home));
     expect(exit.code).toBe(1);
-    expect(server.received.length - before).toBe(1);
+    expect(fault.server.received.length - before).toBe(1);
     // The streamed reply ended its line; the error line names where the reply went, relative to the home.
     expect(exit.stdout).toBe(`${REPLY}\n`);
     expect(exit.stderr.trim().split('\n').at(-1)).toMatch(/^cw: the reply could not be saved to the session \(/);
@@ -140,11 +105,11 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
   });
 
   it('a session edited by hand while the request is in flight is not overwritten; the turn is recovered', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     const session = join(home, 'sessions', 'default.json');
     let edited = '';
-    server.next(
+    fault.server.next(
       replyAfter(async () => {
         const file = JSON.parse(await readFile(session, 'utf8')) as { version: 1; messages: unknown[] };
         file.messages.push({ role: 'user', content: 'typed by hand meanwhile' });
@@ -152,7 +117,7 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
         await writeFile(session, edited);
       }),
     );
-    const exit = await runCwChild(['send', '--prompt', PROMPT], envFor(home));
+    const exit = await runCwChild(['send', '--prompt', PROMPT], fault.envFor(home));
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain('the reply could not be saved to the session (the session changed)');
     await expectRecovered(join(home, namedRecoveryFile(exit.stderr)));
@@ -162,19 +127,19 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
   });
 
   it('when the home cannot hold the recovery file either, it goes to the system temporary folder', async () => {
-    const home = await faultHome();
+    const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
     // `recovered` is taken by a regular file, so nothing can be written under it.
     await writeFile(join(home, 'recovered'), '');
-    const temp = await folders.make('cw-tmpdir-');
+    const temp = await fault.folder('cw-tmpdir-');
     const session = join(home, 'sessions', 'default.json');
-    server.next(
+    fault.server.next(
       replyAfter(async () => {
         await rm(session);
         await mkdir(session);
       }),
     );
-    const exit = await runCwChild(['send', '--prompt', PROMPT], envFor(home, { TMPDIR: temp }));
+    const exit = await runCwChild(['send', '--prompt', PROMPT], fault.envFor(home, { TMPDIR: temp }));
     expect(exit.code).toBe(1);
     const match = /it was written to (cw-recovered-default-[A-Za-z0-9-]+\.json) in the system temporary folder/.exec(
       exit.stderr,

@@ -1,45 +1,20 @@
 // Token usage the provider reports is saved with the assistant message of the turn, as totals, and
 // is never sent back to the provider. Each send runs as a child process of the BUILT CLI (run
 // `npm run build` first), against a local server on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
-import { data, sse, startFaultServer, type FaultServer } from './support/fault-server.js';
-import { runCwChild, sessionMessages, tempFolders } from './support/spawn-cw.js';
+import { describe, expect, it } from 'vitest';
+import { useFaultHomes } from './support/fault-home.js';
+import { data, sse } from './support/fault-server.js';
+import { runCwChild, sessionMessages } from './support/spawn-cw.js';
 
 const KEY_ENV = 'CW_USAGE_TEST_KEY';
 
-let server: FaultServer;
-const folders = tempFolders();
-const homes: string[] = [];
-let dataDir: string;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  dataDir = await folders.make('cw-data-');
-});
-afterAll(async () => {
-  await server.close();
-  await Promise.all(homes.map(removeHome));
-  await folders.cleanup();
-});
-
-async function faultHome(dialect: 'chat-completions' | 'anthropic-messages'): Promise<Record<string, string>> {
-  const home = await tempHome({
-    route: 'fault',
-    routes: {
-      fault: { provider: 'custom', dialect, base_url: `${server.origin}/v1`, model: 'm', api_key_env: KEY_ENV },
-    },
-    timeouts: { connect_ms: 2_000, first_byte_ms: 5_000, idle_ms: 5_000, total_ms: 20_000 },
-    retries: { initial_delay_ms: 1, max_delay_ms: 5 },
-  });
-  homes.push(home);
-  return { CW_HOME: home, CW_DATA_DIR: dataDir, [KEY_ENV]: FAKE_KEY };
-}
+const fault = useFaultHomes(KEY_ENV);
 
 describe('usage is recorded with the turn', () => {
   it('chat-completions: the usage chunk before [DONE] is saved on the assistant message, and not sent back', async () => {
-    const env = await faultHome('chat-completions');
-    server.next(
+    const home = await fault.home('chat-completions');
+    const env = fault.envFor(home);
+    fault.server.next(
       sse(
         data({ choices: [{ delta: { content: 'counted' } }] }),
         data({ choices: [{ delta: {}, finish_reason: 'stop' }] }),
@@ -49,28 +24,31 @@ describe('usage is recorded with the turn', () => {
     );
     const first = await runCwChild(['send', '--prompt', 'count me'], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(await sessionMessages(env['CW_HOME'] ?? '')).toEqual([
+    expect(await sessionMessages(home)).toEqual([
       { role: 'user', content: 'count me' },
       { role: 'assistant', content: 'counted', usage: { input_tokens: 11, output_tokens: 3 } },
     ]);
 
     // A reply without usage saves no usage; the earlier usage stays out of the next request.
-    server.next(sse(data({ choices: [{ delta: { content: 'again' }, finish_reason: 'stop' }] }), 'data: [DONE]\n\n'));
+    fault.server.next(
+      sse(data({ choices: [{ delta: { content: 'again' }, finish_reason: 'stop' }] }), 'data: [DONE]\n\n'),
+    );
     const second = await runCwChild(['send', '--prompt', 'once more'], env);
     expect(second.code, second.stderr).toBe(0);
-    const sent = JSON.parse(server.received.at(-1)?.body ?? '{}') as { messages: Record<string, unknown>[] };
+    const sent = JSON.parse(fault.server.received.at(-1)?.body ?? '{}') as { messages: Record<string, unknown>[] };
     expect(sent.messages.filter((message) => message['role'] !== 'system')).toEqual([
       { role: 'user', content: 'count me' },
       { role: 'assistant', content: 'counted' },
       { role: 'user', content: 'once more' },
     ]);
-    const messages = await sessionMessages(env['CW_HOME'] ?? '');
+    const messages = await sessionMessages(home);
     expect(messages.at(-1)).toEqual({ role: 'assistant', content: 'again' });
   });
 
   it('anthropic-messages: cumulative usage (message_start, then message_delta totals) is saved as the last totals', async () => {
-    const env = await faultHome('anthropic-messages');
-    server.next(
+    const home = await fault.home('anthropic-messages');
+    const env = fault.envFor(home);
+    fault.server.next(
       sse(
         data({ type: 'message_start', message: { usage: { input_tokens: 5, output_tokens: 1 } } }, 'message_start'),
         data(
@@ -93,7 +71,7 @@ describe('usage is recorded with the turn', () => {
     expect(run.code, run.stderr).toBe(0);
     const printed = JSON.parse(run.stdout) as { reply: { text: string; usage: unknown } };
     expect(printed.reply).toMatchObject({ text: 'tallied', usage: { input_tokens: 9, output_tokens: 4 } });
-    expect(await sessionMessages(env['CW_HOME'] ?? '')).toEqual([
+    expect(await sessionMessages(home)).toEqual([
       { role: 'user', content: 'count me' },
       { role: 'assistant', content: 'tallied', usage: { input_tokens: 9, output_tokens: 4 } },
     ]);

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewRequest, sendTurn, type CwSnapshot, type PluginRegistry } from '@cw/core';
-import { BUILTIN_TOOLS } from '../core/src/tools/builtin-tools.js';
+import { BUILTIN_TOOLS } from './support/workspace-tools.js';
 import { prepareOutboundRequest } from '../core/src/prepare-outbound-request.js';
 import type { JsonSchema, ToolDefinition } from '../core/src/tools/tool-definition.js';
 import type { ToolOutcome } from '../core/src/tools/project-tools.js';
@@ -111,11 +111,12 @@ describe('one catalog, projected per route', () => {
     expect(tools?.projection.changed).toEqual([
       {
         name: 'fetch',
+        tool_origin: 'mcp',
         outcome: 'relaxed',
         codes: ['const-to-enum', 'infer-literal-type', 'constraints-to-description'],
       },
-      { name: '21st_magic_component_builder', outcome: 'omitted', codes: ['name-not-accepted'] },
-      { name: 'set_headers', outcome: 'omitted', codes: ['keyword-not-accepted'] },
+      { name: '21st_magic_component_builder', tool_origin: 'mcp', outcome: 'omitted', codes: ['name-not-accepted'] },
+      { name: 'set_headers', tool_origin: 'mcp', outcome: 'omitted', codes: ['keyword-not-accepted'] },
     ]);
     expect(prepared?.projection.warning?.message).toBe(
       '2 tools cannot be sent on route moonshot and were left off: 21st_magic_component_builder (name-not-accepted), set_headers (keyword-not-accepted)',

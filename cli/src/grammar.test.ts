@@ -7,6 +7,7 @@ import {
   parseDiffArgs,
   parsePreviewRequestArgs,
   parseSendArgs,
+  promptRequired,
   type PreviewArgs,
   type SendArgs,
 } from './grammar.js';
@@ -184,46 +185,122 @@ describe('parsePreviewRequestArgs: rejected', () => {
 
 describe('parseSendArgs', () => {
   const cases: [string, string[], SendArgs][] = [
-    ['prompt only', ['--prompt', 'hi'], { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: 'hi' }],
+    [
+      'prompt only',
+      ['--prompt', 'hi'],
+      {
+        json: false,
+        entrypoint: 'streaming',
+        maxRetries: undefined,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'hi',
+      },
+    ],
     [
       '--json --blocking --prompt x',
       ['--json', '--blocking', '--prompt', 'x'],
-      { json: true, entrypoint: 'blocking', maxRetries: undefined, prompt: 'x' },
+      {
+        json: true,
+        entrypoint: 'blocking',
+        maxRetries: undefined,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'x',
+      },
     ],
     [
       '--blocking --json --prompt x',
       ['--blocking', '--json', '--prompt', 'x'],
-      { json: true, entrypoint: 'blocking', maxRetries: undefined, prompt: 'x' },
+      {
+        json: true,
+        entrypoint: 'blocking',
+        maxRetries: undefined,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'x',
+      },
     ],
     [
       'flags after --prompt are prompt text',
       ['--prompt', 'a', '--json', '--blocking'],
-      { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: 'a --json --blocking' },
+      {
+        json: false,
+        entrypoint: 'streaming',
+        maxRetries: undefined,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'a --json --blocking',
+      },
     ],
     [
       'prompt kept byte for byte',
       ['--prompt', '  lead\ntrail  '],
-      { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: '  lead\ntrail  ' },
+      {
+        json: false,
+        entrypoint: 'streaming',
+        maxRetries: undefined,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: '  lead\ntrail  ',
+      },
     ],
     [
       '--prompt=text',
       ['--json', '--prompt=fix', 'it'],
-      { json: true, entrypoint: 'streaming', maxRetries: undefined, prompt: 'fix it' },
+      {
+        json: true,
+        entrypoint: 'streaming',
+        maxRetries: undefined,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'fix it',
+      },
     ],
     [
       '--max-retries 0',
       ['--max-retries', '0', '--prompt', 'x'],
-      { json: false, entrypoint: 'streaming', maxRetries: 0, prompt: 'x' },
+      {
+        json: false,
+        entrypoint: 'streaming',
+        maxRetries: 0,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'x',
+      },
     ],
     [
       '--max-retries 10',
       ['--max-retries', '10', '--json', '--prompt', 'x'],
-      { json: true, entrypoint: 'streaming', maxRetries: 10, prompt: 'x' },
+      {
+        json: true,
+        entrypoint: 'streaming',
+        maxRetries: 10,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'x',
+      },
     ],
     [
       '--max-retries after --prompt is prompt text',
       ['--prompt', 'x', '--max-retries', '3'],
-      { json: false, entrypoint: 'streaming', maxRetries: undefined, prompt: 'x --max-retries 3' },
+      {
+        json: false,
+        entrypoint: 'streaming',
+        maxRetries: undefined,
+        maxSteps: undefined,
+        approval: undefined,
+        noTools: false,
+        prompt: 'x --max-retries 3',
+      },
     ],
   ];
 
@@ -256,8 +333,15 @@ describe('parseSendArgs', () => {
   it.each([
     ['empty', []],
     ['flags only', ['--json', '--blocking']],
-  ])('missing --prompt is an error (%s)', (_name, argv) => {
-    expectSendError(argv, 'is required', '--prompt');
+  ])('without --prompt (%s) the prompt is left undefined: the command decides from the session', (_name, argv) => {
+    expect(parseSendArgs(argv).prompt).toBeUndefined();
+  });
+
+  it('promptRequired is the usage error cw send gives when the session is not waiting to continue', () => {
+    const error = promptRequired();
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toContain('`--prompt <text>` is required');
+    expect(error.exitCode).toBe(2);
   });
 
   it.each([

@@ -33,7 +33,8 @@ export const PREVIEW_REQUEST_USAGE =
   'Usage: cw preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt  (flags first; --prompt takes the rest)';
 
 /** Usage line for `cw send`. */
-export const SEND_USAGE = 'Usage: cw send [--json] [--blocking] [--max-retries <0-10>] --prompt <text>';
+export const SEND_USAGE =
+  'Usage: cw send [--json] [--blocking] [--max-retries N] [--max-steps N] [--approval P] [--no-tools] [--prompt <text>]';
 
 /** A flag word a command may accept before `--prompt`. */
 export type FlagWord =
@@ -45,7 +46,10 @@ export type FlagWord =
   | 'base-prompt'
   | '--base-prompt'
   | '--blocking'
-  | '--max-retries';
+  | '--max-retries'
+  | '--max-steps'
+  | '--approval'
+  | '--no-tools';
 
 /** What a command accepts: its flag words and the usage line its errors end with. */
 export interface Grammar {
@@ -68,9 +72,9 @@ export const PREVIEW_REQUEST_GRAMMAR: Grammar = {
   usage: PREVIEW_REQUEST_USAGE,
 };
 
-/** Grammar of `cw send`: `--json` (reply as JSON), `--blocking` and `--max-retries N`. */
+/** Grammar of `cw send`: `--json`, `--blocking`, `--max-retries N`, and the agent loop's `--max-steps N`, `--approval P`, `--no-tools`. */
 export const SEND_GRAMMAR: Grammar = {
-  flags: new Set<FlagWord>(['--json', '--blocking', '--max-retries']),
+  flags: new Set<FlagWord>(['--json', '--blocking', '--max-retries', '--max-steps', '--approval', '--no-tools']),
   usage: SEND_USAGE,
 };
 
@@ -81,10 +85,30 @@ export interface ParsedArgs {
   blocking: boolean;
   /** `--max-retries N`, when given. */
   maxRetries: number | undefined;
+  /** `--max-steps N`, when given. */
+  maxSteps: number | undefined;
+  /** `--approval P`, when given. */
+  approval: Posture | undefined;
+  /** `--no-tools`: one request, tool calls handed back unrun. */
+  noTools: boolean;
   prompt: string | undefined;
 }
 
-type Effect = 'json' | 'manifest' | 'noop' | 'base-prompt' | 'blocking' | 'max-retries';
+type Effect =
+  | 'json'
+  | 'manifest'
+  | 'noop'
+  | 'base-prompt'
+  | 'blocking'
+  | 'max-retries'
+  | 'max-steps'
+  | 'approval'
+  | 'no-tools';
+
+/** The approval postures `--approval` takes (the core's list; kept here so parsing loads no core). */
+const POSTURES = ['never', 'read-only', 'workspace', 'ask'] as const;
+/** An approval posture. */
+export type Posture = (typeof POSTURES)[number];
 
 // A Map, not an object literal, so words like `__proto__` or `constructor` cannot match.
 const EFFECTS: ReadonlyMap<FlagWord, Effect> = new Map<FlagWord, Effect>([
@@ -97,6 +121,9 @@ const EFFECTS: ReadonlyMap<FlagWord, Effect> = new Map<FlagWord, Effect>([
   ['--base-prompt', 'base-prompt'],
   ['--blocking', 'blocking'],
   ['--max-retries', 'max-retries'],
+  ['--max-steps', 'max-steps'],
+  ['--approval', 'approval'],
+  ['--no-tools', 'no-tools'],
 ]);
 
 const PROMPT_FLAG = '--prompt';
@@ -110,6 +137,9 @@ const BASE_PROMPT_WITH_PROMPT = '`base-prompt` cannot be combined with `--prompt
 const PROMPT_REQUIRED = '`--prompt <text>` is required.';
 const MAX_RETRIES_VALUE = '`--max-retries` takes a whole number from 0 to 10.';
 const MAX_RETRIES_LIMIT = 10;
+const MAX_STEPS_VALUE = '`--max-steps` takes a whole number from 1 to 200.';
+const MAX_STEPS_LIMIT = 200;
+const APPROVAL_VALUE = '`--approval` takes one of never, read-only, workspace, ask.';
 
 // Blank means Unicode White_Space only, as in the redaction rules; JS `\s` differs (it includes
 // U+FEFF and omits U+0085).
@@ -122,6 +152,9 @@ export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs
     basePromptOnly: false,
     blocking: false,
     maxRetries: undefined,
+    maxSteps: undefined,
+    approval: undefined,
+    noTools: false,
     prompt: undefined,
   };
 
@@ -174,6 +207,26 @@ export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs
         i++;
         break;
       }
+      case 'max-steps': {
+        const value = argv[i + 1] ?? '';
+        if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_STEPS_LIMIT) {
+          throw new UsageError(MAX_STEPS_VALUE, grammar.usage);
+        }
+        parsed.maxSteps = Number(value);
+        i++;
+        break;
+      }
+      case 'approval': {
+        const value = argv[i + 1] ?? '';
+        const posture = POSTURES.find((known) => known === value);
+        if (posture === undefined) throw new UsageError(APPROVAL_VALUE, grammar.usage);
+        parsed.approval = posture;
+        i++;
+        break;
+      }
+      case 'no-tools':
+        parsed.noTools = true;
+        break;
       case undefined:
         throw new UsageError(UNKNOWN_ARGUMENT, grammar.usage);
     }
@@ -201,19 +254,30 @@ export interface SendArgs {
   json: boolean;
   entrypoint: 'streaming' | 'blocking';
   maxRetries: number | undefined;
-  prompt: string;
+  maxSteps: number | undefined;
+  approval: Posture | undefined;
+  noTools: boolean;
+  /** Undefined continues a loop that stopped after running tools; the command checks the session awaits it. */
+  prompt: string | undefined;
 }
 
-/** Parses `cw send` argv; throws UsageError, including when `--prompt` is missing. */
+/** Parses `cw send` argv; throws UsageError. */
 export function parseSendArgs(argv: readonly string[]): SendArgs {
   const parsed = parseArgs(argv, SEND_GRAMMAR);
-  if (parsed.prompt === undefined) throw new UsageError(PROMPT_REQUIRED, SEND_USAGE);
   return {
     json: parsed.json,
     entrypoint: parsed.blocking ? 'blocking' : 'streaming',
     maxRetries: parsed.maxRetries,
+    maxSteps: parsed.maxSteps,
+    approval: parsed.approval,
+    noTools: parsed.noTools,
     prompt: parsed.prompt,
   };
+}
+
+/** The error `cw send` gives without `--prompt` on a session that is not waiting to continue. */
+export function promptRequired(): UsageError {
+  return new UsageError(PROMPT_REQUIRED, SEND_USAGE);
 }
 
 /** Usage line for `cw preview-request diff`. */

@@ -12,6 +12,8 @@ const CONSEQUENCE: Readonly<Record<PluginProblem['code'], string>> = {
   'invalid-dialect': 'had a dialect rejected',
   'duplicate-dialect': 'had a dialect rejected',
   'invalid-refiner': 'had a body refiner rejected',
+  'invalid-tool': 'had a tool rejected',
+  'duplicate-tool': 'had a tool rejected',
   'wrote-output': 'wrote output while loading, which cw discarded',
 };
 

@@ -40,12 +40,30 @@ export { endpointUrl } from './route/endpoint-url.js';
 export type { CwSnapshot } from './snapshot/snapshot.js';
 export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
 export { previewRequest } from './manifest/build-manifest.js';
-export { planTurn, type TurnPlan } from './plan-turn.js';
+export { planTurn, awaitsContinuation, type TurnPlan, type TurnInput } from './plan-turn.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';
 export { renderManifestTable } from './manifest/render-manifest-table.js';
 export { diffManifests, parseManifestText, ManifestInputError } from './manifest/diff-manifests.js';
 export { renderManifestDiff } from './manifest/render-manifest-diff.js';
-export { sendTurn, type SentTurn } from './send-turn.js';
+export {
+  sendTurn,
+  ReplyNotSavedError,
+  type SentTurn,
+  type SendTurnOptions,
+  type AgentLoopOptions,
+  type AgentStep,
+  type LoopStop,
+} from './send-turn.js';
+export { APPROVAL_POSTURES, type ApprovalPosture, type ApprovalRules } from './agent/approval-policy.js';
+export type { ToolCallRecord, ToolCallStatus, AskAnswer } from './agent/run-tool-calls.js';
+export { workspaceRoot } from './agent/workspace-root.js';
+export type {
+  ToolImplementation,
+  ToolContext,
+  ToolOutcome,
+  ToolArguments,
+  ToolLimits,
+} from './tools/tool-contract.js';
 export { transportSettingsFor } from './transport/transport-settings.js';
 export { ProviderError } from './transport/provider-error.js';
 export {
@@ -60,3 +78,61 @@ export {
   terminalSafeMultiline,
   safeEnvVarName,
 } from './redaction/index.js';
+export {
+  MCP_SERVER_NAME_PATTERN,
+  type McpServerConfig,
+  type McpStdioServerConfig,
+  type McpHttpServerConfig,
+} from './config/cw-config.js';
+export { mcpServerFingerprint } from './mcp/mcp-server-fingerprint.js';
+export {
+  expandEnvReferences,
+  expandEnvRecord,
+  envReferenceNames,
+  McpEnvReferenceError,
+} from './mcp/expand-env-references.js';
+export {
+  readMcpSnapshot,
+  updateMcpSnapshot,
+  writeMcpSnapshot,
+  emptyMcpSnapshot,
+  mcpSnapshotPath,
+  McpSnapshotError,
+  type McpSnapshot,
+  type McpSnapshotEntry,
+  type McpSnapshotTool,
+} from './mcp/mcp-snapshot-store.js';
+export {
+  mcpSnapshotState,
+  mcpServerSnapshotStatus,
+  type McpSnapshotState,
+  type McpSnapshotServer,
+  type McpServerSnapshotStatus,
+} from './mcp/mcp-snapshot-state.js';
+export {
+  connectMcpServer,
+  stdioServerEnvironment,
+  McpServerError,
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  type McpConnection,
+  type McpToolResult,
+  type McpServerInfo,
+  type McpErrorCode,
+  type ConnectMcpServerOptions,
+} from './mcp/connect-mcp-server.js';
+export {
+  refreshMcpSnapshot,
+  type McpRefreshResult,
+  type RefreshMcpSnapshotOptions,
+} from './mcp/refresh-mcp-snapshot.js';
+export {
+  mcpTransportOf,
+  mcpServerTarget,
+  isMcpHttpServer,
+  isMcpStdioServer,
+  type McpTransportKind,
+} from './mcp/mcp-server-target.js';
+export { findLiteralSecret, type LiteralSecret } from './mcp/find-literal-secret.js';
+export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
+export { openMcpForSend, type OpenMcp } from './mcp/open-mcp-for-send.js';

@@ -14,9 +14,16 @@ import { RoutePlanError } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import { ToolChoiceError } from './tools/project-tools.js';
 
+/**
+ * What starts the request: a new user message, or the agent loop's next step, which sends the
+ * history as it stands (it ends with the results of the tools the model called).
+ */
+export type TurnInput = 'prompt' | 'continuation';
+
 /** A turn that may go out exactly as prepared. */
 export interface ReadyTurn {
   readonly status: 'ready';
+  readonly input: TurnInput;
   readonly prepared: PreparedOutboundRequest;
   readonly measured: MeasuredBody;
 }
@@ -27,6 +34,7 @@ export interface ReadyTurn {
  */
 export interface BlockedTurn {
   readonly status: 'blocked';
+  readonly input: TurnInput | null;
   readonly reason: UnavailableReason;
   /** Already redacted; null when the reason says it all. */
   readonly detail: string | null;
@@ -47,23 +55,33 @@ export type TurnPlan = ReadyTurn | BlockedTurn;
  * tools that cannot be known offline, transforms that would rewrite the body, and the input budget.
  */
 export function planTurn(snapshot: CwSnapshot, prompt: string | undefined, entrypoint: Entrypoint): TurnPlan {
-  const early = blockedBeforeRoute(snapshot, prompt);
-  if (early !== null || prompt === undefined) {
+  // Without a prompt, a session whose last message is a tool result is a loop that stopped between
+  // steps: its next request is the continuation, and that is what is planned.
+  const input: TurnInput | null =
+    prompt !== undefined ? 'prompt' : awaitsContinuation(snapshot) ? 'continuation' : null;
+  const early = blockedBeforeRoute(snapshot, input);
+  if (early !== null || input === null) {
     const reason = early?.reason ?? 'no-hypothetical-prompt-supplied';
     const detail = early?.detail ?? null;
-    return blocked(reason, detail, new TurnBlockedError(reason, detail));
+    return blocked(reason, detail, new TurnBlockedError(reason, detail), { input });
   }
+  const stop = (
+    reason: UnavailableReason,
+    detail: string | null,
+    error: Error,
+    known: BlockedKnown = {},
+  ): BlockedTurn => blocked(reason, detail, error, { ...known, input });
 
   let prepared: PreparedOutboundRequest;
   try {
     prepared = prepareOutboundRequest(snapshot, prompt, entrypoint);
   } catch (error) {
-    if (error instanceof RoutePlanError) return blocked('route-plan-failed', safeErrorText(error.message), error);
+    if (error instanceof RoutePlanError) return stop('route-plan-failed', safeErrorText(error.message), error);
     // Projection failed: there is no tool surface to describe, so all three sections fail together.
     if (error instanceof ToolChoiceError)
-      return blocked('request-preparation-failed', safeErrorText(error.message), error);
+      return stop('request-preparation-failed', safeErrorText(error.message), error);
     if (error instanceof RequestPreparationError) {
-      return blocked('request-preparation-failed', safeErrorText(error.message), error, {
+      return stop('request-preparation-failed', safeErrorText(error.message), error, {
         toolSurface: error.toolSurface,
       });
     }
@@ -73,7 +91,7 @@ export function planTurn(snapshot: CwSnapshot, prompt: string | undefined, entry
   // A catalog missing its MCP part is not "the same request without MCP tools": the body inherits.
   if (snapshot.mcp.kind === 'not-snapshottable') {
     const detail = safeErrorText(snapshot.mcp.detail);
-    return blocked(
+    return stop(
       'mcp-state-not-snapshottable',
       detail,
       new TurnBlockedError('mcp-state-not-snapshottable', detail),
@@ -86,7 +104,7 @@ export function planTurn(snapshot: CwSnapshot, prompt: string | undefined, entry
   if (transforms.length > 0) {
     const detail = safeErrorText(transforms.join('; '));
     const error = new TurnBlockedError('runtime-transforms-before-send', detail);
-    return blocked('runtime-transforms-before-send', detail, error, measuredKnown);
+    return stop('runtime-transforms-before-send', detail, error, measuredKnown);
   }
   if (measured.headroom < 0) {
     const error = new ContextOverflowError({
@@ -96,19 +114,27 @@ export function planTurn(snapshot: CwSnapshot, prompt: string | undefined, entry
     const detail = safeErrorText(
       `about ${measured.estimates.total_conservative} input tokens against an input budget of ${measured.ceiling}`,
     );
-    return blocked('input-budget-exceeded', detail, error, measuredKnown);
+    return stop('input-budget-exceeded', detail, error, measuredKnown);
   }
-  return { status: 'ready', prepared, measured };
+  return { status: 'ready', input, prepared, measured };
 }
 
-function blocked(
-  reason: UnavailableReason,
-  detail: string | null,
-  error: Error,
-  known: { prepared?: PreparedOutboundRequest; toolSurface?: PreparedToolSurface | null; measured?: MeasuredBody } = {},
-): BlockedTurn {
+/** Whether the stored history ends with a tool result: the loop stopped before sending it back. */
+export function awaitsContinuation(snapshot: CwSnapshot): boolean {
+  return snapshot.session.messages.at(-1)?.role === 'tool';
+}
+
+interface BlockedKnown {
+  readonly input?: TurnInput | null;
+  readonly prepared?: PreparedOutboundRequest;
+  readonly toolSurface?: PreparedToolSurface | null;
+  readonly measured?: MeasuredBody;
+}
+
+function blocked(reason: UnavailableReason, detail: string | null, error: Error, known: BlockedKnown): BlockedTurn {
   return {
     status: 'blocked',
+    input: known.input ?? null,
     reason,
     detail,
     error,
@@ -118,15 +144,19 @@ function blocked(
   };
 }
 
-/** The first thing that stops a real turn before route planning, in the order a real submit meets them. */
+/**
+ * The first thing that stops a real turn before route planning, in the order a real submit meets
+ * them. A continuation submits no new text, so only the goal gates apply to it.
+ */
 function blockedBeforeRoute(
   snapshot: CwSnapshot,
-  prompt: string | undefined,
+  input: TurnInput | null,
 ): { reason: UnavailableReason; detail: string | null } | null {
   const pending = snapshot.pending;
   if (pending.goal === 'not-snapshottable') return { reason: 'goal-state-not-snapshottable', detail: null };
   if (pending.goal === 'budget-exhausted') return { reason: 'goal-token-budget-exhausted', detail: null };
-  if (prompt === undefined) {
+  if (input === 'continuation') return null;
+  if (input === null) {
     return {
       reason: pending.autoRouting ? 'auto-route-unresolved-until-next-prompt' : 'no-hypothetical-prompt-supplied',
       detail: null,

@@ -4,6 +4,7 @@ import type { BodyLayout, BuildContext, Entrypoint, ReasoningPlan, WireBody } fr
 import { planReasoning } from './body/plan-reasoning.js';
 import type { ConversationMessage } from './prompt/conversation.js';
 import { repairToolHistory } from './prompt/repair-tool-history.js';
+import { selectReplay } from './prompt/select-replay.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
 import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
 import { endpointUrl } from './route/endpoint-url.js';
@@ -72,7 +73,8 @@ export class RequestPreparationError extends Error {
  */
 export function prepareOutboundRequest(
   snapshot: CwSnapshot,
-  prompt: string,
+  /** The new user message, or undefined for an agent-loop continuation (the history ends with tool results). */
+  prompt: string | undefined,
   entrypoint: Entrypoint,
 ): PreparedOutboundRequest {
   const { hooks } = snapshot.registry;
@@ -102,7 +104,15 @@ export function prepareOutboundRequest(
   const projection = project(hooks, projectionContext);
   const toolSurface: PreparedToolSurface = { activeTools, projection };
   const system = composeSystemPrompt();
-  const messages = repairToolHistory([...snapshot.session.messages, { role: 'user', content: prompt }]);
+  const messages = selectReplay(
+    repairToolHistory(
+      prompt === undefined
+        ? snapshot.session.messages
+        : [...snapshot.session.messages, { role: 'user', content: prompt }],
+    ),
+    row.dialect,
+    row.reasoning?.replay ?? 'tool-loop',
+  );
   const outputCapTokens = outputCapFor(row);
   const wireModel = wireModelFor(route);
   const context: BuildContext = {

@@ -1,26 +1,57 @@
+import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js';
+import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
+import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
+import { sha256Hex } from './canonical/sha256.js';
 import { renderManifest } from './manifest/build-manifest.js';
 import type { RequestManifest } from './manifest/manifest-schema.js';
-import { planTurn } from './plan-turn.js';
-import type { ConversationMessage } from './prompt/conversation.js';
+import { planTurn, type ReadyTurn, type TurnInput } from './plan-turn.js';
+import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
+import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
 import type { ToolProjectionWarning } from './tools/project-tools.js';
 import { apiKeyFor } from './transport/api-key.js';
 import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared-request.js';
 import { transportSettingsFor } from './transport/transport-settings.js';
 
-/** The outcome of one sent turn: what was sent (described as preview would) and what came back. */
-export interface SentTurn {
-  readonly manifest: RequestManifest;
+/** One model request of the loop and what came of it. */
+export interface AgentStep {
+  /** Whether a new prompt or the previous step's tool results started this request. */
+  readonly input: TurnInput;
+  /** The request's body_sha256: what `cw preview-request` showed for it. */
+  readonly bodySha256: string;
   readonly reply: AssistantReply;
-  /** The provider's finish label for the reply. */
   readonly finishReason: string;
-  /** The projection warning of the request that was sent (the same value preview saw), or null. */
+  /** The calls the loop ran (or refused) after this reply; empty when it ran none. */
+  readonly toolResults: readonly ToolCallRecord[];
+}
+
+/** Why the loop stopped. */
+export type LoopStop =
+  /** The model answered without calling a tool. */
+  | 'answered'
+  /** The model called tools and the posture (`never`, or --no-tools) hands them back unrun. */
+  | 'tool-calls-returned'
+  /** The step limit was reached after running the last step's tools; the session awaits continuation. */
+  | 'step-limit'
+  /** Ctrl-C while tools ran: the calls that ran are answered, the rest answered "not executed". */
+  | 'interrupted';
+
+/** The outcome of one `cw send`: what was sent (described as preview would) and every step. */
+export interface SentTurn {
+  /** The manifest of the first request, exactly as preview would have described it. */
+  readonly manifest: RequestManifest;
+  /** The last reply. */
+  readonly reply: AssistantReply;
+  readonly finishReason: string;
+  /** The projection warning of the first request (the same value preview saw), or null. */
   readonly warning: ToolProjectionWarning | null;
+  readonly steps: readonly AgentStep[];
+  readonly stopped: LoopStop;
 }
 
 /** The provider answered, but the session could not take the turn; the reply was kept elsewhere. */
@@ -31,7 +62,7 @@ export class ReplyNotSavedError extends Error {
   readonly safeMessage: string;
   constructor(
     readonly location: RecoveryLocation | null,
-    readonly reply: AssistantReply,
+    readonly reply: AssistantReply | null,
     code: string,
   ) {
     const where =
@@ -40,32 +71,55 @@ export class ReplyNotSavedError extends Error {
         : location.folder === 'home'
           ? `it was written to ${location.file} in the cw home`
           : `it was written to ${location.file} in the system temporary folder`;
-    super(`the reply could not be saved to the session (${code}); ${where}`);
+    super(`the ${reply === null ? 'tool results' : 'reply'} could not be saved to the session (${code}); ${where}`);
     this.safeMessage = this.message;
   }
 }
 
-/** Options of one sent turn. */
+/** How the loop runs tools: the posture, the rules, where, and with which limits. */
+export interface AgentLoopOptions {
+  readonly posture: ApprovalPosture;
+  readonly rules: ApprovalRules;
+  /** The workspace root, a real path (docs/agent-loop.md says how it is found). */
+  readonly workspace: string;
+  /** Model requests at most; the tools of the last one still run, then the loop stops. */
+  readonly maxSteps: number;
+  readonly limits: ToolLimits;
+  /** Asks the person about a call under the `ask` posture; absent means there is no one to ask. */
+  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly onToolStart?: (call: ToolCall, summary: string) => void;
+  readonly onToolEnd?: (record: ToolCallRecord) => void;
+  /** Tools from outside the registry for this command: the connected MCP servers' tools. */
+  readonly extraTools?: readonly ToolImplementation[];
+}
+
+/** Options of one `cw send`. */
 export interface SendTurnOptions extends LockEvents {
   readonly home: string;
-  readonly prompt: string;
+  /** The new user message; undefined continues a loop that stopped after running tools. */
+  readonly prompt: string | undefined;
   readonly entrypoint: Entrypoint;
   readonly env: NodeJS.ProcessEnv;
   /** `--max-retries`: wins over config. */
   readonly maxRetries?: number;
   readonly signal?: AbortSignal;
-  /** Called with the request's projection warning before anything is sent, so a person sees it first. */
+  /** Absent: one request, tool calls handed back unrun (the `never` posture). */
+  readonly loop?: AgentLoopOptions;
+  /** Called with the first request's projection warning before anything is sent, so a person sees it first. */
   readonly onWarning?: (warning: ToolProjectionWarning) => void;
   /** Receives reply text as it streams in; a blocking reply arrives whole in the result instead. */
   readonly onText?: (delta: string) => void;
   readonly onRetry?: (notice: RetryNotice) => void;
+  /** Called when a step's request is about to go out (1-based). */
+  readonly onStep?: (step: number, input: TurnInput) => void;
 }
 
 /**
- * Sends one turn. The session lock is taken before anything else, so concurrent sends on a session
- * run in turn, each planned on the latest history. The plan preview renders is the plan send acts
- * on; a blocked plan rethrows its typed error; the exact prepared bytes go out; only a reply the
- * dialect says is complete is appended, and a reply the session cannot take is kept in a recovery file.
+ * Sends one turn and runs the agent loop: request, decode, approve and run the tool calls, append
+ * the results, and the next request, until the model answers without tools, the step limit, or
+ * Ctrl-C. The session lock is held throughout, so concurrent sends run in turn. Every request is
+ * planned by planTurn from the session as it stands (so each one is what preview would describe),
+ * only a reply the dialect says is complete is kept, and each step is saved as it completes.
  */
 export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
   const name = snapshot.session.name;
@@ -74,58 +128,128 @@ export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): 
   const planned = planTurn(snapshot, options.prompt, options.entrypoint);
   if (planned.status === 'blocked') throw planned.error;
   apiKeyFor(planned.prepared, options.env);
+  const loop = options.loop;
+  const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
+  const alwaysAllowed = new Set<string>();
   return withSessionLock(
     options.home,
     name,
     async () => {
-      // Another process may have added turns while this one waited for the lock.
-      const messages = await readSession(options.home, name);
-      const current: CwSnapshot = { ...snapshot, session: { name, messages } };
-      const plan = planTurn(current, options.prompt, options.entrypoint);
-      if (plan.status === 'blocked') throw plan.error;
-      const { prepared } = plan;
-      const dialect = current.registry.dialect(prepared.dialect);
-      // prepareOutboundRequest already refused a dialect no plugin registered.
-      if (!dialect) throw new Error(`dialect ${prepared.dialect} disappeared after planning`);
-      apiKeyFor(prepared, options.env);
-      const { warning } = prepared.projection;
-      if (warning !== null) options.onWarning?.(warning);
-      const settings = transportSettingsFor(
-        current.config,
-        prepared.route.row.route_id,
-        options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries },
-      );
-      const { reply, finishReason } = await sendPreparedRequest(prepared, dialect, {
-        env: options.env,
-        settings,
-        scrub: [options.prompt],
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onText ? { onText: options.onText } : {}),
-        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-      });
-      const assistant: ConversationMessage = {
-        role: 'assistant',
-        content: reply.text,
-        ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}),
-        ...(reply.usage === null ? {} : { usage: reply.usage }),
-      };
-      const turn: ConversationMessage[] = [{ role: 'user', content: options.prompt }, assistant];
-      try {
-        await writeTurn(options.home, name, messages.length, turn);
-      } catch (error) {
-        const location = await writeRecoveryFile(options.home, name, { session: name, turn });
-        throw new ReplyNotSavedError(location, reply, errorCode(error));
+      let messages = await readSession(options.home, name);
+      let prompt = options.prompt;
+      const steps: AgentStep[] = [];
+      let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
+      for (let step = 1; ; step++) {
+        const current: CwSnapshot = { ...snapshot, session: { name, messages } };
+        const plan = planTurn(current, prompt, options.entrypoint);
+        if (plan.status === 'blocked') throw plan.error;
+        if (first === null) {
+          first = { plan, snapshot: current };
+          if (plan.prepared.projection.warning !== null) options.onWarning?.(plan.prepared.projection.warning);
+        }
+        options.onStep?.(step, plan.input);
+        const { reply, finishReason } = await exchange(current, plan, options);
+        const bodySha256 = sha256Hex(plan.prepared.canonicalBodyText);
+        const assistant: ConversationMessage = {
+          role: 'assistant',
+          content: reply.text,
+          ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}),
+          ...(reply.usage === null ? {} : { usage: reply.usage }),
+          ...(reply.replay.length === 0 ? {} : { replay: { dialect: plan.prepared.dialect, items: reply.replay } }),
+          body_sha256: bodySha256,
+        };
+        const added: ConversationMessage[] =
+          prompt === undefined ? [assistant] : [{ role: 'user', content: prompt }, assistant];
+        messages = await save(options.home, name, messages, added, reply);
+        const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
+          steps.push({ input: plan.input, bodySha256, reply, finishReason, toolResults });
+          const firstPlan = first as { plan: ReadyTurn; snapshot: CwSnapshot };
+          return {
+            manifest: renderManifest(firstPlan.snapshot, firstPlan.plan, options.prompt !== undefined, {
+              offlineTokenizer: false,
+            }),
+            reply,
+            finishReason,
+            warning: firstPlan.plan.prepared.projection.warning,
+            steps,
+            stopped,
+          };
+        };
+        if (reply.toolCalls.length === 0) return done('answered');
+        if (loop === undefined || loop.posture === 'never') return done('tool-calls-returned');
+        const controller = new AbortController();
+        const onAbort = (): void => controller.abort();
+        options.signal?.addEventListener('abort', onAbort, { once: true });
+        let records: ToolCallRecord[];
+        try {
+          records = await runToolCalls(reply.toolCalls, {
+            registry: snapshot.registry,
+            extraTools: new Map((loop.extraTools ?? []).map((tool) => [tool.name, tool])),
+            posture: loop.posture,
+            rules: loop.rules,
+            context: { workspace: loop.workspace, signal: controller.signal, env: toolEnv, limits: loop.limits },
+            ...(loop.ask ? { ask: loop.ask } : {}),
+            alwaysAllowed,
+            ...(loop.onToolStart ? { onStart: loop.onToolStart } : {}),
+            ...(loop.onToolEnd ? { onEnd: loop.onToolEnd } : {}),
+          });
+        } finally {
+          options.signal?.removeEventListener('abort', onAbort);
+        }
+        const results: ConversationMessage[] = records.map((record) => ({
+          role: 'tool',
+          tool_call_id: record.call.id,
+          name: record.call.name,
+          content: record.content,
+          status: record.status,
+        }));
+        messages = await save(options.home, name, messages, results, null);
+        if (options.signal?.aborted) return done('interrupted', records);
+        if (step >= loop.maxSteps) return done('step-limit', records);
+        steps.push({ input: plan.input, bodySha256, reply, finishReason, toolResults: records });
+        prompt = undefined;
       }
-      // The offline tokenizer only feeds the manifest's counts, which send does not show.
-      return {
-        manifest: renderManifest(current, plan, true, { offlineTokenizer: false }),
-        reply,
-        finishReason,
-        warning,
-      };
     },
     options,
   );
+}
+
+/** One request of the loop: the prepared bytes out, the decoded reply back. */
+async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnOptions) {
+  const { prepared } = plan;
+  const dialect = current.registry.dialect(prepared.dialect);
+  // prepareOutboundRequest already refused a dialect no plugin registered.
+  if (!dialect) throw new Error(`dialect ${prepared.dialect} disappeared after planning`);
+  const settings = transportSettingsFor(
+    current.config,
+    prepared.route.row.route_id,
+    options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries },
+  );
+  return sendPreparedRequest(prepared, dialect, {
+    env: options.env,
+    settings,
+    scrub: options.prompt === undefined ? [] : [options.prompt],
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onText ? { onText: options.onText } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+  });
+}
+
+/** Appends messages under the held lock; what the session cannot take goes to a recovery file. */
+async function save(
+  home: string,
+  name: string,
+  history: readonly ConversationMessage[],
+  added: readonly ConversationMessage[],
+  reply: AssistantReply | null,
+): Promise<readonly ConversationMessage[]> {
+  try {
+    await writeTurn(home, name, history.length, added);
+  } catch (error) {
+    const location = await writeRecoveryFile(home, name, { session: name, turn: added });
+    throw new ReplyNotSavedError(location, reply, errorCode(error));
+  }
+  return [...history, ...added];
 }
 
 function errorCode(error: unknown): string {

@@ -5,12 +5,12 @@ import { EXAMPLE_ROW } from './example-capability-rows.js';
 import { register } from './index.js';
 
 /** What one register call recorded; the registry fills it in. */
-type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'refiners'>;
+type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'toolNames' | 'refiners'>;
 
 describe('plugin template', () => {
   it('registers a row the core accepts', () => {
     const registry = new PluginRegistry();
-    const registered: Registrations = { routeIds: [], dialectIds: [], refiners: [] };
+    const registered: Registrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
     register(registry.apiFor('cw-plugin-template', registered));
     expect(registry.problems).toEqual([]);
     expect(registered.routeIds).toEqual([EXAMPLE_ROW.route_id]);

@@ -21,7 +21,7 @@ export function unavailableManifest(
       requested_reasoning: 'route-default',
       hypothetical_prompt_supplied: reason !== 'no-hypothetical-prompt-supplied',
       mode: 'agent',
-      approval_mode: 'tool-calls-not-executed',
+      approval_mode: 'ask',
       allowed_tool_gate_count: null,
       disallowed_tool_gate_count: null,
       base_prompt: { origin: 'bundled with this cw build', bytes: 590, sha256: 'c'.repeat(64) },

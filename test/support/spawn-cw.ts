@@ -72,7 +72,19 @@ export function tempFolders(): { make: (prefix: string) => Promise<string>; clea
 /** The messages of a saved session. */
 export async function sessionMessages(home: string, name = 'default'): Promise<Record<string, unknown>[]> {
   const text = await readFile(join(home, 'sessions', `${name}.json`), 'utf8');
-  return (JSON.parse(text) as { messages: Record<string, unknown>[] }).messages;
+  return (JSON.parse(text) as { messages: Record<string, unknown>[] }).messages.map(withoutRequestHash);
+}
+
+/**
+ * A stored reply without the hash of the request it answered (checked well formed when present):
+ * tests compare conversations, and the hash pins a request, not the conversation.
+ */
+export function withoutRequestHash(message: Record<string, unknown>): Record<string, unknown> {
+  if (message['role'] !== 'assistant' || !('body_sha256' in message)) return message;
+  const { body_sha256: hash, ...rest } = message;
+  if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash))
+    throw new Error('a stored reply has a malformed body_sha256');
+  return rest;
 }
 
 /** The entries of the home's sessions folder, sorted: locks, stale locks and temp files show up here. */

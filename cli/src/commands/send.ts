@@ -1,16 +1,24 @@
 import { Command } from '@oclif/core';
 import { reportError } from '../report-error.js';
 
-/** `cw send`: send exactly the request preview-request describes, and save the turn when it succeeds. */
+// Defaults of the agent loop's bounds (docs/agent-loop.md).
+const DEFAULT_MAX_STEPS = 25;
+const DEFAULT_LIMITS = { outputBytes: 32 * 1024, outputLines: 2_000, commandTimeoutMs: 120_000 };
+// What a shell exits with after Ctrl-C, so scripts can tell an interrupted run from a failure.
+const INTERRUPTED_EXIT = 130;
+
+/** `cw send`: send exactly the request preview-request describes, run the tools the model calls, save each step. */
 export default class Send extends Command {
-  static override summary = 'Send the next turn: exactly the request preview-request describes';
+  static override summary = 'Send the next turn and run the tools the model calls, under an approval posture';
   static override description =
-    'Prepares the request through the same seam as preview-request, sends its exact bytes, prints the reply, and appends the turn to the session only when the provider says the reply is complete. Timeouts, retries and what a failed turn leaves behind: docs/transport.md.';
-  static override usage = 'send [--json] [--blocking] [--max-retries <0-10>] --prompt <text>';
+    'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
+  static override usage =
+    'send [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
-    '<%= config.bin %> send --json --blocking --prompt hello',
-    '<%= config.bin %> send --max-retries 0 --prompt hello',
+    '<%= config.bin %> send --approval workspace --prompt "make the failing test pass"',
+    '<%= config.bin %> send --no-tools --json --blocking --prompt hello',
+    '<%= config.bin %> send',
   ];
   static override strict = false;
 
@@ -19,76 +27,160 @@ export default class Send extends Command {
     let json = false;
     let streamed = false;
     let midLine = false;
+    let interrupts = 0;
+    const controller = new AbortController();
+    // The first Ctrl-C stops the loop cleanly (the session stays valid); a second one leaves at once.
+    const onInterrupt = (): void => {
+      interrupts += 1;
+      if (interrupts > 1) process.exit(INTERRUPTED_EXIT);
+      controller.abort();
+    };
+    process.on('SIGINT', onInterrupt);
+    const { Spinner } = await import('../spinner.js');
+    const spinner = new Spinner();
     try {
-      const { parseSendArgs } = await import('../grammar.js');
+      const { parseSendArgs, promptRequired } = await import('../grammar.js');
       const args = parseSendArgs(this.argv);
       json = args.json;
       const core = await import('@cw/core');
       const { loadRuntime } = await import('../load-runtime.js');
       const { snapshot, home, registry } = await loadRuntime(this.config);
+      if (args.prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       const { projectionWarningLine } = await import('../render-projection-warning.js');
-      const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
-      const notice = (line: string): void => {
+      const { toolStartLine, toolEndLine } = await import('../tool-status-line.js');
+      const { askOnTerminal, canAsk } = await import('../ask-on-terminal.js');
+      const stderrLine = (line: string): void => {
+        spinner.stop();
         // A notice never lands in the middle of streamed reply text.
         if (midLine) process.stdout.write('\n');
         midLine = false;
-        process.stderr.write(`cw: ${core.terminalSafe(line)}\n`);
+        process.stderr.write(line);
       };
-      const { manifest, reply, warning } = await core.sendTurn(snapshot, {
-        home,
-        prompt: args.prompt,
-        entrypoint: args.entrypoint,
-        env: process.env,
-        ...(args.maxRetries === undefined ? {} : { maxRetries: args.maxRetries }),
-        // Printed before the request goes out: the person sees which tools were left off first.
-        onWarning: (found) => process.stderr.write(projectionWarningLine(found, core.terminalSafe)),
-        onWait: () => notice('waiting for another cw send on this session to finish'),
-        onStaleLockBroken: () => notice('removed a session lock left by a cw process that is no longer running'),
-        onRetry: (retry) => notice(`retry ${retry.attempt} of ${retries} in ${retry.delayMs} ms after ${retry.cause}`),
-        // Text as it arrives, for a person; --json prints one document at the end instead.
-        ...(args.json
-          ? {}
-          : {
-              onText: (delta: string) => {
-                const text = core.terminalSafeMultiline(delta);
-                process.stdout.write(text);
-                streamed = true;
-                midLine = !text.endsWith('\n');
+      const notice = (line: string): void => stderrLine(`cw: ${core.terminalSafe(line)}\n`);
+      const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
+      const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
+      const interactive = posture === 'ask' && canAsk();
+      let toldNoTerminal = false;
+      const limits = snapshot.config.tool_limits;
+      const loop = {
+        posture,
+        rules: snapshot.config.permissions,
+        workspace: await core.workspaceRoot(snapshot.config.workspace),
+        maxSteps: args.maxSteps ?? snapshot.config.max_steps ?? DEFAULT_MAX_STEPS,
+        limits: {
+          outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
+          outputLines: limits.output_lines ?? DEFAULT_LIMITS.outputLines,
+          commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
+        },
+        ...(interactive
+          ? {
+              ask: (call: { name: string; summary: string }) => {
+                spinner.stop();
+                return askOnTerminal(call, core.terminalSafe);
               },
-            }),
-      });
-      if (args.json) {
-        const body = 'exact' in manifest.body ? manifest.body.exact : null;
-        const result = {
-          reply: { text: reply.text, tool_calls: reply.toolCalls, usage: reply.usage },
-          sent: body === null ? null : { body_sha256: body.body_sha256, body_wire_sha256: body.body_wire_sha256 },
-          tool_projection_warning:
-            warning === null
-              ? null
-              : {
-                  code: warning.code,
-                  omitted: warning.omitted,
-                  omitted_count: warning.omitted_count,
-                  more: warning.more,
-                  tool_choice: warning.tool_choice,
+            }
+          : {}),
+        onToolStart: (call: { name: string }, summary: string) =>
+          stderrLine(toolStartLine(call.name, summary, core.terminalSafe)),
+        onToolEnd: (record: Parameters<typeof toolEndLine>[0]) => {
+          stderrLine(toolEndLine(record, core.terminalSafe));
+          // Said once, when it first matters: a call was refused because no one could be asked.
+          if (record.status === 'refused' && posture === 'ask' && !interactive && !toldNoTerminal) {
+            toldNoTerminal = true;
+            notice(
+              'no terminal to ask on, so approval ask acts as read-only: use --approval workspace or permissions.allow',
+            );
+          }
+        },
+      };
+      // MCP servers are started for the send only: their tools join this turn's catalog, and a server
+      // that fails is named in a warning and left out; the turn still goes.
+      const hasMcp = Object.values(snapshot.config.mcpServers).some((server) => !server.disabled);
+      const mcp = hasMcp
+        ? await core.openMcpForSend({
+            home,
+            config: snapshot.config,
+            env: process.env,
+            pluginTools: registry.toolCatalog,
+            callTimeoutMs: loop.limits.commandTimeoutMs,
+            signal: controller.signal,
+          })
+        : null;
+      for (const failure of mcp?.failures ?? []) {
+        notice(`warning: MCP server ${core.safeIdentifier(failure.name)} is left out of this turn: ${failure.problem}`);
+      }
+      const turnSnapshot = mcp === null ? snapshot : { ...snapshot, catalog: mcp.catalog, mcp: mcp.mcp };
+      const sent = await core
+        .sendTurn(turnSnapshot, {
+          home,
+          prompt: args.prompt,
+          entrypoint: args.entrypoint,
+          env: process.env,
+          signal: controller.signal,
+          loop: { ...loop, extraTools: mcp?.tools ?? [] },
+          ...(args.maxRetries === undefined ? {} : { maxRetries: args.maxRetries }),
+          // Printed before the request goes out: the person sees which tools were left off first.
+          onWarning: (found) => stderrLine(projectionWarningLine(found, core.terminalSafe)),
+          onWait: () => notice('waiting for another cw send on this session to finish'),
+          onStaleLockBroken: () => notice('removed a session lock left by a cw process that is no longer running'),
+          onRetry: (retry) =>
+            notice(`retry ${retry.attempt} of ${retries} in ${retry.delayMs} ms after ${retry.cause}`),
+          onStep: () => spinner.start(),
+          // Text as it arrives, for a person; --json prints one document at the end instead.
+          ...(args.json
+            ? {}
+            : {
+                onText: (delta: string) => {
+                  spinner.stop();
+                  const text = core.terminalSafeMultiline(delta);
+                  process.stdout.write(text);
+                  streamed = true;
+                  midLine = !text.endsWith('\n');
                 },
-        };
-        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+              }),
+        })
+        .finally(() => mcp?.close());
+      spinner.stop();
+      if (args.json) {
+        const { sendJsonDocument } = await import('../send-json.js');
+        process.stdout.write(`${JSON.stringify(sendJsonDocument(sent), null, 2)}\n`);
       } else {
         // The reply is the model's text, shown to the person who asked for it; only terminal controls are removed.
-        process.stdout.write(streamed ? '\n' : `${core.terminalSafeMultiline(reply.text)}\n`);
+        const last = sent.steps.at(-1);
+        const streamedLast = streamed && last !== undefined && last.reply.text !== '';
+        if (midLine) process.stdout.write('\n');
+        else if (!streamedLast && sent.reply.text !== '')
+          process.stdout.write(`${core.terminalSafeMultiline(sent.reply.text)}\n`);
+        else if (!streamed) process.stdout.write('\n');
         midLine = false;
       }
+      if (sent.stopped === 'step-limit') {
+        notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
+      } else if (sent.stopped === 'tool-calls-returned' && !args.json) {
+        notice(
+          `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tools)`,
+        );
+      } else if (sent.stopped === 'interrupted') {
+        notice('interrupted: the calls that ran are saved, the rest are answered "not executed"; cw send continues');
+        this.exit(INTERRUPTED_EXIT);
+      }
     } catch (error) {
+      spinner.stop();
       // Streamed text ends its line first, so the error line stands on its own.
       if (midLine) process.stdout.write('\n');
+      if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
       if (json) {
         const { jsonErrorDocument } = await import('../json-error.js');
         process.stdout.write(`${JSON.stringify(await jsonErrorDocument(error), null, 2)}\n`);
       }
+      if ((error as { kind?: unknown }).kind === 'interrupted') {
+        await reportError(this, Object.assign(error as Error, { exitCode: INTERRUPTED_EXIT }));
+      }
       await reportError(this, error);
+    } finally {
+      process.off('SIGINT', onInterrupt);
     }
   }
 }

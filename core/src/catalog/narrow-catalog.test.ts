@@ -6,7 +6,7 @@ const tool = (name: string, deferred = false): ToolDefinition => ({
   name,
   description: `${name} tool`,
   input_schema: { type: 'object' },
-  origin: { kind: 'builtin' },
+  origin: { kind: 'plugin', plugin: '@cw/test' },
   deferred,
 });
 const CATALOG = [tool('read'), tool('edit'), tool('fetch', true), tool('shell')];

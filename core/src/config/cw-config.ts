@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
+import { hasMalformedEnvReference } from '../mcp/expand-env-references.js';
 import { baseUrlSchema } from '../route/base-url.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import { REASONING_TIERS, labelSchema } from '../route/capability-row.js';
@@ -21,14 +23,110 @@ const customRoute = z
   })
   .strict();
 
-const mcpServer = z
+/** An MCP server's name: the key under `mcpServers`, and the prefix its tools are known by. */
+export const MCP_SERVER_NAME_PATTERN = /^(?!__proto__$)[A-Za-z0-9_-]{1,64}$/;
+
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// RFC 9110 token characters: what an HTTP field name may be made of.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function parsedUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A map of names to strings whose values may hold `${env:NAME}` references. Checked as a whole so
+ * a problem is reported against the field (`env`, `headers`), never against a key or value the
+ * user wrote: either could be a secret pasted in the wrong place.
+ */
+function referenceMap(names: RegExp, what: string) {
+  return z.custom<Record<string, string>>(
+    (value) =>
+      isPlainRecord(value) &&
+      Object.keys(value).length <= 256 &&
+      Object.entries(value).every(
+        ([key, text]) =>
+          key.length <= 256 &&
+          names.test(key) &&
+          typeof text === 'string' &&
+          text.length <= 16_384 &&
+          !hasMalformedEnvReference(text),
+      ),
+    `must map ${what} to strings (at most 256); a value may refer to a variable only as \${env:NAME}`,
+  );
+}
+
+/** A local server cw starts and speaks to over its stdin and stdout. */
+const mcpStdioServer = z
   .object({
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
+    command: z.string().min(1).max(4096),
+    args: z.array(z.string().max(32_768)).max(1024).default([]),
+    /** Set in the server's environment, on top of a minimal base (PATH, HOME, …); values may be `${env:NAME}`. */
+    env: referenceMap(ENV_VAR_NAME, 'environment variable names').default({}),
+    /** The folder the server starts in; default: the folder cw runs in. */
+    cwd: z.string().min(1).max(4096).optional(),
     disabled: z.boolean().default(false),
   })
   .strict();
+
+/** A remote server cw speaks to over streamable HTTP. */
+const mcpHttpServer = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .refine((url) => {
+        const address = parsedUrl(url);
+        return address === null || (address.username === '' && address.password === '');
+      }, 'must not carry user info (name:secret@); send credentials in a header as ${env:NAME}')
+      .refine((url) => !url.includes('#'), 'must not carry a fragment (#...)'),
+    /** Sent with every request; values may be `${env:NAME}` (`"Authorization": "Bearer ${env:TOKEN}"`). */
+    headers: referenceMap(HEADER_NAME, 'HTTP header names').default({}),
+    disabled: z.boolean().default(false),
+  })
+  .strict();
+
+/** One `mcpServers` entry as written: a stdio server (`command`) or a streamable HTTP one (`url`). */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+/** A stdio MCP server entry, defaults filled in; `env` values still hold their `${env:NAME}` references. */
+export type McpStdioServerConfig = z.output<typeof mcpStdioServer>;
+/** A streamable HTTP MCP server entry, defaults filled in; `headers` values still hold their references. */
+export type McpHttpServerConfig = z.output<typeof mcpHttpServer>;
+
+/**
+ * One `mcpServers` entry. The transport is chosen by the key present (`url` or `command`) before the
+ * entry is checked, so a mistake is reported against the field it is in rather than as "matches
+ * neither shape".
+ */
+export const mcpServerConfigSchema = z.unknown().transform((value, context): McpServerConfig => {
+  if (!isPlainRecord(value)) {
+    context.addIssue({ code: 'invalid_type', expected: 'object', input: value });
+    return z.NEVER;
+  }
+  const hasUrl = Object.hasOwn(value, 'url');
+  if (hasUrl === Object.hasOwn(value, 'command')) {
+    context.addIssue({
+      code: 'custom',
+      input: value,
+      message: hasUrl
+        ? 'has both command and url: a server is either local (command) or remote (url)'
+        : 'needs command (a local stdio server) or url (a remote streamable HTTP server)',
+    });
+    return z.NEVER;
+  }
+  const parsed = (hasUrl ? mcpHttpServer : mcpStdioServer).safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) context.addIssue({ ...issue, input: undefined } as z.core.$ZodRawIssue);
+  return z.NEVER;
+});
 
 const toolName = z.string().min(1).max(128);
 
@@ -65,6 +163,30 @@ const retriesConfig = z
   })
   .strict();
 
+/** One permission rule: a tool name, optionally with a command in parentheses (`shell(npm test:*)`). */
+const permissionRule = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[A-Za-z0-9_-]+(\(.*\))?$/s, 'must be a tool name, optionally followed by (command) or (prefix:*)');
+
+const permissions = z
+  .object({
+    /** Calls these rules name run without asking, whatever the posture (except never). */
+    allow: z.array(permissionRule).max(256).default([]),
+    /** Calls these rules name are refused; deny wins over allow. */
+    deny: z.array(permissionRule).max(256).default([]),
+  })
+  .strict();
+
+const toolLimits = z
+  .object({
+    output_bytes: z.number().int().min(1_024).max(10_000_000).optional(),
+    output_lines: z.number().int().min(10).max(100_000).optional(),
+    command_timeout_ms: milliseconds.optional(),
+  })
+  .strict();
+
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
 export const cwConfigSchema = z
   .object({
@@ -76,7 +198,17 @@ export const cwConfigSchema = z
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _')
       .optional(),
     routes: z.record(z.string().min(1).max(64), customRoute).default({}),
-    mcpServers: z.record(z.string().min(1), mcpServer).default({}),
+    mcpServers: z
+      .unknown()
+      // Checked on the map as written, before it is copied (a copy would drop `__proto__`), and as a
+      // whole, so a bad name is reported without repeating it.
+      .refine(
+        (servers) =>
+          !isPlainRecord(servers) || Object.keys(servers).every((name) => MCP_SERVER_NAME_PATTERN.test(name)),
+        'server names must be 1 to 64 letters, digits, - or _ (and not __proto__)',
+      )
+      .pipe(z.record(z.string(), mcpServerConfigSchema))
+      .default({}),
     tools: toolGates.default({ surface: 'standard' }),
     timeouts: timeoutsConfig.default({}),
     /** Timeouts for one route, keyed by route id; a route's entry wins over the top level. */
@@ -89,6 +221,14 @@ export const cwConfigSchema = z
       .positive()
       .max(2 ** 31)
       .optional(),
+    /** What the agent loop may run without asking (docs/agent-loop.md). */
+    approval: z.enum(APPROVAL_POSTURES).default('ask'),
+    permissions: permissions.default({ allow: [], deny: [] }),
+    /** The folder file tools and commands act in; default: the git root above the current folder, else the current folder. */
+    workspace: z.string().min(1).max(4096).optional(),
+    /** Model requests one cw send may make in its loop. */
+    max_steps: z.number().int().min(1).max(200).optional(),
+    tool_limits: toolLimits.default({}),
   })
   .strict();
 

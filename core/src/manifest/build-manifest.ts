@@ -72,7 +72,7 @@ export function renderManifest(
   promptSupplied: boolean,
   options: PreviewOptions = {},
 ): RequestManifest {
-  const session = sessionFacts(snapshot, promptSupplied);
+  const session = sessionFacts(snapshot, promptSupplied, plan);
   const manifest = (
     route: RequestManifest['route'],
     tools: RequestManifest['tools'],
@@ -111,14 +111,14 @@ function sectionReason<Reason extends string>(reasons: readonly Reason[], reason
   return reason as Reason;
 }
 
-function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean): SessionFacts {
+function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnPlan): SessionFacts {
   const auto = snapshot.pending.autoRouting;
   const routeId = snapshot.config.route ?? snapshot.defaultRouteId;
   const catalog = new Set(snapshot.registry.row(routeId)?.model.catalog ?? []);
   const gates = snapshot.config.tools;
   return {
     agent_role: 'primary',
-    lane_kind: 'cli-single-turn',
+    lane_kind: plan.input === 'continuation' ? 'agent-loop-continuation' : 'cli-single-turn',
     session_name: safeIdentifier(snapshot.session.name),
     stored_message_count: snapshot.session.messages.length,
     requested_route: auto ? 'auto' : safeIdentifier(routeId),
@@ -131,7 +131,7 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean): SessionFac
     requested_reasoning: snapshot.config.reasoning ?? 'route-default',
     hypothetical_prompt_supplied: promptSupplied,
     mode: 'agent',
-    approval_mode: 'tool-calls-not-executed',
+    approval_mode: snapshot.config.approval,
     allowed_tool_gate_count: gates?.allow === undefined ? null : gates.allow.length,
     disallowed_tool_gate_count: gates?.deny === undefined ? null : gates.deny.length,
     base_prompt: {
@@ -192,6 +192,8 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
   // Derived, not asserted: narrow under both budgets and compare what each would put up front.
   const standard = narrowCatalog(snapshot.catalog, gates, 'standard');
   const full = narrowCatalog(snapshot.catalog, gates, 'full');
+  // Names are unique in a catalog (MCP tools are namespaced), so the name says which tool it was.
+  const originOf = new Map(activeTools.map((tool) => [tool.name, tool.origin.kind] as const));
   const wireNames = new Set(projection.wireTools.map((tool) => tool.name));
   return {
     catalog_tool_count: snapshot.catalog.length,
@@ -208,6 +210,7 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
       omitted_count: outcomes.filter((entry) => entry.outcome === 'omitted').length,
       changed: changed.slice(0, MAX_LISTED_TOOLS).map((entry) => ({
         name: safeIdentifier(entry.name),
+        tool_origin: originOf.get(entry.name) ?? 'plugin',
         outcome: entry.outcome === 'relaxed' ? 'relaxed' : 'omitted',
         codes: (entry.outcome === 'relaxed' ? [...entry.rules] : entry.outcome === 'omitted' ? [entry.reason] : []).map(
           safeIdentifier,

@@ -6,6 +6,7 @@
 // catalog model, a phrase, a package name, redacted error text), an enum, or a hash. No field can
 // hold prompt text, message content, a schema, a credential, a URL path or an absolute path.
 import { z } from 'zod';
+import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
 import {
   CONTEXT_SOURCES,
   OFFLINE_TOKENIZERS,
@@ -66,8 +67,10 @@ function buildManifestSchema() {
   const sessionFactsSchema = z.strictObject({
     agent_role: z.literal('primary').describe('Always `primary`: the manifest describes the primary agent turn only.'),
     lane_kind: z
-      .literal('cli-single-turn')
-      .describe('Always `cli-single-turn`: cw runs one turn per command; there are no sub-agents.'),
+      .enum(['cli-single-turn', 'agent-loop-continuation'])
+      .describe(
+        '`cli-single-turn` for a request a new prompt starts; `agent-loop-continuation` for the next step of a loop that stopped after running tools. There are no sub-agents.',
+      ),
     session_name: label.describe('Session the turn belongs to (redacted label).'),
     stored_message_count: count.describe('Messages stored in the session before this turn.'),
     requested_route: label.describe('The route the user selected, or `auto` under auto model routing.'),
@@ -85,9 +88,9 @@ function buildManifestSchema() {
       .describe('Whether the caller supplied --prompt (stays true when planning failed).'),
     mode: z.literal('agent').describe('Always `agent`: cw has one mode today.'),
     approval_mode: z
-      .literal('tool-calls-not-executed')
+      .enum(APPROVAL_POSTURES)
       .describe(
-        'Always `tool-calls-not-executed`: cw send returns tool calls and never runs them, so nothing needs approval.',
+        'The approval posture the agent loop runs tool calls under (config approval): never, read-only, workspace or ask.',
       ),
     allowed_tool_gate_count: count
       .nullable()
@@ -146,6 +149,9 @@ function buildManifestSchema() {
 
   const toolOutcomeSchema = z.strictObject({
     name: label.describe('Tool name (redacted label).'),
+    tool_origin: z
+      .enum(['plugin', 'mcp'])
+      .describe('Where the tool comes from: a plugin (the built-in tools included) or an MCP server.'),
     outcome: z.enum(['relaxed', 'omitted']).describe('What projection did to the tool on this route.'),
     codes: z.array(label).describe('Rule or reason codes; never schema values.'),
   });

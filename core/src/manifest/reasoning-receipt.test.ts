@@ -38,6 +38,7 @@ const control = (key_path: string, value_kind: 'effort' | 'budget' | 'toggle'): 
   also_set: {},
   default_tier: null,
   conflicting_params: [],
+  replay: 'tool-loop',
   omits_tool_choice: false,
   forbids_forced_tool_choice: false,
 });

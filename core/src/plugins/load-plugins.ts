@@ -99,7 +99,7 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): 
     registry.problems.push({ plugin, code: 'no-register-export', detail: 'the entry exports no register function' });
     return;
   }
-  const registered: PluginRegistrations = { routeIds: [], dialectIds: [], refiners: [] };
+  const registered: PluginRegistrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
   try {
     await register(registry.apiFor(plugin, registered));
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { RefineBody, RefineOptions, RouteMatch, DialectDefinition } from '../dialect/dialect-contract.js';
 import type { CoreHooks } from '../hooks.js';
 import type { CapabilityRowInput } from '../route/capability-row.js';
+import type { ToolImplementation } from '../tools/tool-contract.js';
 
 /** The plugin contract version this core speaks. A plugin declaring another version is not loaded. */
 export const PLUGIN_API_VERSION = 2;
@@ -30,6 +31,8 @@ export interface PluginApi {
   addDialect(dialect: DialectDefinition): void;
   /** Refines bodies of the routes `match` declares, after the core placed the reasoning control. */
   refineBody(match: RouteMatch, refine: RefineBody, options?: RefineOptions): void;
+  /** Adds a tool: its definition joins the catalog and the agent loop runs its calls. Names are first come. */
+  addTool(tool: ToolImplementation): void;
 }
 
 /** The function a plugin exports as `register`. */

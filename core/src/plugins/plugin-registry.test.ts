@@ -14,7 +14,7 @@ const dialect = (id: string): DialectDefinition => ({
 describe('addDialect checks the whole contract at load', () => {
   it('registers a complete dialect and attributes it to the plugin', () => {
     const registry = new PluginRegistry();
-    const registered = { routeIds: [], dialectIds: [] as string[], refiners: [] };
+    const registered: PluginRegistrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
     registry.apiFor('@acme/wire', registered).addDialect(dialect('acme-wire'));
     expect(registry.dialect('acme-wire')?.plugin).toBe('@acme/wire');
     expect(registered.dialectIds).toEqual(['acme-wire']);
@@ -52,7 +52,7 @@ describe('refineBody runs only on the routes its match declares', () => {
 
   it('applies by route id or shape, after reasoning placement, and records the match', () => {
     const registry = new PluginRegistry();
-    const registered: PluginRegistrations = { routeIds: [], dialectIds: [], refiners: [] };
+    const registered: PluginRegistrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
     const api = registry.apiFor('@acme/refine', registered);
     api.refineBody({ routeIds: ['one'] }, (body) => ({ ...body, byId: true }));
     api.refineBody({ routeShapes: ['wide'] }, (body) => ({ ...body, byShape: true }), { stage: 120 });

@@ -8,6 +8,8 @@ import {
   type RouteMatch,
 } from '../dialect/dialect-contract.js';
 import { CoreHooks } from '../hooks.js';
+import type { ToolImplementation } from '../tools/tool-contract.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
 import {
   capabilityRowSchema,
   labelSchema,
@@ -28,6 +30,8 @@ export type PluginProblemCode =
   | 'invalid-dialect'
   | 'duplicate-dialect'
   | 'invalid-refiner'
+  | 'invalid-tool'
+  | 'duplicate-tool'
   | 'wrote-output';
 
 /** A load problem, kept as data and reported by the host; detail is raw and must be redacted before printing. */
@@ -41,6 +45,7 @@ export interface PluginProblem {
 export interface PluginRegistrations {
   readonly routeIds: string[];
   readonly dialectIds: string[];
+  readonly toolNames: string[];
   /** One entry per refineBody call: the match it declared and its stage. */
   readonly refiners: { readonly match: RouteMatch; readonly stage: number }[];
 }
@@ -62,6 +67,23 @@ export class PluginRegistry {
   readonly #rows = new Map<string, CapabilityRow>();
   readonly #dialects = new Map<string, DialectDefinition & { readonly plugin: string }>();
   readonly #withdrawn = new Set<string>();
+  readonly #tools = new Map<string, ToolImplementation & { readonly plugin: string }>();
+
+  /** The tool catalog the plugins registered, in registration order. */
+  get toolCatalog(): readonly ToolDefinition[] {
+    return [...this.#tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+      origin: { kind: 'plugin', plugin: tool.plugin },
+      deferred: false,
+    }));
+  }
+
+  /** The registered tool of that name, with the plugin that registered it. */
+  tool(name: string): (ToolImplementation & { readonly plugin: string }) | undefined {
+    return this.#tools.get(name);
+  }
 
   /** Every registered row, in registration order. */
   get rows(): readonly CapabilityRow[] {
@@ -85,6 +107,7 @@ export class PluginRegistry {
   withdraw(plugin: string): void {
     for (const [id, row] of this.#rows) if (row.plugin === plugin) this.#rows.delete(id);
     for (const [id, dialect] of this.#dialects) if (dialect.plugin === plugin) this.#dialects.delete(id);
+    for (const [name, tool] of this.#tools) if (tool.plugin === plugin) this.#tools.delete(name);
     this.#withdrawn.add(plugin);
   }
 
@@ -94,7 +117,10 @@ export class PluginRegistry {
   }
 
   /** The API handed to one plugin's register function; what it adds is attributed to it. */
-  apiFor(plugin: string, registered: PluginRegistrations = { routeIds: [], dialectIds: [], refiners: [] }): PluginApi {
+  apiFor(
+    plugin: string,
+    registered: PluginRegistrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] },
+  ): PluginApi {
     const problem = (code: PluginProblemCode, detail: string): void => {
       this.problems.push({ plugin, code, detail });
     };
@@ -161,6 +187,29 @@ export class PluginRegistry {
         );
         registered.refiners.push({ match, stage });
       },
+      addTool: (tool: ToolImplementation) => {
+        const invalid = toolDefect(tool);
+        if (invalid !== null) {
+          problem('invalid-tool', invalid);
+          return;
+        }
+        if (this.#tools.has(tool.name)) {
+          problem('duplicate-tool', `tool ${tool.name} is already registered`);
+          return;
+        }
+        const { name, description, inputSchema, readOnly, execute, summarize, commandOf } = tool;
+        this.#tools.set(name, {
+          name,
+          description,
+          inputSchema,
+          readOnly,
+          execute,
+          ...(summarize ? { summarize } : {}),
+          ...(commandOf ? { commandOf } : {}),
+          plugin,
+        });
+        registered.toolNames.push(name);
+      },
     };
   }
 }
@@ -172,6 +221,25 @@ function dialectDefect(definition: DialectDefinition): string | null {
   if (typeof id !== 'string' || !labelSchema.safeParse(id).success) return 'dialect id must be a kebab-case label';
   const missing = DIALECT_PARTS.filter((part) => typeof definition[part] !== 'function');
   return missing.length === 0 ? null : `dialect ${id} has no ${missing.join(', ')} function`;
+}
+
+// The tool-name rule the strictest built-in route takes; a name outside it could never be sent.
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** What is wrong with a tool registration, or null. */
+function toolDefect(tool: ToolImplementation): string | null {
+  if (typeof tool !== 'object' || tool === null) return 'addTool takes an object';
+  if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+    return 'tool name must be 1 to 64 letters, digits, _ or -';
+  }
+  if (typeof tool.description !== 'string' || tool.description === '') return `tool ${tool.name} has no description`;
+  const schema: unknown = tool.inputSchema;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return `tool ${tool.name} needs an inputSchema object`;
+  }
+  if (typeof tool.readOnly !== 'boolean') return `tool ${tool.name} must say whether it is readOnly`;
+  if (typeof tool.execute !== 'function') return `tool ${tool.name} has no execute function`;
+  return null;
 }
 
 /** What is wrong with a refiner registration, or null. */

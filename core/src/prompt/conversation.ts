@@ -29,10 +29,30 @@ export const conversationMessageSchema = z.discriminatedUnion('role', [
         .strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) })
         .readonly()
         .optional(),
+      /**
+       * Reasoning state the provider needs back (signed thinking, encrypted reasoning items), tagged
+       * with the dialect that produced it: only that dialect's buildBody may send it again.
+       */
+      replay: z
+        .strictObject({ dialect: z.string().min(1).max(48), items: z.array(z.json()).readonly() })
+        .readonly()
+        .optional(),
+      /** The body_sha256 of the request this reply answered, so a step can be matched to its preview. */
+      body_sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
     })
     .readonly(),
   z
-    .strictObject({ role: z.literal('tool'), tool_call_id: z.string(), name: z.string(), content: z.string() })
+    .strictObject({
+      role: z.literal('tool'),
+      tool_call_id: z.string(),
+      name: z.string(),
+      content: z.string(),
+      /** How the call ended (ok, error, refused, invalid, not-executed); never sent to the model. */
+      status: z.enum(['ok', 'error', 'refused', 'invalid', 'not-executed']).optional(),
+    })
     .readonly(),
 ]);
 

@@ -1,3 +1,4 @@
+import type { JsonValue } from '../canonical/canonical-json.js';
 import type { ToolCall } from '../prompt/conversation.js';
 import type { TurnEvent, TurnUsage } from './turn-events.js';
 
@@ -6,6 +7,8 @@ export interface AssistantReply {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
   readonly usage: TurnUsage | null;
+  /** Reasoning state to send back with this reply on later requests, in wire order; opaque to the core. */
+  readonly replay: readonly JsonValue[];
 }
 
 /** An error the provider reported inside its reply; `message` is raw and is redacted before it is shown. */
@@ -25,6 +28,7 @@ export class ReplyAssembler {
   #usage: TurnUsage | null = null;
   #finishReason: string | null = null;
   #error: InStreamError | null = null;
+  readonly #replay: JsonValue[] = [];
 
   /** Applies one event; events after the finish still count (some providers report usage last). */
   apply(event: TurnEvent): void {
@@ -52,6 +56,9 @@ export class ReplyAssembler {
         return;
       }
       case 'tool-call-end':
+        return;
+      case 'replay-item':
+        this.#replay.push(event.item);
         return;
       case 'usage':
         this.#usage = event.usage;
@@ -87,7 +94,7 @@ export class ReplyAssembler {
   /** The reply so far; tool calls in the order their indexes give. */
   reply(): AssistantReply {
     const calls = [...this.#calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ ...call }));
-    return { text: this.#text, toolCalls: calls, usage: this.#usage };
+    return { text: this.#text, toolCalls: calls, usage: this.#usage, replay: [...this.#replay] };
   }
 }
 

@@ -19,6 +19,12 @@ export interface TurnUsage {
 export type TurnEvent =
   | { readonly type: 'text-delta'; readonly text: string }
   | { readonly type: 'reasoning-delta'; readonly text: string }
+  /**
+   * Reasoning state the provider needs back on later requests (a signed thinking block, an encrypted
+   * reasoning item, the reasoning text some APIs require within a tool loop). Opaque to the core: it
+   * is stored with the reply and handed back to the same dialect's buildBody.
+   */
+  | { readonly type: 'replay-item'; readonly item: JsonValue }
   /** A tool call opens; `index` identifies it in later events of the same reply. */
   | { readonly type: 'tool-call-start'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'tool-call-delta'; readonly index: number; readonly argumentsDelta: string }

@@ -58,6 +58,12 @@ const reasoningSchema = z
     default_tier: z.enum(REASONING_TIERS).nullable(),
     /** Top-level body keys removed when a reasoning control is sent (e.g. sampling the provider rejects). */
     conflicting_params: z.array(z.string()).default([]),
+    /**
+     * When replies' reasoning state goes back to the provider: `never`, `tool-loop` (only the
+     * assistant messages since the last user message, as APIs that require it within a tool loop
+     * and reject or ignore it later do), or `always`.
+     */
+    replay: z.enum(['never', 'tool-loop', 'always']).default('tool-loop'),
     /** True when sending reasoning forces tool_choice off the body (the provider rejects it while thinking). */
     omits_tool_choice: z.boolean().default(false),
     /** True when a forced tool_choice (required or named) is refused while reasoning is sent. */

@@ -1,8 +1,8 @@
-import { loadConfig } from '../config/cw-config.js';
+import { loadConfig, type CwConfig } from '../config/cw-config.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { tapRowTable } from '../route/resolve-route.js';
 import { readSession } from '../state/session-store.js';
-import { BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import { tapProjectionEngine } from '../tools/project-tools.js';
 import { NOTHING_PENDING, type CwSnapshot, type McpState } from './snapshot.js';
 
@@ -23,19 +23,52 @@ export async function loadSnapshot(options: {
   const config = await loadConfig(options.home);
   const sessionName = config.session ?? DEFAULT_SESSION;
   const messages = await readSession(options.home, sessionName);
-  const enabledServers = Object.values(config.mcpServers).filter((server) => !server.disabled).length;
-  // No MCP snapshot store yet: configured servers mean a real turn would connect and discover tools.
-  const mcp: McpState =
-    enabledServers === 0
-      ? { kind: 'disabled' }
-      : { kind: 'not-snapshottable', detail: `${enabledServers} enabled MCP servers are not connected yet` };
+  const { mcp, catalog } = await mcpPart(options.home, config, options.registry.toolCatalog);
   return {
     config,
     registry: options.registry,
     defaultRouteId: options.defaultRouteId,
     session: { name: sessionName, messages },
-    catalog: BUILTIN_TOOLS,
+    // The tools plugins registered, in load order (built-ins first), then the snapshot's MCP tools.
+    catalog,
     mcp,
     pending: NOTHING_PENDING,
+  };
+}
+
+/**
+ * What MCP adds to a turn, known without connecting: the stored snapshot's tools when every enabled
+ * server's entry matches its config, otherwise a reason. Reads the snapshot file only; never spawns
+ * a server or opens a socket.
+ */
+async function mcpPart(
+  home: string,
+  config: CwConfig,
+  pluginTools: readonly ToolDefinition[],
+): Promise<{ mcp: McpState; catalog: readonly ToolDefinition[] }> {
+  const enabled = Object.values(config.mcpServers).filter((server) => !server.disabled).length;
+  if (enabled === 0) return { mcp: { kind: 'disabled' }, catalog: pluginTools };
+  const [{ readMcpSnapshot }, { mcpSnapshotState }, { mcpCatalog }] = await Promise.all([
+    import('../mcp/mcp-snapshot-store.js'),
+    import('../mcp/mcp-snapshot-state.js'),
+    import('../mcp/mcp-catalog.js'),
+  ]);
+  let state: Awaited<ReturnType<typeof mcpSnapshotState>>;
+  try {
+    state = mcpSnapshotState(config.mcpServers, await readMcpSnapshot(home));
+  } catch {
+    state = { kind: 'not-snapshottable', staleCount: enabled, enabledCount: enabled };
+  }
+  if (state.kind === 'snapshot') {
+    const mcp = mcpCatalog(state.servers, new Set(pluginTools.map((tool) => tool.name)));
+    return { mcp: { kind: 'snapshot', serverCount: state.servers.length }, catalog: [...pluginTools, ...mcp.tools] };
+  }
+  if (state.kind === 'disabled') return { mcp: { kind: 'disabled' }, catalog: pluginTools };
+  return {
+    mcp: {
+      kind: 'not-snapshottable',
+      detail: `${state.staleCount} of ${state.enabledCount} enabled MCP servers have no snapshot matching their config; run cw mcp refresh`,
+    },
+    catalog: pluginTools,
   };
 }

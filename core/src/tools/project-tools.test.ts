@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
-import { BUILTIN_TOOLS } from './builtin-tools.js';
+import { BUILTIN_TOOLS } from '../../../test/support/workspace-tools.js';
 import { projectTools, ToolChoiceError, type LogicalToolChoice, type ProjectionContext } from './project-tools.js';
 import type { ToolDefinition } from './tool-definition.js';
 

@@ -8,8 +8,10 @@ export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly input_schema: JsonSchema;
-  /** Where the tool comes from: cw's own catalog or a named MCP server. */
-  readonly origin: { readonly kind: 'builtin' } | { readonly kind: 'mcp'; readonly server: string };
+  /** Where the tool comes from: the plugin that registered it, or a named MCP server. */
+  readonly origin:
+    | { readonly kind: 'plugin'; readonly plugin: string }
+    | { readonly kind: 'mcp'; readonly server: string };
   /** Deferred tools are discoverable through tool search but not sent up front. */
   readonly deferred: boolean;
 }

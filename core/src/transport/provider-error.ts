@@ -14,7 +14,8 @@ export type ProviderErrorKind =
   | 'incomplete'
   | 'provider-error'
   | 'malformed'
-  | 'too-large';
+  | 'too-large'
+  | 'interrupted';
 
 /**
  * The provider exchange failed and nothing was saved. The message is cw's own words plus, where the

@@ -72,6 +72,9 @@ export async function sendPreparedRequest(
     try {
       response = await openPost(prepared.url, headers, prepared.bodyText, settings.timeouts, deadline, options.signal);
     } catch (error) {
+      if (options.signal?.aborted) {
+        throw new ProviderError('interrupted before the provider answered; nothing was saved', { kind: 'interrupted' });
+      }
       const failure = connectionFailure(error);
       const cause = failure.timeout === 'connect' ? 'connect timeout' : (errorCode(error) ?? 'connection error');
       const retriable = failure.kind === 'network' || failure.timeout === 'connect';
@@ -91,7 +94,13 @@ export async function sendPreparedRequest(
       if (isRetryableStatus(status) && (await backOff(attempt, response.headers, `HTTP ${status}`))) continue;
       throw httpFailure(status, detail, prepared.apiKeyEnv);
     }
-    return readReply(response, prepared, dialect, { settings, deadline, scrub, onText: options.onText });
+    return readReply(response, prepared, dialect, {
+      settings,
+      deadline,
+      scrub,
+      onText: options.onText,
+      signal: options.signal,
+    });
   }
 
   async function backOff(attempt: number, replyHeaders: IncomingMessage['headers'], cause: string): Promise<boolean> {
@@ -114,9 +123,13 @@ async function readReply(
     deadline: number;
     scrub: readonly string[];
     onText: ((delta: string) => void) | undefined;
+    signal: AbortSignal | undefined;
   },
 ): Promise<ExchangeResult> {
-  const { settings, deadline, onText } = reading;
+  const { settings, deadline, onText, signal } = reading;
+  // Ctrl-C while the reply streams: stop reading; what arrived is not a complete reply.
+  const onAbort = (): void => void response.destroy(new Error('interrupted'));
+  signal?.addEventListener('abort', onAbort, { once: true });
   const { idleMs } = settings.timeouts;
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = (): void => {
@@ -153,6 +166,12 @@ async function readReply(
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     if (error instanceof TimeoutFired) throw timeoutFailure(error.phase, error.limitMs);
+    if (signal?.aborted) {
+      throw new ProviderError('interrupted before the reply was complete; nothing was saved', {
+        status: response.statusCode ?? null,
+        kind: 'interrupted',
+      });
+    }
     throw new ProviderError(
       `the connection closed before the reply was complete${errorCode(error) ? ` (${errorCode(error)})` : ''}; nothing was saved`,
       { status: response.statusCode ?? null, kind: 'incomplete' },
@@ -160,6 +179,7 @@ async function readReply(
   } finally {
     clearTimeout(idleTimer);
     clearTimeout(totalTimer);
+    signal?.removeEventListener('abort', onAbort);
   }
   const status = response.statusCode ?? null;
   const inStream = assembler.error;

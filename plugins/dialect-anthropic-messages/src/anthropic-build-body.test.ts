@@ -322,3 +322,94 @@ describe('buildAnthropicBody: empty replies', () => {
     expect(validateWireBody('anthropic-messages', body).errors).toEqual([]);
   });
 });
+
+describe('buildAnthropicBody: replay', () => {
+  const call = { id: 'toolu_1', name: 'read_file', arguments: '{"path":"a.txt"}' };
+  const thinking: JsonValue = { type: 'thinking', thinking: 'Need the file.', signature: 'EqQBsig==' };
+  const redacted: JsonValue = { type: 'redacted_thinking', data: 'EmwKAhgBEgy=' };
+  const replay = { dialect: 'anthropic-messages', items: [thinking, redacted] };
+
+  it('puts the thinking blocks first in the assistant turn, unchanged, before text and tool_use', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Read a.txt' },
+      { role: 'assistant', content: 'Reading.', tool_calls: [call], replay },
+      { role: 'tool', tool_call_id: 'toolu_1', name: 'read_file', content: 'file body' },
+    ];
+    const body = buildAnthropicBody(contextWith({ messages, tools: [readFile], toolChoice: 'auto' }));
+    expectExactBody(body, {
+      model: 'test-model',
+      max_tokens: 2048,
+      system: 'You are terse.',
+      messages: [
+        { role: 'user', content: 'Read a.txt' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Need the file.', signature: 'EqQBsig==' },
+            { type: 'redacted_thinking', data: 'EmwKAhgBEgy=' },
+            { type: 'text', text: 'Reading.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'file body' }] },
+      ],
+      tools: expectedTools.slice(0, 1),
+      tool_choice: { type: 'auto' },
+      stream: true,
+    });
+  });
+
+  it('a tool_use-only turn gets its thinking block first; a lone text reply with thinking stays a block array', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [call],
+        replay: { dialect: 'anthropic-messages', items: [thinking] },
+      },
+      { role: 'tool', tool_call_id: 'toolu_1', name: 'read_file', content: 'r' },
+      { role: 'assistant', content: 'Done.', replay: { dialect: 'anthropic-messages', items: [thinking] } },
+    ];
+    const turns = buildAnthropicBody(contextWith({ messages }))['messages'] as JsonValue[];
+    expect(turns[1]).toEqual({
+      role: 'assistant',
+      content: [thinking, { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } }],
+    });
+    expect(turns[3]).toEqual({ role: 'assistant', content: [thinking, { type: 'text', text: 'Done.' }] });
+  });
+
+  it('an assistant message without replay sends no thinking blocks', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Read a.txt' },
+      { role: 'assistant', content: 'Reading.', tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'toolu_1', name: 'read_file', content: 'file body' },
+    ];
+    const turns = buildAnthropicBody(contextWith({ messages }))['messages'] as JsonValue[];
+    expect(turns[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Reading.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } },
+      ],
+    });
+  });
+
+  it('an empty reply is left out with its thinking: a turn of thinking alone is not sent', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: '', replay },
+      { role: 'user', content: 'again' },
+    ];
+    const body = buildAnthropicBody(contextWith({ messages }));
+    expect(body['messages']).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: 'again' },
+        ],
+      },
+    ]);
+  });
+});

@@ -43,8 +43,9 @@ function anthropicTurns(messages: readonly ConversationMessage[]): JsonValue[] {
         for (const call of message.tool_calls ?? []) {
           blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) });
         }
-        // Anthropic refuses a turn with empty content; an empty reply (no text, no calls) is left out.
-        if (blocks.length > 0) push('assistant', blocks);
+        // Anthropic refuses a turn with empty content; an empty reply (no text, no calls) is left out,
+        // its thinking with it. Thinking blocks go first, unchanged: signed, they are checked as sent.
+        if (blocks.length > 0) push('assistant', [...replayBlocks(message), ...blocks]);
         break;
       }
       case 'tool':
@@ -61,6 +62,11 @@ function anthropicTurns(messages: readonly ConversationMessage[]): JsonValue[] {
     const only = turn.content.length === 1 ? turn.content[0] : undefined;
     return { role: turn.role, content: only && only['type'] === 'text' ? (only['text'] as string) : turn.content };
   });
+}
+
+/** The thinking and redacted_thinking blocks the core left on an assistant message to send back. */
+function replayBlocks(message: Extract<ConversationMessage, { role: 'assistant' }>): Block[] {
+  return (message.replay?.items ?? []).filter(isJsonObject);
 }
 
 function parseArguments(text: string): JsonValue {

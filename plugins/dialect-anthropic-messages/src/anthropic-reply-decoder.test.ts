@@ -1,17 +1,9 @@
-import { assembleReply, type JsonValue, type ReplyAssembler, type TurnEvent, type WireEvent } from '@cw/core';
+import { assembleReply, type JsonValue } from '@cw/core';
 import { describe, expect, it } from 'vitest';
+import { body, decoding, sse } from '../../../test/support/reply-decoding.js';
 import { createAnthropicDecoder } from './anthropic-reply-decoder.js';
 
-/** Pushes wire events through a fresh decoder, ends it, and returns every turn event in order. */
-function turnEvents(events: readonly WireEvent[]): TurnEvent[] {
-  const decoder = createAnthropicDecoder();
-  return [...events.flatMap((event) => decoder.push(event)), ...decoder.end()];
-}
-
-const decode = (events: readonly WireEvent[]): ReplyAssembler => assembleReply(turnEvents(events));
-const sse = (data: readonly JsonValue[]): WireEvent[] =>
-  data.map((item) => ({ kind: 'event', name: null, data: item }));
-const body = (value: JsonValue): WireEvent[] => [{ kind: 'body', body: value }];
+const { turnEvents, decode } = decoding(createAnthropicDecoder);
 
 const messageStart: JsonValue = {
   type: 'message_start',
@@ -41,6 +33,12 @@ const messageDelta = (outputTokens: number, stopReason = 'end_turn'): JsonValue 
   usage: { output_tokens: outputTokens },
 });
 const messageStop: JsonValue = { type: 'message_stop' };
+/** A content_block_start opening a tool_use block with the input it comes with. */
+const toolUseStart = (index: number, id: string, name: string, input: JsonValue = {}): JsonValue => ({
+  type: 'content_block_start',
+  index,
+  content_block: { type: 'tool_use', id, name, input },
+});
 
 describe('anthropic decoder: stream', () => {
   it('joins text split across deltas; input tokens from message_start, output tokens from message_delta', () => {
@@ -61,6 +59,7 @@ describe('anthropic decoder: stream', () => {
       text: 'Hello, world',
       toolCalls: [],
       usage: { input_tokens: 120, output_tokens: 15 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('end_turn');
   });
@@ -72,20 +71,12 @@ describe('anthropic decoder: stream', () => {
         { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
         textDelta(0, 'Reading both.'),
         { type: 'content_block_stop', index: 0 },
-        {
-          type: 'content_block_start',
-          index: 1,
-          content_block: { type: 'tool_use', id: 'toolu_a', name: 'read_file', input: {} },
-        },
+        toolUseStart(1, 'toolu_a', 'read_file'),
         jsonDelta(1, ''),
         jsonDelta(1, '{"pa'),
         jsonDelta(1, 'th":"a.txt"}'),
         { type: 'content_block_stop', index: 1 },
-        {
-          type: 'content_block_start',
-          index: 2,
-          content_block: { type: 'tool_use', id: 'toolu_b', name: 'list_dir', input: {} },
-        },
+        toolUseStart(2, 'toolu_b', 'list_dir'),
         jsonDelta(2, '{"dir":'),
         jsonDelta(2, '"src"}'),
         { type: 'content_block_stop', index: 2 },
@@ -100,17 +91,14 @@ describe('anthropic decoder: stream', () => {
         { id: 'toolu_b', name: 'list_dir', arguments: '{"dir":"src"}' },
       ],
       usage: { input_tokens: 120, output_tokens: 40 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('tool_use');
   });
 
   it('a tool call ends at its content_block_stop', () => {
     const events = turnEvents(
-      sse([
-        { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't', name: 'f', input: {} } },
-        jsonDelta(1, '{"a":1}'),
-        { type: 'content_block_stop', index: 1 },
-      ]),
+      sse([toolUseStart(1, 't', 'f'), jsonDelta(1, '{"a":1}'), { type: 'content_block_stop', index: 1 }]),
     );
     expect(events).toEqual([
       { type: 'tool-call-start', index: 1, id: 't', name: 'f' },
@@ -121,7 +109,7 @@ describe('anthropic decoder: stream', () => {
 
   it('an input_json_delta for a block that is not a tool_use adds nothing', () => {
     const reply = decode(sse([jsonDelta(3, '{"x":1}'), textDelta(0, 'ok')]));
-    expect(reply.reply()).toEqual({ text: 'ok', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: 'ok', toolCalls: [], usage: null, replay: [] });
   });
 
   it('thinking deltas are reasoning, not reply text; signature deltas are neither', () => {
@@ -181,13 +169,13 @@ describe('anthropic decoder: stream', () => {
         { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
       ]),
     );
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     expect(reply.finishReason).toBeNull();
   });
 
   it('no events at all is an empty reply with no finish', () => {
     const reply = decode([]);
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     expect(reply.finishReason).toBeNull();
   });
 });
@@ -206,7 +194,12 @@ describe('anthropic decoder: finish only on message_stop', () => {
   it('a stream cut before message_stop has no finish, even after message_delta', () => {
     const reply = decode(sse([messageStart, textDelta(0, 'partial'), messageDelta(5)]));
     expect(reply.finishReason).toBeNull();
-    expect(reply.reply()).toEqual({ text: 'partial', toolCalls: [], usage: { input_tokens: 120, output_tokens: 5 } });
+    expect(reply.reply()).toEqual({
+      text: 'partial',
+      toolCalls: [],
+      usage: { input_tokens: 120, output_tokens: 5 },
+      replay: [],
+    });
   });
 
   it('a [DONE] sentinel is not Anthropic’s terminal event', () => {
@@ -219,12 +212,7 @@ describe('anthropic decoder: finish only on message_stop', () => {
   });
 
   it('tool calls still open at message_stop are closed before the finish', () => {
-    const events = turnEvents(
-      sse([
-        { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'now', input: {} } },
-        messageStop,
-      ]),
-    );
+    const events = turnEvents(sse([toolUseStart(0, 't', 'now'), messageStop]));
     expect(events.slice(-3)).toEqual([
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
       { type: 'tool-call-end', index: 0 },
@@ -290,11 +278,7 @@ describe('anthropic decoder: tool input', () => {
     const reply = decode(
       sse([
         messageStart,
-        {
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } },
-        },
+        toolUseStart(0, 'toolu_1', 'read_file', { path: 'a.txt' }),
         { type: 'content_block_stop', index: 0 },
         messageDelta(3, 'tool_use'),
         messageStop,
@@ -305,15 +289,7 @@ describe('anthropic decoder: tool input', () => {
 
   it('streamed input_json_delta text wins over the input the block started with', () => {
     const reply = decode(
-      sse([
-        {
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'tool_use', id: 't', name: 'f', input: { a: 1 } },
-        },
-        jsonDelta(0, '{"a":2}'),
-        { type: 'content_block_stop', index: 0 },
-      ]),
+      sse([toolUseStart(0, 't', 'f', { a: 1 }), jsonDelta(0, '{"a":2}'), { type: 'content_block_stop', index: 0 }]),
     );
     expect(reply.reply().toolCalls).toEqual([{ id: 't', name: 'f', arguments: '{"a":2}' }]);
   });
@@ -321,11 +297,7 @@ describe('anthropic decoder: tool input', () => {
   it('gives a streamed call with no input JSON the arguments "{}", as the blocking path does', () => {
     const events: JsonValue[] = [
       messageStart,
-      {
-        type: 'content_block_start',
-        index: 0,
-        content_block: { type: 'tool_use', id: 'toolu_1', name: 'now', input: {} },
-      },
+      toolUseStart(0, 'toolu_1', 'now'),
       jsonDelta(0, ''),
       messageDelta(3, 'tool_use'),
     ];
@@ -367,6 +339,7 @@ describe('anthropic decoder: JSON body', () => {
         { id: 'toolu_b', name: 'list_dir', arguments: '{}' },
       ],
       usage: { input_tokens: 200, output_tokens: 30 },
+      replay: [{ type: 'thinking', thinking: 'hidden', signature: 'sig' }],
     });
     expect(reply.reasoningText).toBe('hidden');
     expect(reply.finishReason).toBe('tool_use');
@@ -391,7 +364,7 @@ describe('anthropic decoder: JSON body', () => {
       { content: [null, 1, { type: 'text' }] },
       { content: [], usage: { input_tokens: 1 } },
     ] as JsonValue[]) {
-      expect(decode(body(value)).reply()).toEqual({ text: '', toolCalls: [], usage: null });
+      expect(decode(body(value)).reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     }
   });
 
@@ -413,5 +386,121 @@ describe('anthropic decoder: JSON body', () => {
     const reply = decode(body({ type: 'error', error: { type: 'invalid_request_error', message: 'bad' } }));
     expect(reply.error).toEqual({ code: 'invalid_request_error', message: 'bad' });
     expect(reply.finishReason).toBeNull();
+  });
+});
+
+describe('anthropic decoder: replay items', () => {
+  const thinkingStart = (index: number): JsonValue => ({
+    type: 'content_block_start',
+    index,
+    content_block: { type: 'thinking', thinking: '' },
+  });
+  const thinkingDelta = (index: number, thinking: string): JsonValue => ({
+    type: 'content_block_delta',
+    index,
+    delta: { type: 'thinking_delta', thinking },
+  });
+  const signatureDelta = (index: number, signature: string): JsonValue => ({
+    type: 'content_block_delta',
+    index,
+    delta: { type: 'signature_delta', signature },
+  });
+  const blockStop = (index: number): JsonValue => ({ type: 'content_block_stop', index });
+
+  it('streamed: one replay item per thinking and redacted_thinking block, whole, in wire order', () => {
+    const reply = decode(
+      sse([
+        messageStart,
+        thinkingStart(0),
+        thinkingDelta(0, 'Let me '),
+        thinkingDelta(0, 'check.'),
+        signatureDelta(0, 'EqQBsig=='),
+        blockStop(0),
+        { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy=' } },
+        blockStop(1),
+        { type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } },
+        textDelta(2, 'Reading.'),
+        blockStop(2),
+        toolUseStart(3, 'toolu_1', 'read_file'),
+        jsonDelta(3, '{"path":"a.txt"}'),
+        blockStop(3),
+        messageDelta(40, 'tool_use'),
+        messageStop,
+      ]),
+    );
+    expect(reply.reply()).toEqual({
+      text: 'Reading.',
+      toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: '{"path":"a.txt"}' }],
+      usage: { input_tokens: 120, output_tokens: 40 },
+      replay: [
+        { type: 'thinking', thinking: 'Let me check.', signature: 'EqQBsig==' },
+        { type: 'redacted_thinking', data: 'EmwKAhgBEgy=' },
+      ],
+    });
+    expect(reply.reasoningText).toBe('Let me check.');
+  });
+
+  it('streamed: the replay item goes out when its block closes; thinking deltas still stream as reasoning', () => {
+    const events = turnEvents(sse([thinkingStart(0), thinkingDelta(0, 'hmm'), signatureDelta(0, 's'), blockStop(0)]));
+    expect(events).toEqual([
+      { type: 'reasoning-delta', text: 'hmm' },
+      { type: 'replay-item', item: { type: 'thinking', thinking: 'hmm', signature: 's' } },
+    ]);
+  });
+
+  it('streamed: thinking and signature the block started with are kept; deltas add to them', () => {
+    const reply = decode(
+      sse([
+        { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: 'a', signature: 'x' } },
+        thinkingDelta(0, 'b'),
+        signatureDelta(0, 'y'),
+        blockStop(0),
+      ]),
+    );
+    expect(reply.reply().replay).toEqual([{ type: 'thinking', thinking: 'ab', signature: 'xy' }]);
+  });
+
+  it('streamed: a thinking block that never closes is not replayed; other blocks add no replay items', () => {
+    const cut = decode(sse([messageStart, thinkingStart(0), thinkingDelta(0, 'half'), messageStop]));
+    expect(cut.reply().replay).toEqual([]);
+    const plain = decode(
+      sse([
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        textDelta(0, 'hi'),
+        signatureDelta(0, 'stray'),
+        blockStop(0),
+        toolUseStart(1, 't', 'f'),
+        blockStop(1),
+        blockStop(5),
+        messageStop,
+      ]),
+    );
+    expect(plain.reply().replay).toEqual([]);
+  });
+
+  it('blocking: thinking and redacted_thinking blocks of the content array, in order, in the form sent back', () => {
+    const reply = decode(
+      body({
+        type: 'message',
+        content: [
+          { type: 'thinking', thinking: 'first', signature: 'sig1' },
+          { type: 'text', text: 'Reading.' },
+          { type: 'redacted_thinking', data: 'opaque' },
+          { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } },
+        ],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 10, output_tokens: 5 },
+      }),
+    );
+    expect(reply.reply()).toEqual({
+      text: 'Reading.',
+      toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: '{"path":"a.txt"}' }],
+      usage: { input_tokens: 10, output_tokens: 5 },
+      replay: [
+        { type: 'thinking', thinking: 'first', signature: 'sig1' },
+        { type: 'redacted_thinking', data: 'opaque' },
+      ],
+    });
+    expect(reply.reasoningText).toBe('first');
   });
 });

@@ -1,7 +1,7 @@
-import type { JsonValue, ReplyDecoder, TurnEvent, WireEvent } from '@cw/core';
+import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core';
 import {
-  ToolCallTracker,
   UsageTotals,
+  WireEventDecoder,
   hasType,
   isJsonObject,
   numberAt,
@@ -19,35 +19,14 @@ export function createAnthropicDecoder(): ReplyDecoder {
   return new AnthropicDecoder();
 }
 
-class AnthropicDecoder implements ReplyDecoder {
-  readonly #calls = new ToolCallTracker();
+// message_stop's finish closes the reply; a [DONE] sentinel is not Anthropic's and adds nothing.
+class AnthropicDecoder extends WireEventDecoder {
   readonly #usage = new UsageTotals();
   #stopReason: string | null = null;
-  #finished = false;
+  /** Thinking and redacted_thinking blocks still open, by block index: sent back whole once they close. */
+  readonly #thinking = new Map<number, JsonObject>();
 
-  push(event: WireEvent): readonly TurnEvent[] {
-    // message_stop closes the reply; anything after it is not part of it.
-    if (this.#finished) return [];
-    switch (event.kind) {
-      case 'event':
-        return this.#streamEvent(event.data);
-      case 'done':
-        return [];
-      case 'body':
-        this.#finished = true;
-        return this.#message(event.body);
-      default: {
-        const unknown: never = event;
-        throw new Error(`unknown wire event ${JSON.stringify(unknown)}`);
-      }
-    }
-  }
-
-  end(): readonly TurnEvent[] {
-    return this.#calls.endAll();
-  }
-
-  #streamEvent(data: JsonValue): TurnEvent[] {
+  protected override onEvent(data: JsonValue): TurnEvent[] {
     const index = numberAt(data, 'index');
     switch (stringAt(data, 'type')) {
       case 'message_start':
@@ -55,13 +34,16 @@ class AnthropicDecoder implements ReplyDecoder {
         return this.#usage.report(objectAt(objectAt(data, 'message'), 'usage')['input_tokens'], undefined);
       case 'content_block_start': {
         const block = objectAt(data, 'content_block');
-        if (index === null || block['type'] !== 'tool_use') return [];
-        return this.#calls.start(index, stringAt(block, 'id'), stringAt(block, 'name'), argumentsOf(block));
+        if (index === null) return [];
+        const replay = replayBlock(block);
+        if (replay !== null) this.#thinking.set(index, replay);
+        if (block['type'] !== 'tool_use') return [];
+        return this.calls.start(index, stringAt(block, 'id'), stringAt(block, 'name'), argumentsOf(block));
       }
       case 'content_block_delta':
         return index === null ? [] : this.#blockDelta(index, objectAt(data, 'delta'));
       case 'content_block_stop':
-        return index === null ? [] : this.#calls.end(index);
+        return index === null ? [] : [...this.#closeThinking(index), ...this.calls.end(index)];
       case 'message_delta': {
         this.#stopReason = stringAt(objectAt(data, 'delta'), 'stop_reason') || this.#stopReason;
         // message_delta usage is cumulative: every count it carries replaces the one before.
@@ -69,8 +51,7 @@ class AnthropicDecoder implements ReplyDecoder {
         return this.#usage.report(usage['input_tokens'], usage['output_tokens']);
       }
       case 'message_stop':
-        this.#finished = true;
-        return [...this.#calls.endAll(), { type: 'finish', reason: this.#stopReason ?? DEFAULT_STOP_REASON }];
+        return [...this.calls.endAll(), { type: 'finish', reason: this.#stopReason ?? DEFAULT_STOP_REASON }];
       case 'error':
         return [providerError(objectAt(data, 'error'))];
       default:
@@ -86,16 +67,32 @@ class AnthropicDecoder implements ReplyDecoder {
       }
       case 'thinking_delta': {
         const text = stringAt(delta, 'thinking');
+        const block = this.#thinking.get(index);
+        if (block?.['type'] === 'thinking') block['thinking'] = stringAt(block, 'thinking') + text;
         return text === '' ? [] : [{ type: 'reasoning-delta', text }];
       }
+      case 'signature_delta': {
+        const block = this.#thinking.get(index);
+        if (block?.['type'] === 'thinking')
+          block['signature'] = stringAt(block, 'signature') + stringAt(delta, 'signature');
+        return [];
+      }
       case 'input_json_delta':
-        return this.#calls.delta(index, stringAt(delta, 'partial_json'));
+        return this.calls.delta(index, stringAt(delta, 'partial_json'));
       default:
         return [];
     }
   }
 
-  #message(body: JsonValue): TurnEvent[] {
+  /** A thinking block that closes goes out whole, as the API wants it back on the next request. */
+  #closeThinking(index: number): TurnEvent[] {
+    const block = this.#thinking.get(index);
+    if (block === undefined) return [];
+    this.#thinking.delete(index);
+    return [{ type: 'replay-item', item: block }];
+  }
+
+  protected override onBody(body: JsonValue): TurnEvent[] {
     const events: TurnEvent[] = stringAt(body, 'type') === 'error' ? [providerError(objectAt(body, 'error'))] : [];
     const content = isJsonObject(body) ? body['content'] : undefined;
     const blocks = Array.isArray(content) ? content : [];
@@ -103,8 +100,8 @@ class AnthropicDecoder implements ReplyDecoder {
       events.push(...blockEvents(block));
       if (isJsonObject(block) && block['type'] === 'tool_use') {
         events.push(
-          ...this.#calls.start(index, stringAt(block, 'id'), stringAt(block, 'name'), argumentsOf(block)),
-          ...this.#calls.end(index),
+          ...this.calls.start(index, stringAt(block, 'id'), stringAt(block, 'name'), argumentsOf(block)),
+          ...this.calls.end(index),
         );
       }
     });
@@ -118,14 +115,32 @@ class AnthropicDecoder implements ReplyDecoder {
   }
 }
 
-/** The text or reasoning one whole content block of a blocking reply carries. */
+/** The text, reasoning and replay state one whole content block of a blocking reply carries. */
 function blockEvents(block: JsonValue): TurnEvent[] {
   const text = hasType(block, ['text']) ? stringAt(block, 'text') : '';
   const thinking = hasType(block, ['thinking']) ? stringAt(block, 'thinking') : '';
+  const replay = isJsonObject(block) ? replayBlock(block) : null;
   const events: TurnEvent[] = [];
   if (thinking !== '') events.push({ type: 'reasoning-delta', text: thinking });
+  if (replay !== null) events.push({ type: 'replay-item', item: replay });
   if (text !== '') events.push({ type: 'text-delta', text });
   return events;
+}
+
+/**
+ * A thinking or redacted_thinking block in the form the API takes back: with tool use, the blocks of
+ * the turn that called the tools must come back unchanged, signature and encrypted data included.
+ * Streamed, a thinking block starts empty and its deltas fill it; null for any other block.
+ */
+function replayBlock(block: JsonObject): JsonObject | null {
+  switch (block['type']) {
+    case 'thinking':
+      return { type: 'thinking', thinking: stringAt(block, 'thinking'), signature: stringAt(block, 'signature') };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: stringAt(block, 'data') };
+    default:
+      return null;
+  }
 }
 
 /**

@@ -252,3 +252,59 @@ describe('buildChatBody: tool-call history', () => {
     expect(assistant?.tool_calls?.[0]?.function.arguments).toBe('{"path": "a');
   });
 });
+
+describe('buildChatBody: replay', () => {
+  const call = { id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' };
+  const wireCall = { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } };
+  const replay = { dialect: 'chat-completions', items: [{ reasoning_content: 'Need the file.' }] };
+
+  it('an assistant call with replay carries reasoning_content after content, before tool_calls', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Read a.txt' },
+      { role: 'assistant', content: '', tool_calls: [call], replay },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' },
+    ];
+    const body = buildChatBody(contextWith({ messages, entrypoint: 'blocking' }));
+    expectExactBody(body, {
+      model: 'test-model',
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Read a.txt' },
+        { role: 'assistant', content: null, reasoning_content: 'Need the file.', tool_calls: [wireCall] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'file body' },
+      ],
+      max_tokens: 1024,
+    });
+  });
+
+  it('an assistant reply without calls carries it after content too', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.', replay },
+    ];
+    const body = buildChatBody(contextWith({ messages }));
+    expect(JSON.stringify((body['messages'] as JsonValue[])[2])).toBe(
+      '{"role":"assistant","content":"Hello.","reasoning_content":"Need the file."}',
+    );
+  });
+
+  it('no replay, or a replay without reasoning text, sends no reasoning_content', () => {
+    for (const message of [
+      { role: 'assistant', content: '', tool_calls: [call] },
+      { role: 'assistant', content: '', tool_calls: [call], replay: { dialect: 'chat-completions', items: [] } },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [call],
+        replay: { dialect: 'chat-completions', items: [{ reasoning_content: '' }, 'odd', null] },
+      },
+    ] as ConversationMessage[]) {
+      const body = buildChatBody(contextWith({ messages: [{ role: 'user', content: 'go' }, message] }));
+      expect((body['messages'] as JsonValue[])[2]).toEqual({
+        role: 'assistant',
+        content: null,
+        tool_calls: [wireCall],
+      });
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
-import { setValueAt } from '@cw/plugin-kit';
+import { setValueAt, stringAt } from '@cw/plugin-kit';
 
 /** Builds a Chat Completions body in wire key order: model, messages, tools, tool_choice, cap, stream. */
 export function buildChatBody(context: BuildContext): WireBody {
@@ -40,10 +40,12 @@ function chatMessage(message: ConversationMessage): JsonValue {
       return { role: 'user', content: message.content };
     case 'assistant': {
       const calls = message.tool_calls ?? [];
-      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      const reasoning = reasoningOf(message);
+      if (calls.length === 0) return { role: 'assistant', content: message.content, ...reasoning };
       return {
         role: 'assistant',
         content: message.content === '' ? null : message.content,
+        ...reasoning,
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: 'function',
@@ -58,6 +60,15 @@ function chatMessage(message: ConversationMessage): JsonValue {
       return unreachable;
     }
   }
+}
+
+/**
+ * The reasoning text the core left on an assistant message to send back, as `reasoning_content`
+ * (DeepSeek's thinking mode wants it on the assistant messages of tool-calling turns); nothing without one.
+ */
+function reasoningOf(message: Extract<ConversationMessage, { role: 'assistant' }>): { reasoning_content?: string } {
+  const text = (message.replay?.items ?? []).map((item) => stringAt(item, 'reasoning_content')).join('');
+  return text === '' ? {} : { reasoning_content: text };
 }
 
 function chatToolChoice(choice: ReconciledToolChoice): JsonValue | undefined {

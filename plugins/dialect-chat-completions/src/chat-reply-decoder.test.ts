@@ -1,19 +1,11 @@
-import { assembleReply, type JsonValue, type ReplyAssembler, type TurnEvent, type WireEvent } from '@cw/core';
+import { assembleReply, type JsonValue, type WireEvent } from '@cw/core';
 import { describe, expect, it } from 'vitest';
+import { body, decoding, sse } from '../../../test/support/reply-decoding.js';
 import { createChatDecoder } from './chat-reply-decoder.js';
 
-/** Pushes wire events through a fresh decoder, ends it, and returns every turn event in order. */
-function turnEvents(events: readonly WireEvent[]): TurnEvent[] {
-  const decoder = createChatDecoder();
-  return [...events.flatMap((event) => decoder.push(event)), ...decoder.end()];
-}
-
-const decode = (events: readonly WireEvent[]): ReplyAssembler => assembleReply(turnEvents(events));
-const sse = (data: readonly JsonValue[]): WireEvent[] =>
-  data.map((item) => ({ kind: 'event', name: null, data: item }));
+const { turnEvents, decode } = decoding(createChatDecoder);
 /** A whole stream: the chunks, then [DONE]. */
 const stream = (data: readonly JsonValue[]): WireEvent[] => [...sse(data), { kind: 'done' }];
-const body = (value: JsonValue): WireEvent[] => [{ kind: 'body', body: value }];
 
 /** One `chat.completion.chunk` with a single choice carrying `delta`. */
 function chunk(delta: JsonValue, extra: { [key: string]: JsonValue } = {}): JsonValue {
@@ -56,6 +48,7 @@ describe('chat decoder: stream', () => {
       text: 'Hello, world',
       toolCalls: [],
       usage: { input_tokens: 42, output_tokens: 7 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('stop');
     expect(reply.error).toBeNull();
@@ -111,6 +104,7 @@ describe('chat decoder: stream', () => {
         { id: 'call_b', name: 'list_dir', arguments: '{"dir":"src"}' },
       ],
       usage: { input_tokens: 42, output_tokens: 7 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('tool_calls');
   });
@@ -171,7 +165,7 @@ describe('chat decoder: stream', () => {
 
   it('without a usage chunk, usage is null (chunks with usage: null do not count)', () => {
     const reply = decode(stream([chunk({ content: 'hi' })]));
-    expect(reply.reply()).toEqual({ text: 'hi', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: 'hi', toolCalls: [], usage: null, replay: [] });
   });
 
   it('a chunk after the usage chunk with usage: null does not erase it', () => {
@@ -198,13 +192,13 @@ describe('chat decoder: stream', () => {
         { choices: [{ delta: { content: 5, tool_calls: 'no' } }] },
       ]),
     );
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     expect(reply.error).toBeNull();
   });
 
   it('no events at all is an empty reply with no finish', () => {
     const reply = decode([]);
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     expect(reply.finishReason).toBeNull();
   });
 
@@ -235,7 +229,12 @@ describe('chat decoder: finish only on [DONE]', () => {
   it('a stream cut before [DONE] has no finish, even after a finish_reason chunk', () => {
     const reply = decode(sse([chunk({ content: 'partial' }), finishChunk('stop'), usageChunk]));
     expect(reply.finishReason).toBeNull();
-    expect(reply.reply()).toEqual({ text: 'partial', toolCalls: [], usage: { input_tokens: 42, output_tokens: 7 } });
+    expect(reply.reply()).toEqual({
+      text: 'partial',
+      toolCalls: [],
+      usage: { input_tokens: 42, output_tokens: 7 },
+      replay: [],
+    });
   });
 
   it('a cut stream still closes its open tool calls at the end', () => {
@@ -308,6 +307,7 @@ describe('chat decoder: JSON body', () => {
         { id: 'call_b', name: 'list_dir', arguments: '{}' },
       ],
       usage: { input_tokens: 100, output_tokens: 20 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('tool_calls');
   });
@@ -326,7 +326,12 @@ describe('chat decoder: JSON body', () => {
         ],
       }),
     );
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [{ id: 'c', name: 'f', arguments: '{}' }], usage: null });
+    expect(reply.reply()).toEqual({
+      text: '',
+      toolCalls: [{ id: 'c', name: 'f', arguments: '{}' }],
+      usage: null,
+      replay: [],
+    });
     expect(reply.finishReason).toBe('stop');
   });
 
@@ -346,7 +351,7 @@ describe('chat decoder: JSON body', () => {
       { choices: [{}] },
       { choices: [{ message: { content: 3, tool_calls: {} } }] },
     ] as JsonValue[]) {
-      expect(decode(body(value)).reply()).toEqual({ text: '', toolCalls: [], usage: null });
+      expect(decode(body(value)).reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     }
   });
 
@@ -370,5 +375,75 @@ describe('chat decoder: JSON body', () => {
     const reply = decode(body({ error: { message: 'Invalid key', type: 'invalid_request_error' } }));
     expect(reply.error).toEqual({ code: 'invalid_request_error', message: 'Invalid key' });
     expect(reply.finishReason).toBeNull();
+  });
+});
+
+describe('chat decoder: replay items', () => {
+  const toolCallChunk = chunk({
+    tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+  });
+
+  it('streamed: the reasoning_content joined across chunks is one replay item, just before the finish', () => {
+    const events = turnEvents(
+      stream([
+        chunk({ role: 'assistant', content: null, reasoning_content: 'Need ' }),
+        chunk({ reasoning_content: 'the file.' }),
+        toolCallChunk,
+        finishChunk('tool_calls'),
+        usageChunk,
+      ]),
+    );
+    expect(events.slice(-3)).toEqual([
+      { type: 'tool-call-end', index: 0 },
+      { type: 'replay-item', item: { reasoning_content: 'Need the file.' } },
+      { type: 'finish', reason: 'tool_calls' },
+    ]);
+    expect(events.filter((event) => event.type === 'replay-item')).toHaveLength(1);
+    const reply = assembleReply(events);
+    expect(reply.reply()).toEqual({
+      text: '',
+      toolCalls: [{ id: 'call_1', name: 'read_file', arguments: '{}' }],
+      usage: { input_tokens: 42, output_tokens: 7 },
+      replay: [{ reasoning_content: 'Need the file.' }],
+    });
+    expect(reply.reasoningText).toBe('Need the file.');
+  });
+
+  it('streamed: no reasoning_content, or only empty ones, is no replay item', () => {
+    expect(decode(stream([chunk({ content: 'hi' }), finishChunk('stop')])).reply().replay).toEqual([]);
+    expect(
+      decode(stream([chunk({ reasoning_content: '' }), chunk({ reasoning_content: null, content: 'hi' })])).reply()
+        .replay,
+    ).toEqual([]);
+  });
+
+  it('streamed: a stream cut before [DONE] has no finish and no replay item', () => {
+    const reply = decode(sse([chunk({ reasoning_content: 'half' })]));
+    expect(reply.finishReason).toBeNull();
+    expect(reply.reply().replay).toEqual([]);
+  });
+
+  it('blocking: message.reasoning_content is one replay item, just before the finish', () => {
+    const events = turnEvents(
+      body({
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              content: null,
+              reasoning_content: 'Need the file.',
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+        usage: { prompt_tokens: 3, completion_tokens: 2 },
+      }),
+    );
+    expect(events.slice(-2)).toEqual([
+      { type: 'replay-item', item: { reasoning_content: 'Need the file.' } },
+      { type: 'finish', reason: 'tool_calls' },
+    ]);
+    expect(decode(body({ choices: [{ message: { content: 'ok' } }] })).reply().replay).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-import type { JsonValue, ReplyDecoder, TurnEvent, WireEvent } from '@cw/core';
+import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core';
 import {
-  ToolCallTracker,
   UsageTotals,
+  WireEventDecoder,
   arrayAt,
   isJsonObject,
   numberAt,
@@ -19,46 +19,24 @@ export function createChatDecoder(): ReplyDecoder {
   return new ChatDecoder();
 }
 
-class ChatDecoder implements ReplyDecoder {
-  readonly #calls = new ToolCallTracker();
+class ChatDecoder extends WireEventDecoder {
   readonly #usage = new UsageTotals();
   #finishReason: string | null = null;
-  #finished = false;
+  /** The reasoning text streamed so far: some APIs want it back on later requests. */
+  #reasoning = '';
 
-  push(event: WireEvent): readonly TurnEvent[] {
-    // [DONE] closes the reply; anything after it is not part of it.
-    if (this.#finished) return [];
-    switch (event.kind) {
-      case 'event':
-        return this.#chunk(event.data);
-      case 'done':
-        this.#finished = true;
-        return [...this.#calls.endAll(), { type: 'finish', reason: this.#finishReason ?? DEFAULT_FINISH_REASON }];
-      case 'body':
-        this.#finished = true;
-        return this.#completion(event.body);
-      default: {
-        const unknown: never = event;
-        throw new Error(`unknown wire event ${JSON.stringify(unknown)}`);
-      }
-    }
-  }
-
-  end(): readonly TurnEvent[] {
-    return this.#calls.endAll();
-  }
-
-  #chunk(data: JsonValue): TurnEvent[] {
+  protected override onEvent(data: JsonValue): TurnEvent[] {
     const choice = arrayAt(data, 'choices')[0];
     const delta = objectAt(choice, 'delta');
+    this.#reasoning += stringAt(delta, 'reasoning_content');
     const events: TurnEvent[] = [...errorIn(data), ...textEvents(delta)];
     for (const fragment of arrayAt(delta, 'tool_calls')) {
       // Fragments name their call by `index`; one without it opens the next call.
-      const index = numberAt(fragment, 'index') ?? this.#calls.nextIndex;
+      const index = numberAt(fragment, 'index') ?? this.calls.nextIndex;
       const callFunction = objectAt(fragment, 'function');
       events.push(
-        ...this.#calls.start(index, stringAt(fragment, 'id'), stringAt(callFunction, 'name')),
-        ...this.#calls.delta(index, stringAt(callFunction, 'arguments')),
+        ...this.calls.start(index, stringAt(fragment, 'id'), stringAt(callFunction, 'name')),
+        ...this.calls.delta(index, stringAt(callFunction, 'arguments')),
       );
     }
     this.#finishReason = stringAt(choice, 'finish_reason') || this.#finishReason;
@@ -67,7 +45,16 @@ class ChatDecoder implements ReplyDecoder {
     return events;
   }
 
-  #completion(body: JsonValue): TurnEvent[] {
+  // [DONE] closes the reply: the calls still open end before its finish.
+  protected override onDone(): TurnEvent[] {
+    return [
+      ...this.calls.endAll(),
+      ...replayOf(this.#reasoning),
+      { type: 'finish', reason: this.#finishReason ?? DEFAULT_FINISH_REASON },
+    ];
+  }
+
+  protected override onBody(body: JsonValue): TurnEvent[] {
     const choice = arrayAt(body, 'choices')[0];
     const message = isJsonObject(choice) ? choice['message'] : undefined;
     const usage = objectAt(body, 'usage');
@@ -76,7 +63,10 @@ class ChatDecoder implements ReplyDecoder {
     events.push(...this.#usage.report(usage['prompt_tokens'], usage['completion_tokens']));
     // Only a body with the completion's shape is a finished reply; anything else fails closed.
     if (isJsonObject(message)) {
-      events.push({ type: 'finish', reason: stringAt(choice, 'finish_reason') || DEFAULT_FINISH_REASON });
+      events.push(...replayOf(stringAt(message, 'reasoning_content')), {
+        type: 'finish',
+        reason: stringAt(choice, 'finish_reason') || DEFAULT_FINISH_REASON,
+      });
     }
     return events;
   }
@@ -85,9 +75,9 @@ class ChatDecoder implements ReplyDecoder {
     return arrayAt(message, 'tool_calls').flatMap((call, index) => {
       const callFunction = objectAt(call, 'function');
       return [
-        ...this.#calls.start(index, stringAt(call, 'id'), stringAt(callFunction, 'name')),
-        ...this.#calls.delta(index, stringAt(callFunction, 'arguments')),
-        ...this.#calls.end(index),
+        ...this.calls.start(index, stringAt(call, 'id'), stringAt(callFunction, 'name')),
+        ...this.calls.delta(index, stringAt(callFunction, 'arguments')),
+        ...this.calls.end(index),
       ];
     });
   }
@@ -101,6 +91,14 @@ function textEvents(part: JsonObject): TurnEvent[] {
   const text = stringAt(part, 'content');
   if (text !== '') events.push({ type: 'text-delta', text });
   return events;
+}
+
+/**
+ * The whole reasoning text of a reply as one replay item, for the APIs (DeepSeek's thinking mode)
+ * that want `reasoning_content` back on the assistant message of a tool-calling turn; none when empty.
+ */
+function replayOf(reasoning: string): TurnEvent[] {
+  return reasoning === '' ? [] : [{ type: 'replay-item', item: { reasoning_content: reasoning } }];
 }
 
 function errorIn(data: JsonValue): TurnEvent[] {

@@ -264,3 +264,87 @@ describe('buildResponsesBody: tool-call history', () => {
     ]);
   });
 });
+
+describe('buildResponsesBody: replay', () => {
+  const call = { id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' };
+  const functionCall = { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' };
+  const functionOutput = { type: 'function_call_output', call_id: 'call_1', output: 'file body' };
+  const reasoning: JsonValue = {
+    type: 'reasoning',
+    id: 'rs_1',
+    summary: [{ type: 'summary_text', text: 'Checking the file.' }],
+    encrypted_content: 'gAAAAenc==',
+  };
+  const replayOf = (...items: JsonValue[]) => ({ dialect: 'openai-responses', items });
+
+  it('puts the reasoning items, unchanged, right before the assistant turn’s function_call items', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Say hello.' },
+      { role: 'assistant', content: '', tool_calls: [call], replay: replayOf(reasoning) },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' },
+    ];
+    const body = buildResponsesBody(contextWith({ messages }));
+    expectExactBody(body, {
+      model: 'test-model',
+      instructions: 'You are terse.',
+      input: [userItem, reasoning, functionCall, functionOutput],
+      max_output_tokens: 4096,
+      stream: true,
+      store: false,
+    });
+  });
+
+  it('with text, the reasoning items come before the output_text message item', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Say hello.' },
+      { role: 'assistant', content: 'Reading.', tool_calls: [call], replay: replayOf(reasoning) },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' },
+    ];
+    const body = buildResponsesBody(contextWith({ messages }));
+    expect(body['input']).toEqual([
+      userItem,
+      reasoning,
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading.' }] },
+      functionCall,
+      functionOutput,
+    ]);
+    expectValidBesidesAssistantReplay(body);
+  });
+
+  it('an assistant message without replay sends no reasoning item', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Say hello.' },
+      { role: 'assistant', content: '', tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' },
+    ];
+    expect(buildResponsesBody(contextWith({ messages }))['input']).toEqual([userItem, functionCall, functionOutput]);
+  });
+
+  it('leaves out a reasoning item without encrypted_content: with store false its id alone is not found', () => {
+    const bare: JsonValue = { type: 'reasoning', id: 'rs_0', summary: [] };
+    const nulled: JsonValue = { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: null };
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Say hello.' },
+      { role: 'assistant', content: '', tool_calls: [call], replay: replayOf(bare, reasoning, nulled) },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: 'file body' },
+    ];
+    expect(buildResponsesBody(contextWith({ messages }))['input']).toEqual([
+      userItem,
+      reasoning,
+      functionCall,
+      functionOutput,
+    ]);
+  });
+
+  it('an empty reply sends no reasoning item: one without its following output item is refused', () => {
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: 'Say hello.' },
+      { role: 'assistant', content: '', replay: replayOf(reasoning) },
+      { role: 'user', content: 'Again.' },
+    ];
+    expect(buildResponsesBody(contextWith({ messages }))['input']).toEqual([
+      userItem,
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Again.' }] },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
-import { setValueAt } from '@cw/plugin-kit';
+import { hasType, setValueAt, stringAt } from '@cw/plugin-kit';
 
 /** Builds an OpenAI Responses body in wire key order: model, instructions, input, tools, tool_choice, cap, stream, store. */
 export function buildResponsesBody(context: BuildContext): WireBody {
@@ -39,7 +39,8 @@ function responsesItems(message: ConversationMessage): JsonValue[] {
       for (const call of message.tool_calls ?? []) {
         items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
       }
-      return items;
+      // A reasoning item is refused without the output item that followed it: an empty reply sends neither.
+      return items.length === 0 ? [] : [...replayItems(message), ...items];
     }
     case 'tool':
       return [{ type: 'function_call_output', call_id: message.tool_call_id, output: message.content }];
@@ -48,6 +49,17 @@ function responsesItems(message: ConversationMessage): JsonValue[] {
       return unreachable;
     }
   }
+}
+
+/**
+ * The reasoning items the core left on an assistant message, unchanged, to go right before its
+ * output items. The body sets `store: false`, so the API resolves no item by its id alone: a
+ * reasoning item without encrypted_content would be refused as not found, and is left out.
+ */
+function replayItems(message: Extract<ConversationMessage, { role: 'assistant' }>): JsonValue[] {
+  return (message.replay?.items ?? []).filter(
+    (item) => !hasType(item, ['reasoning']) || stringAt(item, 'encrypted_content') !== '',
+  );
 }
 
 function responsesToolChoice(choice: ReconciledToolChoice): JsonValue | undefined {

@@ -1,17 +1,9 @@
-import { assembleReply, type JsonValue, type ReplyAssembler, type TurnEvent, type WireEvent } from '@cw/core';
+import { assembleReply, type JsonValue } from '@cw/core';
 import { describe, expect, it } from 'vitest';
+import { body, decoding, sse } from '../../../test/support/reply-decoding.js';
 import { createResponsesDecoder } from './responses-reply-decoder.js';
 
-/** Pushes wire events through a fresh decoder, ends it, and returns every turn event in order. */
-function turnEvents(events: readonly WireEvent[]): TurnEvent[] {
-  const decoder = createResponsesDecoder();
-  return [...events.flatMap((event) => decoder.push(event)), ...decoder.end()];
-}
-
-const decode = (events: readonly WireEvent[]): ReplyAssembler => assembleReply(turnEvents(events));
-const sse = (data: readonly JsonValue[]): WireEvent[] =>
-  data.map((item) => ({ kind: 'event', name: null, data: item }));
-const body = (value: JsonValue): WireEvent[] => [{ kind: 'body', body: value }];
+const { turnEvents, decode } = decoding(createResponsesDecoder);
 
 const textDelta = (delta: string, sequence = 0): JsonValue => ({
   type: 'response.output_text.delta',
@@ -62,6 +54,7 @@ describe('responses decoder: stream', () => {
       text: 'Hello, world',
       toolCalls: [],
       usage: { input_tokens: 137, output_tokens: 24 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('completed');
   });
@@ -115,7 +108,12 @@ describe('responses decoder: stream', () => {
         completed({ output: [], usage: { input_tokens: 5, output_tokens: 2 } }),
       ]),
     );
-    expect(reply.reply()).toEqual({ text: 'streamed', toolCalls: [], usage: { input_tokens: 5, output_tokens: 2 } });
+    expect(reply.reply()).toEqual({
+      text: 'streamed',
+      toolCalls: [],
+      usage: { input_tokens: 5, output_tokens: 2 },
+      replay: [],
+    });
   });
 
   it('takes tool calls from the function_call output items of the completed response, not from argument deltas', () => {
@@ -160,6 +158,7 @@ describe('responses decoder: stream', () => {
         { id: 'call_b', name: 'list_dir', arguments: '{"dir":"src"}' },
       ],
       usage: { input_tokens: 300, output_tokens: 45 },
+      replay: [{ type: 'reasoning', id: 'rs_1', summary: [] }],
     });
   });
 
@@ -188,6 +187,7 @@ describe('responses decoder: stream', () => {
       text: 'Reading.',
       toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{}' }],
       usage: { input_tokens: 1, output_tokens: 2 },
+      replay: [],
     });
   });
 
@@ -224,18 +224,18 @@ describe('responses decoder: stream', () => {
         },
       ]),
     );
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
   });
 
   it('a completed event without a response object is an empty, finished reply', () => {
     const reply = decode(sse([{ type: 'response.completed' }]));
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     expect(reply.finishReason).toBe('completed');
   });
 
   it('no events at all is an empty reply with no finish', () => {
     const reply = decode([]);
-    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     expect(reply.finishReason).toBeNull();
   });
 
@@ -262,7 +262,7 @@ describe('responses decoder: finish only on the terminal event', () => {
     const reply = decode(
       sse([textDelta('cut '), textDelta('short'), { type: 'response.function_call_arguments.delta', delta: '{"x"' }]),
     );
-    expect(reply.reply()).toEqual({ text: 'cut short', toolCalls: [], usage: null });
+    expect(reply.reply()).toEqual({ text: 'cut short', toolCalls: [], usage: null, replay: [] });
     expect(reply.finishReason).toBeNull();
   });
 
@@ -284,6 +284,7 @@ describe('responses decoder: finish only on the terminal event', () => {
       text: 'partial answ',
       toolCalls: [{ id: 'call_9', name: 'read_file', arguments: '{"path":"a"}' }],
       usage: { input_tokens: 10, output_tokens: 64 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('incomplete');
   });
@@ -345,6 +346,7 @@ describe('responses decoder: JSON body', () => {
       text: 'Let me look.',
       toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' }],
       usage: { input_tokens: 50, output_tokens: 8 },
+      replay: [],
     });
     expect(reply.finishReason).toBe('completed');
   });
@@ -362,7 +364,7 @@ describe('responses decoder: JSON body', () => {
       { output: 'x' },
       { output: [{ type: 'message' }], usage: 'none' },
     ] as JsonValue[]) {
-      expect(decode(body(value)).reply()).toEqual({ text: '', toolCalls: [], usage: null });
+      expect(decode(body(value)).reply()).toEqual({ text: '', toolCalls: [], usage: null, replay: [] });
     }
   });
 
@@ -385,5 +387,101 @@ describe('responses decoder: JSON body', () => {
     const reply = decode(body({ status: 'failed', output: [], error: { code: 'server_error', message: 'down' } }));
     expect(reply.error).toEqual({ code: 'server_error', message: 'down' });
     expect(reply.finishReason).toBeNull();
+  });
+});
+
+describe('responses decoder: replay items', () => {
+  const reasoning: JsonValue = {
+    type: 'reasoning',
+    id: 'rs_1',
+    summary: [{ type: 'summary_text', text: 'Checking the file.' }],
+    encrypted_content: 'gAAAAenc==',
+  };
+  const call: JsonValue = {
+    type: 'function_call',
+    id: 'fc_1',
+    call_id: 'call_a',
+    name: 'read_file',
+    arguments: '{"path":"a.txt"}',
+    status: 'completed',
+  };
+  const itemDone = (item: JsonValue, outputIndex = 0): JsonValue => ({
+    type: 'response.output_item.done',
+    output_index: outputIndex,
+    item,
+  });
+
+  it('streamed: a reasoning item from response.output_item.done is one replay item, not repeated by the completed response', () => {
+    const events = turnEvents(
+      sse([
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAA' },
+        },
+        { type: 'response.reasoning_summary_text.delta', item_id: 'rs_1', delta: 'Checking the file.' },
+        itemDone(reasoning),
+        itemDone(call, 1),
+        completed({ status: 'completed', output: [reasoning, call], usage: { input_tokens: 9, output_tokens: 4 } }),
+      ]),
+    );
+    expect(events.filter((event) => event.type === 'replay-item')).toEqual([{ type: 'replay-item', item: reasoning }]);
+    // It goes out when the item is done, before the completed response.
+    expect(events.findIndex((event) => event.type === 'replay-item')).toBe(1);
+    const reply = assembleReply(events);
+    expect(reply.reply()).toEqual({
+      text: '',
+      toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' }],
+      usage: { input_tokens: 9, output_tokens: 4 },
+      replay: [reasoning],
+    });
+    expect(reply.reasoningText).toBe('Checking the file.');
+  });
+
+  it('streamed: reasoning items only the completed response carries are replayed from it, in output order', () => {
+    const second: JsonValue = { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'enc2' };
+    const reply = decode(
+      sse([itemDone(reasoning), completed({ status: 'completed', output: [reasoning, second, call] })]),
+    );
+    expect(reply.reply().replay).toEqual([reasoning, second]);
+  });
+
+  it('only reasoning items are replayed: done message and function_call items are not', () => {
+    const events = turnEvents(
+      sse([
+        itemDone({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hi' }] }),
+        itemDone(call),
+        itemDone(null),
+        { type: 'response.output_item.done' },
+      ]),
+    );
+    expect(events.filter((event) => event.type === 'replay-item')).toEqual([]);
+  });
+
+  it('a reasoning item without an id is still replayed once', () => {
+    const anonymous: JsonValue = { type: 'reasoning', summary: [] };
+    const reply = decode(sse([itemDone(anonymous), completed({ status: 'completed', output: [anonymous] })]));
+    expect(reply.reply().replay).toEqual([anonymous]);
+  });
+
+  it('blocking: the reasoning items of the output array, whole', () => {
+    const reply = decode(
+      body({
+        object: 'response',
+        status: 'completed',
+        output: [
+          reasoning,
+          { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading.' }] },
+          call,
+        ],
+        usage: { input_tokens: 5, output_tokens: 3 },
+      }),
+    );
+    expect(reply.reply()).toEqual({
+      text: 'Reading.',
+      toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' }],
+      usage: { input_tokens: 5, output_tokens: 3 },
+      replay: [reasoning],
+    });
   });
 });

@@ -1,7 +1,7 @@
-import type { JsonValue, ReplyDecoder, TurnEvent, WireEvent } from '@cw/core';
+import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core';
 import {
-  ToolCallTracker,
   UsageTotals,
+  WireEventDecoder,
   arrayAt,
   hasType,
   isJsonObject,
@@ -18,35 +18,14 @@ export function createResponsesDecoder(): ReplyDecoder {
   return new ResponsesDecoder();
 }
 
-class ResponsesDecoder implements ReplyDecoder {
-  readonly #calls = new ToolCallTracker();
+// The terminal event carries the whole response and its finish closes the reply; [DONE] adds nothing.
+class ResponsesDecoder extends WireEventDecoder {
   readonly #usage = new UsageTotals();
   #streamedText = '';
-  #finished = false;
+  /** The reasoning items already sent as replay items, so the completed response does not repeat them. */
+  readonly #replayed = new Set<string>();
 
-  push(event: WireEvent): readonly TurnEvent[] {
-    // The terminal event carries the whole response; anything after it is not part of the reply.
-    if (this.#finished) return [];
-    switch (event.kind) {
-      case 'event':
-        return this.#streamEvent(event.data);
-      case 'done':
-        return [];
-      case 'body':
-        this.#finished = true;
-        return this.#body(event.body);
-      default: {
-        const unknown: never = event;
-        throw new Error(`unknown wire event ${JSON.stringify(unknown)}`);
-      }
-    }
-  }
-
-  end(): readonly TurnEvent[] {
-    return this.#calls.endAll();
-  }
-
-  #streamEvent(data: JsonValue): TurnEvent[] {
+  protected override onEvent(data: JsonValue): TurnEvent[] {
     const type = stringAt(data, 'type');
     switch (type) {
       case 'response.output_text.delta': {
@@ -59,9 +38,11 @@ class ResponsesDecoder implements ReplyDecoder {
         const text = stringAt(data, 'delta');
         return text === '' ? [] : [{ type: 'reasoning-delta', text }];
       }
+      case 'response.output_item.done':
+        // The finished item: the one whose encrypted_content is whole (in output_item.added it may not be).
+        return this.#replay(objectAt(data, 'item'));
       case 'response.completed':
       case 'response.incomplete':
-        this.#finished = true;
         return [
           ...this.#response(objectAt(data, 'response')),
           { type: 'finish', reason: type === 'response.completed' ? 'completed' : 'incomplete' },
@@ -76,7 +57,7 @@ class ResponsesDecoder implements ReplyDecoder {
     }
   }
 
-  #body(body: JsonValue): TurnEvent[] {
+  protected override onBody(body: JsonValue): TurnEvent[] {
     const error = isJsonObject(body) ? body['error'] : undefined;
     const events = [...(isJsonObject(error) ? [providerError(error)] : []), ...this.#response(body)];
     // Only a finished response object is a reply; any other body fails closed.
@@ -88,7 +69,7 @@ class ResponsesDecoder implements ReplyDecoder {
   /**
    * What a whole response adds to the streamed events. Its function_call items are the tool calls
    * (argument deltas are not read); its text completes the streamed text, which was already shown
-   * and so is kept when the two disagree.
+   * and so is kept when the two disagree; its reasoning items not already streamed are replay items.
    */
   #response(response: JsonValue): TurnEvent[] {
     const output = arrayAt(response, 'output');
@@ -101,17 +82,31 @@ class ResponsesDecoder implements ReplyDecoder {
         ? [{ type: 'text-delta', text: text.slice(this.#streamedText.length) }]
         : [];
     for (const item of output) {
+      events.push(...this.#replay(item));
       if (!hasType(item, ['function_call'])) continue;
-      const index = this.#calls.nextIndex;
+      const index = this.calls.nextIndex;
       events.push(
-        ...this.#calls.start(index, stringAt(item, 'call_id'), stringAt(item, 'name')),
-        ...this.#calls.delta(index, stringAt(item, 'arguments')),
-        ...this.#calls.end(index),
+        ...this.calls.start(index, stringAt(item, 'call_id'), stringAt(item, 'name')),
+        ...this.calls.delta(index, stringAt(item, 'arguments')),
+        ...this.calls.end(index),
       );
     }
     const usage = objectAt(response, 'usage');
     events.push(...this.#usage.report(usage['input_tokens'], usage['output_tokens']));
     return events;
+  }
+
+  /**
+   * A reasoning output item, whole as returned (id, summary, encrypted_content when asked for): with
+   * `store: false` the next request of a tool loop must carry it back. Each item goes out once, known
+   * by its id (or, without one, by its text).
+   */
+  #replay(item: JsonValue): TurnEvent[] {
+    if (!isJsonObject(item) || !hasType(item, ['reasoning'])) return [];
+    const key = stringAt(item, 'id') || JSON.stringify(item);
+    if (this.#replayed.has(key)) return [];
+    this.#replayed.add(key);
+    return [{ type: 'replay-item', item }];
   }
 }
 

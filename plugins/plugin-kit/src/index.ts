@@ -8,3 +8,4 @@ export { describeBodyLayout, type BodyLayoutSpec } from './describe-body-layout.
 export { ToolCallTracker } from './tool-call-tracker.js';
 export { UsageTotals } from './usage-totals.js';
 export { providerError } from './provider-error.js';
+export { WireEventDecoder } from './wire-event-decoder.js';

@@ -28,6 +28,9 @@ export const ANTHROPIC_ROW: CapabilityRowInput = {
     also_set: { on: ADAPTIVE },
     default_tier: 'high',
     forbids_forced_tool_choice: true,
+    // Thinking with tool use: the thinking blocks of the assistant turn that called the tools go back,
+    // unmodified, with their results; those of earlier turns the API drops from the context itself.
+    replay: 'tool-loop',
   },
   provenance: { source: 'Anthropic docs: Messages API, adaptive thinking, effort, 2026-07' },
 };

@@ -13,6 +13,10 @@ const CHAT_REASONING: CapabilityRowInput['reasoning'] = {
   // Thinking mode answers 400 to required/named tool_choice; auto is the default anyway.
   omits_tool_choice: true,
   forbids_forced_tool_choice: true,
+  // Thinking mode docs: the reasoning_content of an assistant turn that called tools must be passed
+  // back on every later request, after later user messages too (400 without it); that of a turn
+  // without tool calls is ignored. Only sending all of it back keeps every request valid.
+  replay: 'always',
 };
 
 const MODEL: CapabilityRowInput['model'] = {

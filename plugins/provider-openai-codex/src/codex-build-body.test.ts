@@ -6,7 +6,7 @@ import { CODEX_ROW } from './codex-capability-rows.js';
 import { register } from './index.js';
 
 /** What one register call recorded; the registry fills it in. */
-type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'refiners'>;
+type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'toolNames' | 'refiners'>;
 
 const row = { ...capabilityRowSchema.parse(CODEX_ROW), plugin: '@cw/provider-openai-codex' };
 const plan: ReasoningPlan = {
@@ -40,12 +40,13 @@ describe('refineCodexBody', () => {
 describe('register', () => {
   it('records the refiner with its match and stage in a real registry', () => {
     const registry = new PluginRegistry();
-    const registered: Registrations = { routeIds: [], dialectIds: [], refiners: [] };
+    const registered: Registrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
     register(registry.apiFor('@cw/provider-openai-codex', registered));
     expect(registry.problems).toEqual([]);
     expect(registered).toEqual({
       routeIds: [CODEX_ROW.route_id],
       dialectIds: [],
+      toolNames: [],
       refiners: [{ match: CODEX_BODY_MATCH, stage: CODEX_BODY_STAGE }],
     });
   });

@@ -27,6 +27,9 @@ export const CODEX_ROW: CapabilityRowInput = {
     values: { off: 'low', minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'xhigh' },
     also_set: { all: SUMMARY },
     default_tier: 'medium',
+    // With store false, the reasoning items of a tool loop go back in `input`, encrypted_content
+    // included, before the function_call items they led to.
+    replay: 'tool-loop',
   },
   tokenizer: 'o200k_base',
   provenance: { source: 'OpenAI Codex client behaviour and Responses API reference, 2026-08' },

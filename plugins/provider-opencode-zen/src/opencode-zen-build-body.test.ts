@@ -6,7 +6,7 @@ import { OPENCODE_ZEN_CHAT_ROW, OPENCODE_ZEN_RESPONSES_ROW } from './opencode-ze
 import { register } from './index.js';
 
 /** What one register call recorded; the registry fills it in. */
-type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'refiners'>;
+type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'toolNames' | 'refiners'>;
 
 const responses = { ...capabilityRowSchema.parse(OPENCODE_ZEN_RESPONSES_ROW), plugin: '@cw/provider-opencode-zen' };
 const plan = (wireValue: string): ReasoningPlan => ({
@@ -45,12 +45,13 @@ describe('refineOpenCodeZenBody', () => {
 describe('register', () => {
   it('records the refiner with its match and stage in a real registry', () => {
     const registry = new PluginRegistry();
-    const registered: Registrations = { routeIds: [], dialectIds: [], refiners: [] };
+    const registered: Registrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
     register(registry.apiFor('@cw/provider-opencode-zen', registered));
     expect(registry.problems).toEqual([]);
     expect(registered).toEqual({
       routeIds: [OPENCODE_ZEN_CHAT_ROW.route_id, OPENCODE_ZEN_RESPONSES_ROW.route_id],
       dialectIds: [],
+      toolNames: [],
       refiners: [{ match: OPENCODE_ZEN_BODY_MATCH, stage: OPENCODE_ZEN_BODY_STAGE }],
     });
   });

@@ -5,7 +5,7 @@ import { OPENMODEL_ROW } from './openmodel-capability-rows.js';
 import { register } from './index.js';
 
 /** What one register call recorded; the registry fills it in. */
-type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'refiners'>;
+type Registrations = Pick<LoadedPlugin, 'routeIds' | 'dialectIds' | 'toolNames' | 'refiners'>;
 
 const body = (maxTokens: number, budget: number): WireBody => ({
   model: 'm',
@@ -52,12 +52,13 @@ describe('refineOpenModelBody', () => {
 describe('register', () => {
   it('records the refiner with its match and stage in a real registry', () => {
     const registry = new PluginRegistry();
-    const registered: Registrations = { routeIds: [], dialectIds: [], refiners: [] };
+    const registered: Registrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
     register(registry.apiFor('@cw/provider-openmodel', registered));
     expect(registry.problems).toEqual([]);
     expect(registered).toEqual({
       routeIds: [OPENMODEL_ROW.route_id],
       dialectIds: [],
+      toolNames: [],
       refiners: [{ match: OPENMODEL_BODY_MATCH, stage: OPENMODEL_BODY_STAGE }],
     });
   });

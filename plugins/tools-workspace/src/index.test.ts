@@ -1,9 +1,11 @@
-import type { ToolDefinition } from './tool-definition.js';
+import type { PluginApi } from '@cw/core';
+import { describe, expect, it } from 'vitest';
+import { register, WORKSPACE_TOOLS } from './index.js';
+import type { ToolImplementation } from './tool-types.js';
 
-const builtin = { kind: 'builtin' } as const;
-
-/** cw's own agent tools. Schemas only: execution lands with the agent loop. */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
+// The definitions as cw shipped them before tools moved into this plugin. Names, descriptions and
+// schemas reach the prompt, so they are pinned byte for byte, key order included.
+const PINNED_DEFINITIONS = [
   {
     name: 'read_file',
     description: 'Read a UTF-8 text file from the workspace, optionally a line range.',
@@ -17,8 +19,6 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
       required: ['path'],
       additionalProperties: false,
     },
-    origin: builtin,
-    deferred: false,
   },
   {
     name: 'list_directory',
@@ -32,8 +32,6 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
       required: ['path'],
       additionalProperties: false,
     },
-    origin: builtin,
-    deferred: false,
   },
   {
     name: 'search',
@@ -48,8 +46,6 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
       required: ['pattern'],
       additionalProperties: false,
     },
-    origin: builtin,
-    deferred: false,
   },
   {
     name: 'edit_file',
@@ -64,8 +60,6 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
       required: ['path', 'old_text', 'new_text'],
       additionalProperties: false,
     },
-    origin: builtin,
-    deferred: false,
   },
   {
     name: 'shell',
@@ -79,7 +73,43 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
       required: ['command'],
       additionalProperties: false,
     },
-    origin: builtin,
-    deferred: false,
   },
 ];
+
+describe('@cw/tools-workspace', () => {
+  it('defines the five tools byte for byte as pinned, in catalog order', () => {
+    const actual = WORKSPACE_TOOLS.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+    }));
+    expect(JSON.stringify(actual)).toBe(JSON.stringify(PINNED_DEFINITIONS));
+  });
+
+  it('registers the five tools in order through addTool', async () => {
+    const added: ToolImplementation[] = [];
+    const api = { addTool: (tool: ToolImplementation) => added.push(tool) } as unknown as PluginApi;
+    await register(api);
+    expect(added).toEqual([...WORKSPACE_TOOLS]);
+    expect(added.map((tool) => tool.name)).toEqual(['read_file', 'list_directory', 'search', 'edit_file', 'shell']);
+  });
+
+  it('marks only the reading tools read-only, and only shell as a command tool', () => {
+    expect(WORKSPACE_TOOLS.map((tool) => tool.readOnly)).toEqual([true, true, true, false, false]);
+    expect(WORKSPACE_TOOLS.map((tool) => tool.commandOf !== undefined)).toEqual([false, false, false, false, true]);
+    expect(WORKSPACE_TOOLS.every((tool) => typeof tool.summarize === 'function')).toBe(true);
+  });
+
+  it('turns arguments that are not an object into an error, never a throw', async () => {
+    const context = {
+      workspace: '/nonexistent-cw-workspace',
+      signal: new AbortController().signal,
+      env: {},
+      limits: { outputBytes: 100, outputLines: 10, commandTimeoutMs: 1000 },
+    };
+    for (const tool of WORKSPACE_TOOLS) {
+      const outcome = await tool.execute(null as never, context);
+      expect(outcome).toEqual({ status: 'error', content: 'arguments must be a JSON object' });
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { Command, Flags } from '@oclif/core';
+import { reportError } from '../../report-error.js';
+
+/** One server as `cw mcp list --json` prints it: no env or header value, no URL path. */
+interface ListedServer {
+  readonly name: string;
+  readonly transport: 'stdio' | 'http';
+  /** The command's file name (stdio) or the URL's host (http). */
+  readonly target: string;
+  readonly enabled: boolean;
+  /** fresh: the snapshot matches the config; stale: it was taken for another config; none: never refreshed. */
+  readonly snapshot: 'fresh' | 'stale' | 'none';
+  /** Tools in the snapshot entry (fresh or stale); null without one. */
+  readonly tool_count: number | null;
+  readonly tools: readonly string[];
+  readonly refreshed_at: string | null;
+}
+
+/** `cw mcp list`: the configured MCP servers and how their snapshot stands. Reads only; connects to nothing. */
+export default class McpList extends Command {
+  static override summary = 'List the MCP servers in config.json and whether their tool snapshot is fresh';
+  static override description =
+    'One line per server: name, transport, target (the command name, or the URL host; never a path, an env value or a header), enabled, snapshot status (fresh, stale or none) and tool count. Connects to nothing: `cw mcp refresh` updates the snapshot.';
+  static override examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --json'];
+  static override flags = {
+    json: Flags.boolean({ description: 'Print the servers as JSON.' }),
+  };
+
+  async run(): Promise<void> {
+    try {
+      const { flags } = await this.parse(McpList);
+      const core = await import('@cw/core');
+      const home = core.cwHome();
+      const servers = await core.readMcpServers(home);
+      let snapshot = core.emptyMcpSnapshot();
+      try {
+        snapshot = await core.readMcpSnapshot(home);
+      } catch (error) {
+        if (!(error instanceof core.McpSnapshotError)) throw error;
+        process.stderr.write(`cw: warning: ${error.safeMessage}\n`);
+      }
+      const listed: ListedServer[] = Object.entries(servers).map(([name, server]) => {
+        const status = core.mcpServerSnapshotStatus(name, server, snapshot);
+        const entry = status === 'none' ? undefined : snapshot.servers[name];
+        return {
+          name: core.safeIdentifier(name),
+          transport: core.mcpTransportOf(server),
+          target: core.mcpServerTarget(server),
+          enabled: !server.disabled,
+          snapshot: status,
+          tool_count: entry === undefined ? null : entry.tools.length,
+          tools: entry === undefined ? [] : entry.tools.map((tool) => core.safeIdentifier(tool.name)),
+          refreshed_at: entry === undefined ? null : core.safeIdentifier(entry.refreshed_at),
+        };
+      });
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ servers: listed }, null, 2)}\n`);
+        return;
+      }
+      if (listed.length === 0) {
+        process.stdout.write('No MCP servers configured. Add one with: cw mcp add <name> -- <command> [args...]\n');
+        return;
+      }
+      const { renderTable } = await import('../../route-view.js');
+      process.stdout.write(
+        renderTable(
+          ['NAME', 'TRANSPORT', 'TARGET', 'ENABLED', 'SNAPSHOT', 'TOOLS'],
+          listed.map((server) => [
+            server.name,
+            server.transport,
+            server.target,
+            server.enabled ? 'yes' : 'no',
+            server.snapshot,
+            server.tool_count === null ? '-' : String(server.tool_count),
+          ]),
+        ),
+      );
+      const unready = listed.filter((server) => server.enabled && server.snapshot !== 'fresh').length;
+      if (unready > 0) {
+        process.stdout.write(
+          `\n${unready === 1 ? '1 enabled server has' : `${unready} enabled servers have`} no fresh snapshot: run cw mcp refresh so cw preview-request can show the exact request.\n`,
+        );
+      }
+    } catch (error) {
+      await reportError(this, error);
+    }
+  }
+}

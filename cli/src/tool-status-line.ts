@@ -1,0 +1,23 @@
+import type { ToolCallRecord } from '@cw/core';
+
+type Safe = (text: string) => string;
+
+// A summary is the tool's own label of its arguments (a path, a command); long ones are cut.
+const MAX_SUMMARY = 60;
+
+function label(name: string, summary: string, safe: Safe): string {
+  const short = summary.length > MAX_SUMMARY ? `${summary.slice(0, MAX_SUMMARY - 1)}…` : summary;
+  return safe(short === '' ? name : `${name} ${short}`);
+}
+
+/** The line printed when a tool call starts. */
+export function toolStartLine(name: string, summary: string, safe: Safe): string {
+  return `cw: ▸ ${label(name, summary, safe)}\n`;
+}
+
+/** The line printed when a tool call ends: its status and how long it took. */
+export function toolEndLine(record: ToolCallRecord, safe: Safe): string {
+  const mark = record.status === 'ok' ? '✓' : record.status === 'error' ? '✗' : '·';
+  const took = record.durationMs > 0 ? `, ${record.durationMs} ms` : '';
+  return `cw: ${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})\n`;
+}

@@ -1,0 +1,197 @@
+import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { ToolCall } from '../prompt/conversation.js';
+import type { ToolContext, ToolImplementation } from '../tools/tool-contract.js';
+import { decideApproval, type ApprovalPosture, type ApprovalRules } from './approval-policy.js';
+import { checkToolArguments } from './validate-tool-arguments.js';
+
+/** How one call ended, as the session stores it and the person sees it. */
+export type ToolCallStatus = 'ok' | 'error' | 'refused' | 'invalid' | 'not-executed';
+
+/** One call and its result. */
+export interface ToolCallRecord {
+  readonly call: ToolCall;
+  readonly status: ToolCallStatus;
+  /** What the model reads as the result. */
+  readonly content: string;
+  readonly durationMs: number;
+  /** A short, terminal-safe label of the arguments, for the status line. */
+  readonly summary: string;
+}
+
+/** The answer a person gives when asked about a call. */
+export type AskAnswer = 'yes' | 'no' | 'always';
+
+/** Everything running a reply's tool calls needs. */
+export interface RunToolCallsOptions {
+  readonly registry: PluginRegistry;
+  /** Tools that live outside the registry for this command (the MCP servers' tools). */
+  readonly extraTools?: ReadonlyMap<string, ToolImplementation>;
+  readonly posture: ApprovalPosture;
+  readonly rules: ApprovalRules;
+  readonly context: ToolContext;
+  /** Asks the person about one call; absent means no one can be asked, and `ask` acts as `read-only`. */
+  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  /** Tool names the person answered `always` for, kept for the rest of the command. */
+  readonly alwaysAllowed: Set<string>;
+  readonly onStart?: (call: ToolCall, summary: string) => void;
+  readonly onEnd?: (record: ToolCallRecord) => void;
+}
+
+const NOT_EXECUTED = 'Not executed: the run stopped before this call ran.';
+
+/**
+ * Runs one reply's tool calls and answers every one of them, in call order. Calls that only read
+ * run together; a call that writes or runs a command waits for everything before it and runs alone,
+ * so the model's order of effects is kept. Nothing here throws: an unknown tool, bad arguments, a
+ * refusal or a failing tool is a result the model can read and act on.
+ */
+export async function runToolCalls(
+  calls: readonly ToolCall[],
+  options: RunToolCallsOptions,
+): Promise<ToolCallRecord[]> {
+  const records: ToolCallRecord[] = [];
+  let batch: Promise<ToolCallRecord>[] = [];
+  const flush = async (): Promise<void> => {
+    records.push(...(await Promise.all(batch)));
+    batch = [];
+  };
+  for (const call of calls) {
+    const tool = options.registry.tool(call.name) ?? options.extraTools?.get(call.name);
+    if (tool?.readOnly === true && (await verdictFor(tool, call, '', options)) === 'run') {
+      batch.push(runOne(tool, call, options));
+      continue;
+    }
+    await flush();
+    records.push(await handleAlone(tool, call, options));
+  }
+  await flush();
+  return records;
+}
+
+async function handleAlone(
+  tool: ToolImplementation | undefined,
+  call: ToolCall,
+  options: RunToolCallsOptions,
+): Promise<ToolCallRecord> {
+  if (tool === undefined) {
+    const known = [
+      ...options.registry.toolCatalog.map((entry) => entry.name),
+      ...(options.extraTools?.keys() ?? []),
+    ].join(', ');
+    return finish(
+      call,
+      'invalid',
+      `Unknown tool "${call.name}". The tools you can call are: ${known}.`,
+      0,
+      '',
+      options,
+    );
+  }
+  const checked = await checkToolArguments(call.arguments, tool.inputSchema);
+  const summary = checked.ok ? summarize(tool, checked.args) : '';
+  const verdict = await verdictFor(tool, call, summary, options);
+  if (verdict === 'run') return runOne(tool, call, options);
+  if (verdict === 'not-executed') return finish(call, 'not-executed', NOT_EXECUTED, 0, summary, options);
+  const why =
+    verdict === 'refused-by-person'
+      ? 'the user declined this call'
+      : `the approval settings (${options.posture === 'ask' && options.ask === undefined ? 'ask, with no one to ask: read-only' : options.posture}${verdict === 'refused-by-rule' ? ', a deny rule' : ''}) do not allow it`;
+  return finish(
+    call,
+    'refused',
+    `Refused: ${why}. Do not retry it; continue without it or explain what is needed.`,
+    0,
+    summary,
+    options,
+  );
+}
+
+type Verdict = 'run' | 'refused-by-rule' | 'refused-by-posture' | 'refused-by-person' | 'not-executed';
+
+async function verdictFor(
+  tool: ToolImplementation,
+  call: ToolCall,
+  summary: string,
+  options: RunToolCallsOptions,
+): Promise<Verdict> {
+  if (options.context.signal.aborted) return 'not-executed';
+  let command: string | null = null;
+  if (tool.commandOf) {
+    const checked = await checkToolArguments(call.arguments, tool.inputSchema);
+    command = checked.ok ? tool.commandOf(checked.args) : null;
+  }
+  // Without anyone to ask, `ask` falls back to `read-only`: nothing that writes runs unseen.
+  const posture = options.posture === 'ask' && options.ask === undefined ? 'read-only' : options.posture;
+  const decision = decideApproval({ name: tool.name, readOnly: tool.readOnly, command }, posture, options.rules);
+  switch (decision.verdict) {
+    case 'run':
+      return 'run';
+    case 'refuse':
+      return decision.because === 'rule' ? 'refused-by-rule' : 'refused-by-posture';
+    case 'return':
+      return 'not-executed';
+    case 'ask': {
+      if (options.alwaysAllowed.has(tool.name)) return 'run';
+      const answer = options.ask ? await options.ask({ name: tool.name, summary }) : 'no';
+      if (answer === 'always') options.alwaysAllowed.add(tool.name);
+      return answer === 'no' ? 'refused-by-person' : 'run';
+    }
+    default: {
+      const unknown: never = decision;
+      throw new Error(`unknown verdict ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+async function runOne(tool: ToolImplementation, call: ToolCall, options: RunToolCallsOptions): Promise<ToolCallRecord> {
+  const checked = await checkToolArguments(call.arguments, tool.inputSchema);
+  if (!checked.ok)
+    return finish(call, 'invalid', `Invalid arguments for ${tool.name}: ${checked.problem}.`, 0, '', options);
+  const summary = summarize(tool, checked.args);
+  if (options.context.signal.aborted) return finish(call, 'not-executed', NOT_EXECUTED, 0, summary, options);
+  options.onStart?.(call, summary);
+  const started = Date.now();
+  try {
+    const outcome = await tool.execute(checked.args, options.context);
+    const content = capped(outcome.content, options.context.limits.outputBytes);
+    return finish(call, outcome.status, content, Date.now() - started, summary, options);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return finish(call, 'error', `The tool failed: ${message}`, Date.now() - started, summary, options);
+  }
+}
+
+function finish(
+  call: ToolCall,
+  status: ToolCallStatus,
+  content: string,
+  durationMs: number,
+  summary: string,
+  options: RunToolCallsOptions,
+): ToolCallRecord {
+  const record = { call, status, content, durationMs, summary };
+  options.onEnd?.(record);
+  return record;
+}
+
+function summarize(
+  tool: ToolImplementation,
+  args: Parameters<NonNullable<ToolImplementation['summarize']>>[0],
+): string {
+  try {
+    return tool.summarize?.(args) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+// A last bound for tools that do not bound themselves (third-party and MCP tools): their result
+// still cannot flood the next request.
+function capped(content: string, limit: number): string {
+  if (Buffer.byteLength(content, 'utf8') <= limit) return content;
+  const head = Buffer.from(content, 'utf8')
+    .subarray(0, limit)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+  return `${head}\n[truncated: the result was longer than ${limit} bytes]`;
+}

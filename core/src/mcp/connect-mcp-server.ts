@@ -1,0 +1,406 @@
+// Only types are imported from the SDK here: the SDK itself is loaded inside connectMcpServer, so a
+// preview (which never connects) never loads it.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JsonValue } from '../canonical/canonical-json.js';
+import type { McpServerConfig } from '../config/cw-config.js';
+import { REDACTED, safeErrorText } from '../redaction/safe-error-text.js';
+import { safeIdentifier } from '../redaction/safe-label.js';
+import { expandEnvRecord, McpEnvReferenceError } from './expand-env-references.js';
+import { isMcpHttpServer } from './mcp-server-target.js';
+import type { McpSnapshotTool } from './mcp-snapshot-store.js';
+
+/** How long connecting (starting the process or reaching the URL, then the MCP handshake) may take. */
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
+/** How long one tool call may take when the caller sets no limit. */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
+
+// The variables a stdio server inherits from cw's environment: what a process needs to find programs,
+// its home, a temp folder and the locale. Nothing else: no API key, no token, no cw setting.
+const BASE_ENV_NAMES = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  // Windows: without these, many programs cannot start at all.
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'USERPROFILE',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMFILES',
+  'PROGRAMDATA',
+  'USERNAME',
+] as const;
+
+// The most pages of tools cw reads from one server: a server that keeps handing out cursors is broken.
+const MAX_TOOL_PAGES = 100;
+
+/** Why talking to an MCP server failed, as a stable word a caller or a test can branch on. */
+export type McpErrorCode =
+  | 'env-reference'
+  | 'spawn-failed'
+  | 'timeout'
+  | 'connection-closed'
+  | 'http-error'
+  | 'protocol-error'
+  | 'aborted';
+
+/**
+ * Talking to one MCP server failed. `detail` is one redacted line (cw's words, or outside text through
+ * safeErrorText, with every expanded env and header value removed first): never a URL path, a header
+ * or an env value. `safeMessage` adds the server's name as a safe label.
+ */
+export class McpServerError extends Error {
+  override readonly name = 'McpServerError';
+  readonly exitCode = 1;
+  readonly code: McpErrorCode;
+  readonly detail: string;
+  readonly safeMessage: string;
+  constructor(serverName: string, code: McpErrorCode, detail: string) {
+    const text = `MCP server ${safeIdentifier(serverName)}: ${detail}`;
+    super(text);
+    this.code = code;
+    this.detail = detail;
+    this.safeMessage = text;
+  }
+}
+
+/** What a server called itself in the handshake. */
+export interface McpServerInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** A tool call's result as the model reads it. */
+export interface McpToolResult {
+  /** True when the server marked the result as an error. */
+  readonly isError: boolean;
+  /** The text parts joined with newlines; other parts summarised (`[image]`, `[audio]`, `[resource]`). */
+  readonly content: string;
+}
+
+/** An open connection to one MCP server. */
+export interface McpConnection {
+  readonly serverInfo: McpServerInfo | null;
+  /** Every tool the server lists, following `nextCursor` to the last page. */
+  listTools(options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal }): Promise<McpSnapshotTool[]>;
+  /**
+   * Calls one tool. A result the server marks as an error comes back with `isError`; so does an error
+   * the server answers with (unknown tool, bad arguments). A timeout, a closed connection or an abort
+   * throws McpServerError.
+   */
+  callTool(
+    name: string,
+    args: { readonly [key: string]: JsonValue },
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<McpToolResult>;
+  /** Closes the connection; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
+  close(): Promise<void>;
+}
+
+/** How to connect. */
+export interface ConnectMcpServerOptions {
+  /**
+   * Where `${env:NAME}` references are looked up, and where a stdio server's base variables come from.
+   * Default: process.env. Only the base names and the server's own `env` reach the server.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Default DEFAULT_MCP_CONNECT_TIMEOUT_MS. */
+  readonly timeoutMs?: number;
+  /** Aborts connecting (Ctrl-C). */
+  readonly signal?: AbortSignal;
+  /** The version cw gives in the handshake. */
+  readonly clientVersion?: string;
+}
+
+/** The environment a stdio server starts with: the base variables from `env`, then the server's expanded `env`. */
+export function stdioServerEnvironment(
+  expanded: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const base: Record<string, string> = {};
+  for (const name of BASE_ENV_NAMES) {
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    // A value starting with `()` is an exported shell function: never passed on.
+    if (value !== undefined && !value.startsWith('()')) base[name] = value;
+  }
+  return { ...base, ...expanded };
+}
+
+/**
+ * Connects to one MCP server and completes the handshake, within `timeoutMs`. References in `env` and
+ * `headers` are expanded here and only here; the expanded values live in this connection alone. A
+ * stdio server's stderr is read and dropped (it is never printed). Every failure, including an unset
+ * variable, is a McpServerError, and nothing is left running after one.
+ */
+export async function connectMcpServer(
+  serverName: string,
+  server: McpServerConfig,
+  options: ConnectMcpServerOptions = {},
+): Promise<McpConnection> {
+  const env = options.env ?? process.env;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+  let expanded: Record<string, string>;
+  try {
+    expanded = expandEnvRecord(isMcpHttpServer(server) ? server.headers : server.env, env);
+  } catch (error) {
+    if (error instanceof McpEnvReferenceError) throw new McpServerError(serverName, 'env-reference', error.safeMessage);
+    throw error;
+  }
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+  const kinds: ErrorKinds = {
+    secrets: secretValues(expanded),
+    jsonRpcCode: (error) => (error instanceof McpError ? error.code : null),
+    httpStatus: () => null,
+  };
+  let transport: Transport;
+  if (isMcpHttpServer(server)) {
+    const { StreamableHTTPClientTransport, StreamableHTTPError } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    );
+    const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
+    kinds.httpStatus = (error) =>
+      error instanceof StreamableHTTPError ? (error.code ?? 0) : error instanceof UnauthorizedError ? 401 : null;
+    transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: expanded },
+      // A redirect to another origin would take the headers (and their credentials) with it.
+      redirectPolicy: 'same-origin',
+    });
+  } else {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const stdio = new StdioClientTransport({
+      command: server.command,
+      args: [...server.args],
+      env: stdioServerEnvironment(expanded, env),
+      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      stderr: 'pipe',
+    });
+    // Drained and dropped: a server's stderr can hold anything, including what it was given.
+    stdio.stderr?.on('data', () => {});
+    transport = stdio;
+  }
+
+  const client = new Client({ name: 'cw', version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
+  // The SDK reports transport trouble here as well as through the pending request; the request is
+  // what fails the connect, so this only keeps an unhandled error from reaching the process.
+  client.onerror = () => {};
+  try {
+    await withDeadline(
+      client.connect(transport, { timeout: timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
+      timeoutMs,
+    );
+  } catch (error) {
+    await closeQuietly(client, transport);
+    throw toServerError(serverName, error, kinds, timeoutMs);
+  }
+  const version = client.getServerVersion();
+  const serverInfo =
+    version && typeof version.name === 'string' && typeof version.version === 'string'
+      ? { name: version.name, version: version.version }
+      : null;
+  return new SdkConnection(serverName, client, transport, serverInfo, kinds);
+}
+
+class SdkConnection implements McpConnection {
+  readonly serverInfo: McpServerInfo | null;
+  readonly #name: string;
+  readonly #client: Client;
+  readonly #transport: Transport;
+  readonly #kinds: ErrorKinds;
+
+  constructor(name: string, client: Client, transport: Transport, serverInfo: McpServerInfo | null, kinds: ErrorKinds) {
+    this.#name = name;
+    this.#client = client;
+    this.#transport = transport;
+    this.serverInfo = serverInfo;
+    this.#kinds = kinds;
+  }
+
+  async listTools(
+    options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<McpSnapshotTool[]> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    const tools: McpSnapshotTool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    try {
+      await withDeadline(
+        (async () => {
+          for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
+            const result = await this.#client.listTools(cursor === undefined ? {} : { cursor }, {
+              timeout: timeoutMs,
+              ...(options.signal ? { signal: options.signal } : {}),
+            });
+            for (const tool of result.tools) tools.push(snapshotTool(tool));
+            cursor = result.nextCursor;
+            if (cursor === undefined || seen.has(cursor)) return;
+            seen.add(cursor);
+          }
+        })(),
+        timeoutMs,
+      );
+    } catch (error) {
+      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+    }
+    return tools;
+  }
+
+  async callTool(
+    name: string,
+    args: { readonly [key: string]: JsonValue },
+    signal?: AbortSignal,
+    timeoutMs: number = DEFAULT_MCP_CALL_TIMEOUT_MS,
+  ): Promise<McpToolResult> {
+    let result: Awaited<ReturnType<Client['callTool']>>;
+    try {
+      result = await withDeadline(
+        this.#client.callTool({ name, arguments: { ...args } }, undefined, {
+          timeout: timeoutMs,
+          ...(signal ? { signal } : {}),
+        }),
+        timeoutMs,
+      );
+    } catch (error) {
+      if (signal?.aborted) throw new McpServerError(this.#name, 'aborted', 'the tool call was cancelled');
+      const mcpCode = this.#kinds.jsonRpcCode(error);
+      // An error the server answered with is the tool's result: the model reads it and may try again.
+      if (mcpCode !== null && mcpCode !== CONNECTION_CLOSED && mcpCode !== REQUEST_TIMEOUT) {
+        return { isError: true, content: (error as Error).message };
+      }
+      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+    }
+    return toolResult(result);
+  }
+
+  async close(): Promise<void> {
+    await closeQuietly(this.#client, this.#transport);
+  }
+}
+
+// JSON-RPC codes the SDK uses for its own failures (types.js ErrorCode).
+const CONNECTION_CLOSED = -32000;
+const REQUEST_TIMEOUT = -32001;
+
+/** How to recognise the SDK's errors (its classes, loaded with it) and which values to scrub from text. */
+interface ErrorKinds {
+  readonly secrets: readonly string[];
+  readonly jsonRpcCode: (error: unknown) => number | null;
+  httpStatus: (error: unknown) => number | null;
+}
+
+/** A listed tool as the snapshot stores it: name, description, input schema, and annotations when given. */
+function snapshotTool(tool: {
+  name: string;
+  description?: string | undefined;
+  inputSchema: object;
+  annotations?: object | undefined;
+}): McpSnapshotTool {
+  // The SDK parsed these from JSON-RPC: they are JSON already; the round trip drops any undefined.
+  const inputSchema = JSON.parse(JSON.stringify(tool.inputSchema)) as McpSnapshotTool['inputSchema'];
+  const entry: McpSnapshotTool = { name: tool.name, description: tool.description ?? '', inputSchema };
+  if (tool.annotations === undefined) return entry;
+  return { ...entry, annotations: JSON.parse(JSON.stringify(tool.annotations)) as McpSnapshotTool['inputSchema'] };
+}
+
+type ContentPart = { readonly type: string; readonly text?: unknown };
+
+/** Text parts joined with newlines; any other part stands as `[type]`, so the model knows it was there. */
+function toolResult(result: Awaited<ReturnType<Client['callTool']>>): McpToolResult {
+  const isError = result['isError'] === true;
+  const content = result['content'];
+  if (Array.isArray(content)) {
+    const parts = (content as ContentPart[]).map((part) => {
+      if (part.type === 'text' && typeof part.text === 'string') return part.text;
+      if (part.type === 'resource_link') return '[resource link]';
+      return `[${typeof part.type === 'string' ? part.type : 'content'}]`;
+    });
+    if (parts.length > 0 || result['structuredContent'] === undefined) return { isError, content: parts.join('\n') };
+  }
+  // Only structured content, or a result from a server on the 2024 protocol (`toolResult`).
+  const structured = result['structuredContent'] ?? result['toolResult'];
+  return { isError, content: structured === undefined ? '' : JSON.stringify(structured) };
+}
+
+/** The expanded values a failure's text must not carry; very short ones would only blank out ordinary words. */
+function secretValues(expanded: Readonly<Record<string, string>>): string[] {
+  const values = new Set<string>();
+  for (const value of Object.values(expanded)) {
+    if (value.length >= 4) values.add(value);
+    // `Bearer <token>`: the token alone may be quoted back.
+    for (const word of value.split(/\s+/)) if (word.length >= 8) values.add(word);
+  }
+  return [...values].sort((a, b) => b.length - a.length);
+}
+
+function scrub(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) scrubbed = scrubbed.split(secret).join(` ${REDACTED} `);
+  return scrubbed;
+}
+
+/** Our own deadline, on top of the SDK's request timeout: it also covers starting the transport. */
+class DeadlineError extends Error {
+  override readonly name = 'DeadlineError';
+}
+
+async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError()), timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function closeQuietly(client: Client, transport: Transport): Promise<void> {
+  await client.close().catch(() => {});
+  await transport.close().catch(() => {});
+}
+
+function toServerError(serverName: string, error: unknown, kinds: ErrorKinds, timeoutMs: number): McpServerError {
+  if (error instanceof McpServerError) return error;
+  const make = (code: McpErrorCode, detail: string) => new McpServerError(serverName, code, detail);
+  if (error instanceof DeadlineError) return make('timeout', `no answer within ${timeoutMs} ms`);
+  if (!(error instanceof Error)) return make('protocol-error', 'failed');
+  if (error.name === 'AbortError') return make('aborted', 'cancelled');
+  const rpc = kinds.jsonRpcCode(error);
+  if (rpc === REQUEST_TIMEOUT) return make('timeout', `no answer within ${timeoutMs} ms`);
+  if (rpc === CONNECTION_CLOSED) return make('connection-closed', 'the server closed the connection (did it exit?)');
+  const errno = (error as NodeJS.ErrnoException).code;
+  if (errno === 'ENOENT') return make('spawn-failed', 'the command was not found');
+  if (errno === 'EACCES') return make('spawn-failed', 'the command is not executable');
+  const status = kinds.httpStatus(error);
+  if (status !== null) return make('http-error', status > 0 ? `the server answered HTTP ${status}` : 'HTTP error');
+  // fetch() failures carry the reason (ECONNREFUSED, ENOTFOUND, …) in `cause`.
+  const cause = (error as { cause?: unknown }).cause;
+  if (error instanceof TypeError && cause instanceof Error) {
+    const causeCode = (cause as NodeJS.ErrnoException).code;
+    return make(
+      'http-error',
+      `cannot reach the server (${safeErrorText(scrub(causeCode ?? cause.message, kinds.secrets))})`,
+    );
+  }
+  if (typeof errno === 'string') return make('spawn-failed', `cannot start the server (${safeErrorText(errno)})`);
+  return make('protocol-error', safeErrorText(scrub(error.message, kinds.secrets)));
+}

@@ -1,0 +1,118 @@
+import type { CwConfig } from '../config/cw-config.js';
+import { safeErrorText } from '../redaction/index.js';
+import type { McpState } from '../snapshot/snapshot.js';
+import type { ToolImplementation } from '../tools/tool-contract.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
+import { connectMcpServer, type McpConnection } from './connect-mcp-server.js';
+import { mcpCatalog } from './mcp-catalog.js';
+import { mcpServerFingerprint } from './mcp-server-fingerprint.js';
+import type { McpSnapshotServer } from './mcp-snapshot-state.js';
+import { updateMcpSnapshot, type McpSnapshotEntry } from './mcp-snapshot-store.js';
+
+/** The MCP servers a send talks to: the catalog and state the turn is planned with, their executors, and what failed. */
+export interface OpenMcp {
+  /** The plugins' tools, then the live servers' tools under their sent names. */
+  readonly catalog: readonly ToolDefinition[];
+  readonly mcp: McpState;
+  /** One executor per MCP tool, named as the model sees it. */
+  readonly tools: readonly ToolImplementation[];
+  /** Servers that could not be started or listed: their tools are absent from this turn. */
+  readonly failures: readonly { readonly name: string; readonly problem: string }[];
+  /** Closes every connection (stdio servers are stopped). */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects the enabled servers for one send. The turn goes out with the tools of the servers that
+ * answered; one that fails is reported and left out. When what a server lists changed, the stored
+ * snapshot is updated atomically, so the next preview describes what this send used.
+ */
+export async function openMcpForSend(options: {
+  readonly home: string;
+  readonly config: CwConfig;
+  readonly env: NodeJS.ProcessEnv;
+  readonly pluginTools: readonly ToolDefinition[];
+  readonly callTimeoutMs: number;
+  readonly signal?: AbortSignal;
+}): Promise<OpenMcp> {
+  const enabled = Object.entries(options.config.mcpServers)
+    .filter(([, server]) => !server.disabled)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const connections = new Map<string, McpConnection>();
+  const live: McpSnapshotServer[] = [];
+  const failures: { name: string; problem: string }[] = [];
+  const refreshedAt = new Date().toISOString();
+  await Promise.all(
+    enabled.map(async ([name, server]) => {
+      try {
+        const connection = await connectMcpServer(name, server, {
+          env: options.env,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        connections.set(name, connection);
+        const tools = await connection.listTools(options.signal ? { signal: options.signal } : {});
+        live.push({
+          name,
+          fingerprint: mcpServerFingerprint(server),
+          server: connection.serverInfo,
+          tools,
+          refreshedAt,
+        });
+      } catch (error) {
+        failures.push({ name, problem: safeErrorText(error instanceof Error ? error.message : String(error)) });
+      }
+    }),
+  );
+  live.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  await updateMcpSnapshot(options.home, (current) => {
+    const servers: Record<string, McpSnapshotEntry> = { ...current.servers };
+    for (const server of live) {
+      const stored = Object.hasOwn(servers, server.name) ? servers[server.name] : undefined;
+      const same =
+        stored !== undefined &&
+        stored.fingerprint === server.fingerprint &&
+        JSON.stringify(stored.tools) === JSON.stringify(server.tools) &&
+        JSON.stringify(stored.server) === JSON.stringify(server.server);
+      if (!same) {
+        servers[server.name] = {
+          fingerprint: server.fingerprint,
+          server: server.server,
+          tools: [...server.tools],
+          refreshed_at: server.refreshedAt,
+        };
+      }
+    }
+    return { version: 1, servers };
+  });
+  const catalog = mcpCatalog(live, new Set(options.pluginTools.map((tool) => tool.name)));
+  const byPair = new Map(
+    live.flatMap((server) => server.tools.map((tool) => [`${server.name}\u0000${tool.name}`, tool] as const)),
+  );
+  const tools = catalog.names.map((entry): ToolImplementation => {
+    const tool = byPair.get(`${entry.server}\u0000${entry.tool}`);
+    const annotations = tool?.annotations as { readOnlyHint?: unknown } | undefined;
+    return {
+      name: entry.wireName,
+      description: tool?.description ?? '',
+      inputSchema: tool?.inputSchema ?? { type: 'object' },
+      // Only a server's own readOnlyHint makes an MCP tool read-only; anything else may act.
+      readOnly: annotations?.readOnlyHint === true,
+      summarize: () => `${entry.server}/${entry.tool}`,
+      execute: async (args, context) => {
+        const connection = connections.get(entry.server);
+        if (!connection) return { status: 'error', content: `the MCP server ${entry.server} is not connected` };
+        const result = await connection.callTool(entry.tool, args, context.signal, options.callTimeoutMs);
+        return { status: result.isError ? 'error' : 'ok', content: result.content };
+      },
+    };
+  });
+  return {
+    catalog: [...options.pluginTools, ...catalog.tools],
+    mcp: enabled.length === 0 ? { kind: 'disabled' } : { kind: 'snapshot', serverCount: live.length },
+    tools,
+    failures,
+    close: async () => {
+      await Promise.all([...connections.values()].map((connection) => connection.close().catch(() => undefined)));
+    },
+  };
+}

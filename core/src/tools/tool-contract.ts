@@ -1,0 +1,51 @@
+import type { JsonValue } from '../canonical/canonical-json.js';
+import type { JsonSchema } from './tool-definition.js';
+
+/** A tool call's arguments after they parsed and validated against the tool's schema. */
+export type ToolArguments = { readonly [key: string]: JsonValue };
+
+/** Bounds every tool keeps to, so one call cannot flood the model's context or hang the loop. */
+export interface ToolLimits {
+  /** The most bytes of output a result carries; the rest is cut with a note the model sees. */
+  readonly outputBytes: number;
+  /** The most lines of output a result carries. */
+  readonly outputLines: number;
+  /** The longest a command may run before its whole process group is killed. */
+  readonly commandTimeoutMs: number;
+}
+
+/** What an executor receives besides its arguments. */
+export interface ToolContext {
+  /** The workspace root, a real absolute path. File tools act only inside it. Never printed. */
+  readonly workspace: string;
+  /** Aborted on Ctrl-C or when the loop stops; long-running tools must stop with it. */
+  readonly signal: AbortSignal;
+  /** The environment for subprocesses: the user's, without the key variable of any configured route. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly limits: ToolLimits;
+}
+
+/** What a call produced, as the model will read it. */
+export interface ToolOutcome {
+  /** `error` marks a call that ran and failed (or was refused by the tool itself); the model sees it. */
+  readonly status: 'ok' | 'error';
+  readonly content: string;
+}
+
+/** A tool a plugin registers: its definition for the catalog and the executor that runs its calls. */
+export interface ToolImplementation {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /**
+   * True when the tool only reads: it may run under the read-only posture and in parallel with other
+   * read-only calls. Anything that writes, runs commands or reaches the network is not read-only.
+   */
+  readonly readOnly: boolean;
+  /** Runs one call. A thrown error becomes a failed result the model reads, never a crash. */
+  readonly execute: (args: ToolArguments, context: ToolContext) => Promise<ToolOutcome>;
+  /** A short, terminal-safe summary of the arguments for the status line (a path, a pattern). */
+  readonly summarize?: (args: ToolArguments) => string;
+  /** For command tools: the command line, which approval rules match by prefix. */
+  readonly commandOf?: (args: ToolArguments) => string | null;
+}

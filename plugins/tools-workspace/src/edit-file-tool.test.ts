@@ -1,0 +1,132 @@
+import { chmod, lstat, readdir, readFile, stat, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { editFileTool, lineCount, occurrences } from './edit-file-tool.js';
+import { useTempWorkspace } from './workspace-fixture.js';
+
+const workspace = useTempWorkspace();
+
+describe('edit_file', () => {
+  it('replaces the one occurrence and reports the change size', async () => {
+    const ws = workspace();
+    const file = await ws.write('src/a.ts', 'one\ntwo\nthree\nfour\n');
+    const outcome = await ws.run(editFileTool, {
+      path: 'src/a.ts',
+      old_text: 'two\nthree\nfour\n',
+      new_text: 'TWO\n2\nTHREE\n3\nFOUR\n',
+    });
+    expect(outcome).toEqual({ status: 'ok', content: 'edited src/a.ts: -3 +5 lines' });
+    expect(await readFile(file, 'utf8')).toBe('one\nTWO\n2\nTHREE\n3\nFOUR\n');
+  });
+
+  it('inserts new_text literally, without replacement patterns', async () => {
+    const ws = workspace();
+    const file = await ws.write('a.txt', 'price: X\n');
+    await ws.run(editFileTool, { path: 'a.txt', old_text: 'X', new_text: "$& $' $1" });
+    expect(await readFile(file, 'utf8')).toBe("price: $& $' $1\n");
+  });
+
+  it('refuses old_text that is absent or occurs more than once', async () => {
+    const ws = workspace();
+    const file = await ws.write('a.txt', 'x = 1;\nx = 1;\n');
+    expect(await ws.run(editFileTool, { path: 'a.txt', old_text: 'y = 2', new_text: 'z' })).toEqual({
+      status: 'error',
+      content:
+        'old_text not found in a.txt; read the file and copy the exact text, including whitespace and indentation',
+    });
+    expect(await ws.run(editFileTool, { path: 'a.txt', old_text: 'x = 1;', new_text: 'z' })).toEqual({
+      status: 'error',
+      content: 'old_text occurs 2 times in a.txt; include more context so it matches exactly once',
+    });
+    expect(await readFile(file, 'utf8')).toBe('x = 1;\nx = 1;\n');
+  });
+
+  it('counts overlapping occurrences as ambiguous', async () => {
+    const ws = workspace();
+    await ws.write('a.txt', 'aaa');
+    expect((await ws.run(editFileTool, { path: 'a.txt', old_text: 'aa', new_text: 'b' })).content).toContain(
+      'occurs 2 times',
+    );
+  });
+
+  it('writes atomically: keeps the mode, leaves no temporary file', async () => {
+    const ws = workspace();
+    const file = await ws.write('run.sh', '#!/bin/sh\necho old\n');
+    await chmod(file, 0o751);
+    const before = await stat(file);
+    expect((await ws.run(editFileTool, { path: 'run.sh', old_text: 'old', new_text: 'new' })).status).toBe('ok');
+    const after = await stat(file);
+    expect(after.mode & 0o7777).toBe(0o751);
+    // A rename put a new inode in place: the old content was never overwritten in place.
+    expect(after.ino).not.toBe(before.ino);
+    expect(await readdir(ws.root)).toEqual(['run.sh']);
+    expect(await readFile(file, 'utf8')).toBe('#!/bin/sh\necho new\n');
+  });
+
+  it('edits a CRLF file when old_text uses plain newlines', async () => {
+    const ws = workspace();
+    const file = await ws.write('win.txt', 'a\r\nb\r\nc\r\n');
+    expect(await ws.run(editFileTool, { path: 'win.txt', old_text: 'a\nb\n', new_text: 'A\nB\n' })).toEqual({
+      status: 'ok',
+      content: 'edited win.txt: -2 +2 lines',
+    });
+    expect(await readFile(file, 'utf8')).toBe('A\r\nB\r\nc\r\n');
+  });
+
+  it('edits the target of a symbolic link inside and keeps the link', async () => {
+    const ws = workspace();
+    const real = await ws.write('real.txt', 'hello\n');
+    await symlink(real, path.join(ws.root, 'link.txt'));
+    expect((await ws.run(editFileTool, { path: 'link.txt', old_text: 'hello', new_text: 'bye' })).status).toBe('ok');
+    expect(await readFile(real, 'utf8')).toBe('bye\n');
+    expect((await lstat(path.join(ws.root, 'link.txt'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('refuses paths outside, binary files, missing files and folders', async () => {
+    const ws = workspace();
+    const outsideFile = await ws.write('../outside/x.txt', 'secret\n');
+    await symlink(path.dirname(outsideFile), path.join(ws.root, 'escape'));
+    await ws.write('blob.bin', Buffer.from([0x61, 0, 0x62]));
+    await ws.write('dir/a.txt', '');
+    for (const requested of ['../outside/x.txt', outsideFile, 'escape/x.txt']) {
+      const outcome = await ws.run(editFileTool, { path: requested, old_text: 'secret', new_text: 'pwned' });
+      expect(outcome.status).toBe('error');
+      expect(outcome.content).toContain('path is outside the workspace');
+    }
+    expect(await readFile(outsideFile, 'utf8')).toBe('secret\n');
+    expect((await ws.run(editFileTool, { path: 'blob.bin', old_text: 'a', new_text: 'c' })).content).toBe(
+      'blob.bin looks like a binary file; edit_file changes text files only',
+    );
+    expect((await ws.run(editFileTool, { path: 'nope.txt', old_text: 'a', new_text: 'c' })).content).toBe(
+      'nope.txt: file not found; edit_file only changes existing files',
+    );
+    expect((await ws.run(editFileTool, { path: 'dir', old_text: 'a', new_text: 'c' })).content).toBe(
+      'dir is a directory, not a file',
+    );
+  });
+
+  it('turns bad arguments into errors', async () => {
+    const ws = workspace();
+    await ws.write('a.txt', 'a');
+    expect((await ws.run(editFileTool, { path: 'a.txt', old_text: '', new_text: 'x' })).status).toBe('error');
+    expect((await ws.run(editFileTool, { path: 'a.txt', old_text: 'a', new_text: 'a' })).status).toBe('error');
+    expect((await ws.run(editFileTool, { path: 'a.txt', old_text: 'a' })).content).toBe(
+      'missing required argument new_text',
+    );
+    expect((await ws.run(editFileTool, { path: 'a.txt', old_text: ['a'], new_text: 'b' })).status).toBe('error');
+  });
+
+  it('is not read-only', () => {
+    expect(editFileTool.readOnly).toBe(false);
+    expect(editFileTool.summarize?.({ path: 'src/a.ts', old_text: 'x', new_text: 'y' })).toBe('src/a.ts');
+  });
+});
+
+describe('edit helpers', () => {
+  it('count lines and occurrences', () => {
+    expect([lineCount(''), lineCount('a'), lineCount('a\n'), lineCount('a\nb'), lineCount('\n')]).toEqual([
+      0, 1, 1, 2, 1,
+    ]);
+    expect([occurrences('abcabc', 'abc'), occurrences('aaaa', 'aa'), occurrences('x', 'y')]).toEqual([2, 3, 0]);
+  });
+});

@@ -1,0 +1,168 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { looksBinary } from './binary-content.js';
+import { fsErrorMessage } from './fs-error-message.js';
+import { guarded } from './guard-execute.js';
+import { displayPath, resolveInWorkspace } from './resolve-in-workspace.js';
+import { argumentsObject, label, optionalInteger, optionalString, requiredString } from './tool-arguments.js';
+import { fail, ok, type ToolImplementation, type ToolLimits } from './tool-types.js';
+import { byName, SKIPPED_FOLDERS } from './walk-order.js';
+
+export const DEFAULT_MAX_RESULTS = 200;
+/** Files larger than this are not searched; they are counted in a note instead. */
+export const MAX_SEARCHED_FILE_BYTES = 8 * 1024 * 1024;
+/** A matching line longer than this is shown cut, with an ellipsis. */
+const MAX_SHOWN_LINE_CHARS = 300;
+
+/** search: lines matching a JavaScript regular expression, as `path:line: text`. */
+export const searchTool: ToolImplementation = {
+  name: 'search',
+  description: 'Search workspace files for a regular expression and return matching lines.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Regular expression to search for.' },
+      path: { type: 'string', description: 'Directory or file to search; defaults to the workspace root.' },
+      max_results: { type: 'integer', minimum: 1, maximum: 1000 },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  summarize: (args) => label(args['pattern']),
+  execute: guarded('search', async (rawArgs, context) => {
+    const args = argumentsObject(rawArgs);
+    if (!args.ok) return fail(args.error);
+    const pattern = requiredString(args.value, 'pattern');
+    if (!pattern.ok) return fail(pattern.error);
+    if (pattern.value === '') return fail('pattern is empty; give a regular expression to search for');
+    const requested = optionalString(args.value, 'path');
+    if (!requested.ok) return fail(requested.error);
+    const max = optionalInteger(args.value, 'max_results', 1, 1000);
+    if (!max.ok) return fail(max.error);
+
+    let regex: RegExp;
+    try {
+      regex = new RegExp(pattern.value);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'it does not parse';
+      return fail(`invalid regular expression (JavaScript syntax): ${reason}`);
+    }
+
+    const resolved = await resolveInWorkspace(context.workspace, requested.value ?? '.');
+    if (!resolved.ok) return fail(resolved.error);
+    const { root, real, display } = resolved.path;
+    if (!resolved.path.exists) return fail(`${display}: no such file or directory`);
+
+    const searcher = new Searcher(regex, root, max.value ?? DEFAULT_MAX_RESULTS, context.limits, context.signal);
+    try {
+      const info = await stat(real);
+      if (info.isDirectory()) await searcher.searchFolder(real);
+      else if (info.isFile()) await searcher.searchFile(real, info.size, true);
+      else return fail(`${display} is not a regular file or directory`);
+    } catch (error) {
+      return fail(fsErrorMessage(error, display));
+    }
+    if (context.signal.aborted) return fail('search was cancelled');
+    if (searcher.binaryRequested) return fail(`${display} looks like a binary file; search reads text files only`);
+    return ok(searcher.render(pattern.value, display));
+  }),
+};
+
+class Searcher {
+  readonly lines: string[] = [];
+  #bytes = 0;
+  /** Why the search stopped early, if it did. */
+  stopped: 'max_results' | 'limits' | null = null;
+  skippedLarge = 0;
+  unreadable = 0;
+  binaryRequested = false;
+
+  constructor(
+    readonly regex: RegExp,
+    readonly root: string,
+    readonly maxResults: number,
+    readonly limits: ToolLimits,
+    readonly signal: AbortSignal,
+  ) {}
+
+  get done(): boolean {
+    return this.stopped !== null || this.signal.aborted;
+  }
+
+  async searchFolder(folder: string): Promise<void> {
+    const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+    for (const entry of entries) {
+      if (this.done) return;
+      const entryPath = path.join(folder, entry.name);
+      // Symbolic links are not followed: they could lead out of the workspace or round in a loop.
+      if (entry.isDirectory()) {
+        if (SKIPPED_FOLDERS.has(entry.name)) continue;
+        try {
+          await this.searchFolder(entryPath);
+        } catch {
+          this.unreadable++;
+        }
+      } else if (entry.isFile()) {
+        try {
+          await this.searchFile(entryPath, (await stat(entryPath)).size, false);
+        } catch {
+          this.unreadable++;
+        }
+      }
+    }
+  }
+
+  async searchFile(filePath: string, size: number, requested: boolean): Promise<void> {
+    if (size > MAX_SEARCHED_FILE_BYTES) {
+      this.skippedLarge++;
+      return;
+    }
+    const bytes = await readFile(filePath);
+    if (looksBinary(bytes)) {
+      if (requested) this.binaryRequested = true;
+      return;
+    }
+    const shown = displayPath(this.root, filePath);
+    const lines = bytes.toString('utf8').split('\n');
+    for (let index = 0; index < lines.length; index++) {
+      const line = (lines[index] ?? '').replace(/\r$/, '');
+      if (!this.regex.test(line)) continue;
+      if (this.lines.length >= this.maxResults) {
+        this.stopped = 'max_results';
+        return;
+      }
+      if (!this.add(`${shown}:${index + 1}: ${clip(line)}`)) return;
+    }
+  }
+
+  add(line: string): boolean {
+    const size = Buffer.byteLength(line) + 1;
+    if (this.lines.length >= this.limits.outputLines || this.#bytes + size > this.limits.outputBytes) {
+      this.stopped = 'limits';
+      return false;
+    }
+    this.lines.push(line);
+    this.#bytes += size;
+    return true;
+  }
+
+  render(pattern: string, display: string): string {
+    const notes: string[] = [];
+    if (this.stopped === 'max_results') {
+      notes.push(`[stopped at max_results (${this.maxResults}); narrow the pattern or path to see the rest]`);
+    } else if (this.stopped === 'limits') {
+      notes.push(`[truncated: output limit reached after ${this.lines.length} matches; narrow the pattern or path]`);
+    }
+    if (this.skippedLarge > 0) {
+      notes.push(`[skipped ${this.skippedLarge} file(s) larger than ${MAX_SEARCHED_FILE_BYTES / 1024 / 1024} MiB]`);
+    }
+    if (this.unreadable > 0) notes.push(`[${this.unreadable} file(s) or folder(s) could not be read]`);
+    const head = this.lines.length === 0 ? [`no matches for /${label(pattern, 200)}/ in ${display}`] : this.lines;
+    return [...head, ...notes].join('\n');
+  }
+}
+
+function clip(line: string): string {
+  return line.length <= MAX_SHOWN_LINE_CHARS ? line : `${line.slice(0, MAX_SHOWN_LINE_CHARS)}…`;
+}

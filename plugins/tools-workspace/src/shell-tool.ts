@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { HeadTailBuffer } from './bound-output.js';
+import { errorCode } from './fs-error-message.js';
+import { guarded } from './guard-execute.js';
+import { argumentsObject, label, optionalInteger, requiredString } from './tool-arguments.js';
+import {
+  fail,
+  ok,
+  type ToolContext,
+  type ToolImplementation,
+  type ToolLimits,
+  type ToolOutcome,
+} from './tool-types.js';
+
+/** No command runs longer than this, whatever the arguments or the limits say. */
+export const MAX_COMMAND_TIMEOUT_MS = 600_000;
+/** After the shell exits, how long its output pipes may stay open (held by an escaped child) before reading stops. */
+const DRAIN_GRACE_MS = 500;
+/** After a SIGKILL, how long to wait for the exit before giving up on the process. */
+const KILL_GRACE_MS = 2_000;
+
+/** shell: `/bin/sh -c command` in the workspace, in its own process group, bounded in time and output. */
+export const shellTool: ToolImplementation = {
+  name: 'shell',
+  description: 'Run a shell command in the workspace and return its output and exit code.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'The command line to run.' },
+      timeout_seconds: { type: 'integer', minimum: 1, maximum: 600 },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  summarize: (args) => label(args['command']),
+  commandOf: (args) => (typeof args['command'] === 'string' ? args['command'] : null),
+  execute: guarded('shell', async (rawArgs, context) => {
+    const args = argumentsObject(rawArgs);
+    if (!args.ok) return fail(args.error);
+    const command = requiredString(args.value, 'command');
+    if (!command.ok) return fail(command.error);
+    if (command.value.trim() === '') return fail('command is empty');
+    const seconds = optionalInteger(args.value, 'timeout_seconds', 1, MAX_COMMAND_TIMEOUT_MS / 1000);
+    if (!seconds.ok) return fail(seconds.error);
+    if (context.signal.aborted) return fail('cancelled before the command started');
+    return runCommand(command.value, effectiveTimeoutMs(seconds.value, context.limits), context);
+  }),
+};
+
+/** The call's time budget: timeout_seconds when given, else the limits' default; never above 600 s. */
+export function effectiveTimeoutMs(seconds: number | undefined, limits: ToolLimits): number {
+  const requested = seconds !== undefined ? seconds * 1000 : limits.commandTimeoutMs;
+  return Math.max(1, Math.min(requested, MAX_COMMAND_TIMEOUT_MS));
+}
+
+type Ending =
+  | { readonly kind: 'exit'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
+  | { readonly kind: 'spawn-error'; readonly code: string };
+
+function runCommand(command: string, timeoutMs: number, context: ToolContext): Promise<ToolOutcome> {
+  return new Promise((resolve) => {
+    const output = new HeadTailBuffer(context.limits);
+    let stoppedBy: 'timeout' | 'abort' | null = null;
+    let ending: Ending | null = null;
+    let finished = false;
+    let streamsHeld = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd: context.workspace,
+      // Exactly the loop's environment: it has already removed the routes' key variables.
+      env: { ...context.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a kill reaches everything the command started.
+      detached: true,
+    });
+
+    const killGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: the group is gone already.
+      }
+    };
+
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      for (const timer of timers) clearTimeout(timer);
+      context.signal.removeEventListener('abort', onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve(outcome(output.render(), ending, stoppedBy, timeoutMs, streamsHeld));
+    };
+
+    const stop = (reason: 'timeout' | 'abort'): void => {
+      if (ending !== null) return;
+      stoppedBy = reason;
+      killGroup();
+      timers.push(setTimeout(finish, KILL_GRACE_MS));
+    };
+    const onAbort = (): void => stop('abort');
+
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', (error) => {
+      ending ??= { kind: 'spawn-error', code: errorCode(error) ?? error.name };
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      ending = { kind: 'exit', code, signal };
+      // Nothing the command started outlives the call: background children of the group go with it.
+      killGroup();
+      timers.push(
+        setTimeout(() => {
+          streamsHeld = true;
+          finish();
+        }, DRAIN_GRACE_MS),
+      );
+    });
+    child.on('close', finish);
+
+    timers.push(setTimeout(() => stop('timeout'), timeoutMs));
+    context.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function outcome(
+  text: string,
+  ending: Ending | null,
+  stoppedBy: 'timeout' | 'abort' | null,
+  timeoutMs: number,
+  streamsHeld: boolean,
+): ToolOutcome {
+  const withStatus = (status: string): string => {
+    const notes = streamsHeld ? "[a process outside the command's group kept its output open; reading stopped]\n" : '';
+    if (text === '') return notes + status;
+    return `${text}${text.endsWith('\n') ? '' : '\n'}${notes}${status}`;
+  };
+  if (ending?.kind === 'spawn-error') return fail(`the command could not be started (${ending.code})`);
+  if (stoppedBy === 'timeout') return fail(withStatus(`killed after ${formatSeconds(timeoutMs)} s (timeout)`));
+  if (stoppedBy === 'abort') return fail(withStatus('killed: the call was cancelled'));
+  if (ending === null) return fail(withStatus('the command did not report an exit'));
+  if (ending.code !== null) {
+    const line = `exit code ${ending.code}`;
+    return ending.code === 0 ? ok(withStatus(line)) : fail(withStatus(line));
+  }
+  return fail(withStatus(`killed by signal ${ending.signal ?? 'unknown'}`));
+}
+
+function formatSeconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
