@@ -74,6 +74,8 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
       deny_keywords: rules.deny_keywords.map(keyword),
       allow_keywords: rules.allow_keywords === null ? null : rules.allow_keywords.map(keyword),
       allowed_formats: rules.allowed_formats === null ? null : rules.allowed_formats.map(core.safeIdentifier),
+      keywords_beside_union_or_ref:
+        rules.keywords_beside_union_or_ref === null ? null : rules.keywords_beside_union_or_ref.map(keyword),
       // A pattern a preset ships is cw's own text; any other is the plugin's, and is only fingerprinted.
       name_pattern: presetPatterns.has(rules.name_pattern) ? rules.name_pattern : core.fingerprint(rules.name_pattern),
     },

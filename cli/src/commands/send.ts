@@ -109,7 +109,8 @@ export default class Send extends Command {
           })
         : null;
       for (const failure of mcp?.failures ?? []) {
-        notice(`warning: MCP server ${core.safeIdentifier(failure.name)} is left out of this turn: ${failure.problem}`);
+        // The problem already names the server; its tools are simply absent from this turn.
+        notice(`warning: ${failure.problem}; its tools are left out of this turn`);
       }
       const turnSnapshot = mcp === null ? snapshot : { ...snapshot, catalog: mcp.catalog, mcp: mcp.mcp };
       const sent = await core

@@ -64,26 +64,17 @@ export async function openMcpForSend(options: {
     }),
   );
   live.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  await updateMcpSnapshot(options.home, (current) => {
-    const servers: Record<string, McpSnapshotEntry> = { ...current.servers };
-    for (const server of live) {
-      const stored = Object.hasOwn(servers, server.name) ? servers[server.name] : undefined;
-      const same =
-        stored !== undefined &&
-        stored.fingerprint === server.fingerprint &&
-        JSON.stringify(stored.tools) === JSON.stringify(server.tools) &&
-        JSON.stringify(stored.server) === JSON.stringify(server.server);
-      if (!same) {
-        servers[server.name] = {
-          fingerprint: server.fingerprint,
-          server: server.server,
-          tools: [...server.tools],
-          refreshed_at: server.refreshedAt,
-        };
-      }
-    }
-    return { version: 1, servers };
-  });
+  failures.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const closeAll = async (): Promise<void> => {
+    await Promise.all([...connections.values()].map((connection) => connection.close().catch(() => undefined)));
+  };
+  try {
+    await storeWhatChanged(options.home, live);
+  } catch (error) {
+    // Nothing is sent without the snapshot recording what the turn used; the servers stop with it.
+    await closeAll();
+    throw error;
+  }
   const catalog = mcpCatalog(live, new Set(options.pluginTools.map((tool) => tool.name)));
   const byPair = new Map(
     live.flatMap((server) => server.tools.map((tool) => [`${server.name}\u0000${tool.name}`, tool] as const)),
@@ -111,8 +102,30 @@ export async function openMcpForSend(options: {
     mcp: enabled.length === 0 ? { kind: 'disabled' } : { kind: 'snapshot', serverCount: live.length },
     tools,
     failures,
-    close: async () => {
-      await Promise.all([...connections.values()].map((connection) => connection.close().catch(() => undefined)));
-    },
+    close: closeAll,
   };
+}
+
+/** Updates the stored snapshot for the servers whose listing differs from what it holds. */
+async function storeWhatChanged(home: string, live: readonly McpSnapshotServer[]): Promise<void> {
+  await updateMcpSnapshot(home, (current) => {
+    const servers: Record<string, McpSnapshotEntry> = { ...current.servers };
+    for (const server of live) {
+      const stored = Object.hasOwn(servers, server.name) ? servers[server.name] : undefined;
+      const same =
+        stored !== undefined &&
+        stored.fingerprint === server.fingerprint &&
+        JSON.stringify(stored.tools) === JSON.stringify(server.tools) &&
+        JSON.stringify(stored.server) === JSON.stringify(server.server);
+      if (!same) {
+        servers[server.name] = {
+          fingerprint: server.fingerprint,
+          server: server.server,
+          tools: [...server.tools],
+          refreshed_at: server.refreshedAt,
+        };
+      }
+    }
+    return { version: 1, servers };
+  });
 }

@@ -31,6 +31,9 @@ const LOOSE: ToolSchemaRules = {
   requires_type: false,
   allows_ref: true,
   allows_recursive_ref: true,
+  allows_ref_outside_defs: true,
+  keywords_beside_union_or_ref: null,
+  allows_repeated_annotations: true,
   allows_tuple_items: true,
   allowed_formats: null,
   enum_allows_null: true,
@@ -130,6 +133,11 @@ export const SCHEMA_DIALECT_PRESETS: Readonly<Record<SchemaDialect, ToolSchemaRu
     allows_type_list: false,
     requires_type: true,
     allows_recursive_ref: false,
+    // walle (the MFJS validator): references only into the root `$defs`; beside `anyOf` / `$ref` only
+    // `description` and `title`; the same one of those never on a union or reference and inside it.
+    allows_ref_outside_defs: false,
+    keywords_beside_union_or_ref: ['description', 'title'],
+    allows_repeated_annotations: false,
     allows_tuple_items: false,
     enum_allows_null: false,
     max_depth: 5,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { labelSchema } from '../route/label.js';
+import { KNOWN_KEYWORDS } from './projection/schema-keywords.js';
 
 // What a route accepts in tool definitions, as data the projection engine reads. This schema is the
 // one definition of the rule fields: the full rules, the form a capability row writes and both types
@@ -8,6 +9,10 @@ import { labelSchema } from '../route/label.js';
 const limit = z.number().int().positive().nullable();
 // Readonly so the inferred types match how the engine treats rules: shared, never edited in place.
 const names = z.array(z.string()).readonly();
+// Keywords from cw's own vocabulary only: views print these lists as they are.
+const knownKeywords = z
+  .array(z.string().refine((keyword) => KNOWN_KEYWORDS.has(keyword), 'must be a JSON Schema keyword cw knows'))
+  .readonly();
 
 function compilesAsRegExp(source: string): boolean {
   try {
@@ -41,6 +46,21 @@ export const toolSchemaRulesSchema = z
     allows_ref: z.boolean(),
     /** Whether a reference may lead back to itself (a recursive schema such as a tree). */
     allows_recursive_ref: z.boolean(),
+    /**
+     * Whether `$ref` may point anywhere in the document. When false, only at an entry of the root
+     * `$defs` (`#/$defs/Name`) or at the root (`#`), and `$defs` / `$id` appear at the root only.
+     */
+    allows_ref_outside_defs: z.boolean(),
+    /**
+     * When set, the only keywords a node holding `anyOf` / `oneOf` / `allOf` or `$ref` may also hold
+     * (the root's `$defs` and `$id` aside).
+     */
+    keywords_beside_union_or_ref: knownKeywords.nullable(),
+    /**
+     * Whether a union or reference node and a branch of it (or the schema it references) may both
+     * carry a `description`, or both a `title`.
+     */
+    allows_repeated_annotations: z.boolean(),
     /** Whether draft-07 array-form `items` (a tuple) is accepted. */
     allows_tuple_items: z.boolean(),
     /** When set, the only `format` values the route accepts; others move into the description. */

@@ -1,7 +1,9 @@
 import type { ToolSchemaRules } from '../tool-schema-rules.js';
 import type { JsonSchema } from '../tool-definition.js';
+import { refRepeatsAnnotation, unionRepeatsAnnotation } from './annotation-levels.js';
 import { acceptsFormat, acceptsKeyword } from './keyword-policy.js';
 import type { OmissionCode } from './projection-codes.js';
+import { pointsIntoRootDefs, ROOT_ONLY_KEYWORDS } from './root-defs.js';
 import { COMBINATOR_KEYWORDS } from './schema-keywords.js';
 import { forEachSchemaNode, isObjectSchema, isSchemaNode, resolveLocalRef, type NodeVisit } from './schema-nodes.js';
 
@@ -49,11 +51,21 @@ function nodeViolation(
     if (!rules.allows_ref) return 'ref-not-accepted';
     const ref = node['$ref'];
     if (typeof ref !== 'string' || resolveLocalRef(root, ref) === null) return 'ref-unresolvable';
+    if (!rules.allows_ref_outside_defs && !pointsIntoRootDefs(root, ref)) return 'ref-outside-defs';
   }
+  if (!rules.allows_ref_outside_defs && info.slot !== 'root' && ROOT_ONLY_KEYWORDS.some((key) => key in node))
+    return 'keyword-not-accepted';
   if (Object.keys(node).some((keyword) => !acceptsKeyword(rules, keyword))) return 'keyword-not-accepted';
   if ('format' in node && !acceptsFormat(rules, node['format'])) return 'keyword-not-accepted';
   const unions = COMBINATOR_KEYWORDS.filter((keyword) => keyword in node);
   if (!rules.type_beside_combinator && unions.length > 0 && 'type' in node) return 'type-beside-combinator';
+  const beside = rules.keywords_beside_union_or_ref;
+  if (beside !== null && (unions.length > 0 || '$ref' in node)) {
+    const held = new Set<string>([...unions, '$ref', ...beside, ...(info.slot === 'root' ? ROOT_ONLY_KEYWORDS : [])]);
+    // Two unions, or a union beside `$ref`, is a keyword beside a union too.
+    const holders = unions.length + ('$ref' in node ? 1 : 0);
+    if (holders > 1 || Object.keys(node).some((key) => !held.has(key))) return 'sibling-not-accepted';
+  }
   if (!rules.allows_type_list && Array.isArray(node['type'])) return 'type-list-not-accepted';
   if (rules.max_any_of !== null) {
     for (const keyword of ['anyOf', 'oneOf']) {
@@ -67,6 +79,8 @@ function nodeViolation(
     const anyValue = Object.keys(node).every((key) => ANY_VALUE_KEYS.has(key));
     if (!(anyValue && (info.slot === 'root' || info.slot === 'additional-properties'))) return 'untyped-node';
   }
+  if (!rules.allows_repeated_annotations && (unionRepeatsAnnotation(node) || refRepeatsAnnotation(root, node)))
+    return 'annotation-repeated';
   if (rules.strict_default && isObjectSchema(node)) {
     if (node['additionalProperties'] !== false) return 'strict-not-satisfiable';
     const names = isSchemaNode(node['properties']) ? Object.keys(node['properties']) : [];

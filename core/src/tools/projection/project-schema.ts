@@ -3,30 +3,40 @@ import type { ToolSchemaRules } from '../tool-schema-rules.js';
 import { closeObjectsForStrict } from './close-objects-for-strict.js';
 import { constToEnum } from './const-to-enum.js';
 import { constraintsToDescription } from './constraints-to-description.js';
+import { definitionsToDefs } from './definitions-to-defs.js';
 import { dropConditionalRequirements } from './drop-conditional-requirements.js';
+import { dropStringPropertyNames } from './drop-string-property-names.js';
 import { findViolation } from './find-violation.js';
 import { flattenRootUnion } from './flatten-root-union.js';
 import { inferLiteralType } from './infer-literal-type.js';
 import { inlineRefs } from './inline-refs.js';
 import { mergeAllOf } from './merge-all-of.js';
 import { moveTypeIntoBranches } from './move-type-into-branches.js';
+import { oneDescriptionPerLevel } from './one-description-per-level.js';
 import { oneOfToAnyOf } from './one-of-to-any-of.js';
 import type { OmissionCode, RelaxationCode } from './projection-codes.js';
 import type { ProjectionRule, ToolDraft } from './projection-rule.js';
+import { refsIntoRootDefs } from './refs-into-root-defs.js';
 import { rootObjectType } from './root-object-type.js';
+import { siblingsIntoBranches } from './siblings-into-branches.js';
 import { stripAnnotations } from './strip-annotations.js';
 import { tupleToPrefixItems } from './tuple-to-prefix-items.js';
 import { typeListToAnyOf } from './type-list-to-any-of.js';
 
 /**
- * The relaxation rules in the order they run. Structure first (references, root unions, `allOf`),
- * then spelling (`oneOf`, `const`, literal types, tuples), then placement (`type` into branches,
- * then type lists split, including lists a parent just moved into a branch), then what the route
- * cannot carry at all (annotations, constraints), and the strict rewrite last, on the finished shape.
+ * The relaxation rules in the order they run. Structure first (always-true `propertyNames`,
+ * references, root unions, `allOf`), then spelling (`oneOf`, `const`, literal types, tuples), then
+ * placement (`type` into branches, then type lists split, including lists a parent just moved into a
+ * branch), then what the route cannot carry at all (annotations, constraints), then what may sit
+ * beside a union or reference and how often one level may be described (on the finished nodes, after
+ * every rule that adds a union, a description or a sibling), and the strict rewrite last.
  */
 export const PROJECTION_RULES: readonly ProjectionRule[] = [
   rootObjectType,
+  dropStringPropertyNames,
+  definitionsToDefs,
   inlineRefs,
+  refsIntoRootDefs,
   flattenRootUnion,
   dropConditionalRequirements,
   mergeAllOf,
@@ -38,6 +48,8 @@ export const PROJECTION_RULES: readonly ProjectionRule[] = [
   typeListToAnyOf,
   stripAnnotations,
   constraintsToDescription,
+  siblingsIntoBranches,
+  oneDescriptionPerLevel,
   closeObjectsForStrict,
 ];
 

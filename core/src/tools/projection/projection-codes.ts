@@ -1,7 +1,10 @@
 /** Codes of the relaxation rules, in the order the engine runs them. Stable: scripts match on them. */
 export const RELAXATION_CODES = [
   'root-object-type',
+  'drop-string-property-names',
+  'definitions-to-defs',
   'inline-refs',
+  'refs-into-root-defs',
   'flatten-root-union',
   'drop-conditional-requirements',
   'merge-all-of',
@@ -13,6 +16,8 @@ export const RELAXATION_CODES = [
   'type-list-to-any-of',
   'strip-annotations',
   'constraints-to-description',
+  'siblings-into-branches',
+  'one-description-per-level',
   'close-objects-for-strict',
   'strict-off',
 ] as const;
@@ -28,10 +33,13 @@ export const OMISSION_CODES = [
   'root-combinator-not-accepted',
   'keyword-not-accepted',
   'type-beside-combinator',
+  'sibling-not-accepted',
+  'annotation-repeated',
   'type-list-not-accepted',
   'untyped-node',
   'ref-not-accepted',
   'ref-unresolvable',
+  'ref-outside-defs',
   'tuple-items-not-accepted',
   'enum-null-not-accepted',
   'limit-depth',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_DIALECT_PRESETS, withSchemaDialectDefaults } from '../schema-dialects.js';
-import type { ToolSchemaRules } from '../tool-schema-rules.js';
+import { type ToolSchemaRules, toolSchemaRulesInputSchema } from '../tool-schema-rules.js';
 import type { JsonSchema } from '../tool-definition.js';
 import { CONDITIONAL_NOTE } from './drop-conditional-requirements.js';
 import { RELAXATION_CODES } from './projection-codes.js';
@@ -40,6 +40,15 @@ describe('the rule table', () => {
       for (const entry of PROJECTION_RULES)
         expect(entry.apply(plain, dialect), `${entry.code} on ${dialect.dialect}`).toBe(plain);
     }
+  });
+
+  it('a row may list only keywords cw knows as the ones beside a union or reference (views print the list)', () => {
+    expect(
+      toolSchemaRulesInputSchema.safeParse({ dialect: 'mfjs', keywords_beside_union_or_ref: ['description'] }).success,
+    ).toBe(true);
+    expect(
+      toolSchemaRulesInputSchema.safeParse({ dialect: 'mfjs', keywords_beside_union_or_ref: ['x-token-abc'] }).success,
+    ).toBe(false);
   });
 
   it('a row naming an unknown schema dialect starts from the loose preset and keeps its own overrides', () => {
@@ -285,6 +294,167 @@ describe('relaxation rules', () => {
       required: ['tags'],
     });
     expect(rule('close-objects-for-strict').apply(map, STRICT)).toBe(map);
+  });
+});
+
+describe('MFJS rules', () => {
+  it('drop-string-property-names removes the always-true key schema on every dialect, and no other', () => {
+    const record = draft({
+      type: 'object',
+      properties: {
+        vars: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'string' } },
+      },
+    });
+    for (const dialect of Object.values(SCHEMA_DIALECT_PRESETS))
+      expect(rule('drop-string-property-names').apply(record, dialect).parameters).toEqual({
+        type: 'object',
+        properties: { vars: { type: 'object', additionalProperties: { type: 'string' } } },
+      });
+    const bounded = draft({ type: 'object', propertyNames: { type: 'string', minLength: 1 } });
+    expect(rule('drop-string-property-names').apply(bounded, LOOSE)).toBe(bounded);
+  });
+
+  it('definitions-to-defs moves draft-07 definitions into $defs and retargets their references', () => {
+    const result = rule('definitions-to-defs').apply(
+      draft({
+        type: 'object',
+        properties: { a: { $ref: '#/definitions/A' }, b: { $ref: '#/$defs/B' } },
+        definitions: { A: { type: 'string' } },
+        $defs: { B: { type: 'integer' } },
+      }),
+      MFJS,
+    );
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/A' }, b: { $ref: '#/$defs/B' } },
+      $defs: { B: { type: 'integer' }, A: { type: 'string' } },
+    });
+    // A clash with a different $defs entry, or a name $defs cannot hold as written, stops the rule.
+    const clash = draft({ type: 'object', definitions: { A: { type: 'string' } }, $defs: { A: { type: 'integer' } } });
+    expect(rule('definitions-to-defs').apply(clash, MFJS)).toBe(clash);
+    const slashed = draft({ type: 'object', definitions: { 'a/b': { type: 'string' } } });
+    expect(rule('definitions-to-defs').apply(slashed, MFJS)).toBe(slashed);
+    const elsewhere = draft({ type: 'object', definitions: { A: { type: 'string' } } });
+    expect(rule('definitions-to-defs').apply(elsewhere, LOOSE)).toBe(elsewhere);
+  });
+
+  it('refs-into-root-defs inlines references that do not point into the root $defs, and keeps those that do', () => {
+    const result = rule('refs-into-root-defs').apply(
+      draft({
+        type: 'object',
+        properties: {
+          source: { type: 'object', properties: { path: { type: 'string' } } },
+          target: { $ref: '#/properties/source', description: 'Where to.' },
+          unit: { $ref: '#/$defs/Unit' },
+        },
+        $defs: { Unit: { type: 'string', enum: ['c', 'f'] } },
+      }),
+      MFJS,
+    );
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: {
+        source: { type: 'object', properties: { path: { type: 'string' } } },
+        target: { description: 'Where to.', type: 'object', properties: { path: { type: 'string' } } },
+        unit: { $ref: '#/$defs/Unit' },
+      },
+      $defs: { Unit: { type: 'string', enum: ['c', 'f'] } },
+    });
+    const recursive = draft({
+      type: 'object',
+      properties: { tree: { type: 'object', properties: { child: { $ref: '#/properties/tree' } } } },
+    });
+    expect(rule('refs-into-root-defs').apply(recursive, MFJS)).toBe(recursive);
+    expect(projectSchema(recursive, MFJS)).toEqual({ outcome: 'omitted', reason: 'ref-outside-defs' });
+  });
+
+  it('siblings-into-branches drops refused annotations beside anyOf and moves assertions into the branches', () => {
+    const result = rule('siblings-into-branches').apply(
+      draft({
+        type: 'object',
+        properties: {
+          limit: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: null, description: 'Most rows.' },
+          name: { anyOf: [{ type: 'string' }, { type: 'null' }], maxLength: 9, title: 'Name' },
+        },
+      }),
+      MFJS,
+    );
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: {
+        limit: { anyOf: [{ type: 'integer' }, { type: 'null' }], description: 'Most rows.' },
+        name: { anyOf: [{ type: 'string', maxLength: 9 }, { type: 'null' }], title: 'Name' },
+      },
+    });
+  });
+
+  it('siblings-into-branches inlines a reference that has assertions beside it, and drops a refused annotation', () => {
+    const result = rule('siblings-into-branches').apply(
+      draft({
+        type: 'object',
+        properties: {
+          mode: { $ref: '#/$defs/Mode', default: 'read' },
+          size: { $ref: '#/$defs/Size', maximum: 9 },
+        },
+        $defs: { Mode: { type: 'string', enum: ['read', 'write'] }, Size: { type: 'integer' } },
+      }),
+      MFJS,
+    );
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: { mode: { $ref: '#/$defs/Mode' }, size: { maximum: 9, type: 'integer' } },
+      $defs: { Mode: { type: 'string', enum: ['read', 'write'] }, Size: { type: 'integer' } },
+    });
+    const untouched = draft({ type: 'object', properties: { a: { anyOf: [{ type: 'string' }], default: 'x' } } });
+    expect(rule('siblings-into-branches').apply(untouched, LOOSE)).toBe(untouched);
+  });
+
+  it('one-description-per-level keeps the outer description: branches lose theirs, a repeated target is inlined', () => {
+    const result = rule('one-description-per-level').apply(
+      draft({
+        type: 'object',
+        properties: {
+          path: {
+            description: 'File or files.',
+            anyOf: [
+              { type: 'string', description: 'One path.' },
+              { type: 'array', items: { type: 'string' } },
+            ],
+          },
+          mode: { $ref: '#/$defs/Mode', description: 'How to open it.' },
+          other: { $ref: '#/$defs/Mode' },
+        },
+        $defs: { Mode: { type: 'string', enum: ['r', 'w'], description: 'A mode.' } },
+      }),
+      MFJS,
+    );
+    expect(result.parameters).toEqual({
+      type: 'object',
+      properties: {
+        path: {
+          description: 'File or files.',
+          anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+        },
+        mode: { description: 'How to open it.', type: 'string', enum: ['r', 'w'] },
+        other: { $ref: '#/$defs/Mode' },
+      },
+      $defs: { Mode: { type: 'string', enum: ['r', 'w'], description: 'A mode.' } },
+    });
+  });
+
+  it('names the MFJS construct that keeps a tool off the route', () => {
+    const besideRecursive = draft({
+      type: 'object',
+      properties: { node: { $ref: '#/$defs/Node', type: 'object' } },
+      $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } } },
+    });
+    expect(projectSchema(besideRecursive, MFJS)).toEqual({ outcome: 'omitted', reason: 'sibling-not-accepted' });
+    const repeatedRecursive = draft({
+      type: 'object',
+      properties: { node: { $ref: '#/$defs/Node', description: 'A node.' } },
+      $defs: { Node: { description: 'Node.', type: 'object', properties: { next: { $ref: '#/$defs/Node' } } } },
+    });
+    expect(projectSchema(repeatedRecursive, MFJS)).toEqual({ outcome: 'omitted', reason: 'annotation-repeated' });
   });
 });
 

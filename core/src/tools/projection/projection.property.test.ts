@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../canonical/canonical-json.js';
@@ -81,23 +82,46 @@ const { schema } = fc.letrec<{ schema: JsonSchema }>((tie) => {
       required: fc.uniqueArray(name, { maxLength: 3 }),
       additionalProperties: fc.oneof(fc.boolean(), child),
       dependentRequired: fc.constant({ alpha: ['beta'] }),
+      // zod 4's record keys (always true), and one that does constrain.
+      propertyNames: fc.constantFrom<JsonValue>(
+        { type: 'string' },
+        { type: 'string' },
+        { type: 'string', minLength: 1 },
+      ),
     },
     { requiredKeys: ['type'] },
   );
+  // Unions with what generators put beside them: a type, a default, a description (repeated in branches
+  // by the leaf annotations above), a bound.
   const union: fc.Arbitrary<JsonSchema> = fc
     .tuple(
       fc.constantFrom('oneOf', 'anyOf', 'allOf'),
       fc.array(child, { minLength: 1, maxLength: 3 }),
       fc.option(scalarType, { nil: undefined }),
+      fc.record(
+        { description: fc.constant('A union.'), default: literal, title: fc.constant('Union'), maxLength: fc.nat(9) },
+        { requiredKeys: [] },
+      ),
     )
-    .map(([keyword, branches, type]) => (type === undefined ? { [keyword]: branches } : { type, [keyword]: branches }));
+    .map(([keyword, branches, type, beside]) =>
+      type === undefined ? { ...beside, [keyword]: branches } : { ...beside, type, [keyword]: branches },
+    );
   const array: fc.Arbitrary<JsonSchema> = fc.oneof(
     child.map((items) => ({ type: 'array', items })),
     fc.array(child, { minLength: 1, maxLength: 2 }).map((items) => ({ type: 'array', items })),
   );
-  const reference: fc.Arbitrary<JsonSchema> = fc.constantFrom(
+  // References as generators write them: into $defs or definitions, into another property, with
+  // annotations or assertions beside them, to the root, and to nothing.
+  const reference: fc.Arbitrary<JsonSchema> = fc.constantFrom<JsonSchema>(
     { $ref: '#/$defs/Shared' },
     { $ref: '#/$defs/Shared' },
+    { $ref: '#/$defs/Shared', description: 'A shared value.' },
+    { $ref: '#/$defs/Shared', default: 'a', title: 'Shared' },
+    { $ref: '#/$defs/Shared', type: 'string' },
+    { $ref: '#/definitions/Shared' },
+    { $ref: '#/definitions/Shared', description: 'A shared value.' },
+    { $ref: '#/properties/alpha' },
+    { $ref: '#/$defs/Shared/properties/alpha' },
     { $ref: '#' },
     { $ref: '#/$defs/Missing' },
   );
@@ -136,8 +160,25 @@ export const rootForTest: fc.Arbitrary<JsonSchema> = fc
   .tuple(
     fc.oneof({ arbitrary: objectRoot, weight: 5 }, { arbitrary: schema, weight: 1 }),
     fc.option(schema, { nil: undefined }),
+    fc.constantFrom('$defs', '$defs', 'definitions'),
   )
-  .map(([body, shared]) => (shared === undefined ? body : { ...body, $defs: { Shared: shared } }));
+  .map(([body, shared, keyword]) => (shared === undefined ? body : { ...body, [keyword]: { Shared: shared } }));
+
+/**
+ * A schema's nodes without `propertyNames: {"type": "string"}` (`keys: false`), or every object node
+ * with it (`keys: true`): two schemas that accept exactly the same arguments.
+ */
+function stringKeys(node: JsonValue, keys: boolean): JsonValue {
+  if (Array.isArray(node)) return node.map((item) => stringKeys(item, keys));
+  if (typeof node !== 'object' || node === null) return node;
+  const copy: Record<string, JsonValue> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'propertyNames' && isDeepStrictEqual(value, { type: 'string' })) continue;
+    copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : stringKeys(value, keys);
+  }
+  if (keys && copy['type'] === 'object' && !('propertyNames' in copy)) copy['propertyNames'] = { type: 'string' };
+  return copy;
+}
 
 describe('projection properties', () => {
   for (const dialect of SCHEMA_DIALECTS) {
@@ -161,6 +202,30 @@ describe('projection properties', () => {
           expect(again.draft).toEqual(first.draft);
           expect(again.strict).toBe(first.strict);
           if (again.outcome === 'relaxed') expect(again.rules).toEqual(['strict-off']);
+        }),
+        RUNS,
+      );
+    });
+
+    it(`${dialect}: propertyNames {"type": "string"} changes no outcome: never an omission, never strict-off`, () => {
+      fc.assert(
+        fc.property(rootForTest, (parameters) => {
+          const without = stringKeys(parameters, false) as JsonSchema;
+          const plain = projectSchema({ description: 'A tool.', parameters: without }, rules);
+          const keyed = projectSchema(
+            { description: 'A tool.', parameters: stringKeys(without, true) as JsonSchema },
+            rules,
+          );
+          expect(keyed.outcome === 'omitted').toBe(plain.outcome === 'omitted');
+          if (keyed.outcome === 'omitted' || plain.outcome === 'omitted') {
+            expect(keyed).toEqual(plain);
+            return;
+          }
+          expect(keyed.draft).toEqual(plain.draft);
+          expect(keyed.strict).toBe(plain.strict);
+          const rulesOf = (result: typeof plain): readonly string[] =>
+            result.outcome === 'relaxed' ? result.rules : [];
+          expect(rulesOf(keyed).filter((code) => code !== 'drop-string-property-names')).toEqual(rulesOf(plain));
         }),
         RUNS,
       );
