@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/cw-fixture.js';
 import { useScriptedModels } from './support/scripted-model.js';
+import { startHttpFixture } from './support/mcp-fixture.js';
 import { runCwChild } from './support/spawn-cw.js';
 
 const KEY_ENV = 'CW_MCP_SEND_KEY';
@@ -99,5 +100,36 @@ describe('MCP tools in preview and send', () => {
     expect(send.stderr).not.toContain('FIXTURE_STDERR_MARKER');
     const first = JSON.parse(model.requests[0]?.view.raw ?? '{}') as { tools: { function: { name: string } }[] };
     expect(first.tools.map((tool) => tool.function.name).some((name) => name.startsWith('mcp__'))).toBe(false);
+  });
+
+  it('over streamable HTTP: a header from ${env:…} reaches the server, and the call runs through the loop', async () => {
+    const http = await startHttpFixture();
+    try {
+      const model = await models.model(
+        'anthropic-messages',
+        { reply: { calls: [{ id: 'toolu_h', name: 'mcp__web__header', arguments: '{"name":"x-team"}' }] } },
+        { carries: [{ id: 'toolu_h', includes: 'blue' }], reply: { text: 'the header arrived' } },
+      );
+      const home = await models.home(model, {
+        approval: 'workspace',
+        mcpServers: { web: { url: http.url, headers: { 'x-team': '${env:CW_TEAM_HEADER}' } } },
+      });
+      const send = await runCwChild(
+        ['send', '--prompt', 'read the header'],
+        models.envFor(home, { CW_TEAM_HEADER: 'blue' }),
+      );
+      expect(send.code, send.stderr).toBe(0);
+      expect(send.stdout).toContain('the header arrived');
+      expect(model.problems).toEqual([]);
+      // The reference stays a reference on disk: neither the config nor the snapshot holds the value.
+      expect(await readFile(join(home, 'config.json'), 'utf8')).not.toContain('blue');
+      expect(await readFile(join(home, 'mcp', 'snapshot.json'), 'utf8')).not.toContain('blue');
+      const preview = JSON.parse(
+        (await runCwChild(['preview-request', 'json', '--prompt', 'hi'], models.envFor(home))).stdout,
+      );
+      expect(preview.tools.exact.mcp_server_count).toBe(1);
+    } finally {
+      await http.stop();
+    }
   });
 });
