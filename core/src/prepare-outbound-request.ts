@@ -1,4 +1,5 @@
 import { canonicalJson } from './canonical/canonical-json.js';
+import { deferCatalog, loadedToolNames } from './catalog/defer-catalog.js';
 import { narrowCatalog, surfaceBudget } from './catalog/narrow-catalog.js';
 import type { BodyLayout, BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
 import { planReasoning } from './body/plan-reasoning.js';
@@ -40,8 +41,12 @@ export interface PreparedOutboundRequest {
   readonly projection: ToolProjection;
   readonly reasoning: ReasoningPlan | null;
   readonly system: SystemPrompt;
-  /** The active catalog the projection started from. */
+  /** The active catalog the projection started from (with `search_tools` when tools were deferred by size). */
   readonly activeTools: readonly ToolDefinition[];
+  /** The tools kept back from this request, in catalog order: what `search_tools` searches. */
+  readonly deferredTools: readonly ToolDefinition[];
+  /** Whether the catalog was too large for the route and `search_tools` went up front. */
+  readonly searchable: boolean;
   /** The outbound conversation: stored history plus the new user message. */
   readonly messages: readonly ConversationMessage[];
   readonly outputCapTokens: number;
@@ -50,6 +55,8 @@ export interface PreparedOutboundRequest {
 /** The tool surface of a turn: what projection started from and what it produced. */
 export interface PreparedToolSurface {
   readonly activeTools: readonly ToolDefinition[];
+  /** The tools kept back from this request (config-deferred ones and those deferred by size). */
+  readonly deferredTools: readonly ToolDefinition[];
   readonly projection: ToolProjection;
 }
 
@@ -85,14 +92,26 @@ export function prepareOutboundRequest(
   });
   const { row } = route;
   const reasoning = planReasoning(row, snapshot.config.reasoning);
-  const { active: activeTools } = narrowCatalog(
+  const { active: narrowedTools } = narrowCatalog(
     snapshot.catalog,
     snapshot.config.tools,
     surfaceBudget(snapshot.config.tools),
   );
   // Tools the gates let through but the budget keeps back: projected too, so tool search knows which it may offer.
-  const deferredTools = narrowCatalog(snapshot.catalog, snapshot.config.tools, 'full').active.filter(
-    (tool) => !activeTools.includes(tool),
+  const configDeferred = narrowCatalog(snapshot.catalog, snapshot.config.tools, 'full').active.filter(
+    (tool) => !narrowedTools.includes(tool),
+  );
+  // A catalog larger than the route takes keeps its MCP tools back behind search_tools; what earlier
+  // searches in this session loaded comes up front (read from the session, so preview and send agree).
+  const {
+    upFront: activeTools,
+    deferred: deferredTools,
+    searchable,
+  } = deferCatalog(
+    narrowedTools,
+    configDeferred,
+    row.tool_schema.max_tools,
+    loadedToolNames(snapshot.session.messages),
   );
   const projectionContext: ProjectionContext = {
     row,
@@ -102,7 +121,7 @@ export function prepareOutboundRequest(
     reasoningActive: reasoning !== null && reasoning.wireValue !== null,
   };
   const projection = project(hooks, projectionContext);
-  const toolSurface: PreparedToolSurface = { activeTools, projection };
+  const toolSurface: PreparedToolSurface = { activeTools, deferredTools, projection };
   const system = composeSystemPrompt();
   const messages = selectReplay(
     repairToolHistory(
@@ -188,6 +207,8 @@ export function prepareOutboundRequest(
     reasoning,
     system,
     activeTools,
+    deferredTools,
+    searchable,
     messages,
     outputCapTokens,
   };

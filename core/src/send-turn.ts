@@ -3,6 +3,7 @@ import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-t
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { sha256Hex } from './canonical/sha256.js';
+import { SEARCH_TOOLS_NAME, searchToolsImplementation } from './catalog/defer-catalog.js';
 import { renderManifest } from './manifest/build-manifest.js';
 import type { RequestManifest } from './manifest/manifest-schema.js';
 import { planTurn, type ReadyTurn, type TurnInput } from './plan-turn.js';
@@ -184,7 +185,7 @@ export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): 
         try {
           records = await runToolCalls(reply.toolCalls, {
             registry: snapshot.registry,
-            extraTools: new Map((loop.extraTools ?? []).map((tool) => [tool.name, tool])),
+            extraTools: extraToolsFor(loop, plan),
             posture: loop.posture,
             rules: loop.rules,
             context: { workspace: loop.workspace, signal: controller.signal, env: toolEnv, limits: loop.limits },
@@ -256,4 +257,14 @@ function errorCode(error: unknown): string {
   if (error instanceof SessionError) return error.changed ? 'the session changed' : 'the session could not be read';
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' && /^[A-Z0-9_]{2,20}$/.test(code) ? code : 'write failed';
+}
+
+/**
+ * The tools this step runs outside the registry: the MCP servers' tools, and `search_tools` over the
+ * step's own deferred tools when its request carried it.
+ */
+function extraToolsFor(loop: AgentLoopOptions, plan: ReadyTurn): ReadonlyMap<string, ToolImplementation> {
+  const tools = new Map((loop.extraTools ?? []).map((tool) => [tool.name, tool] as const));
+  if (plan.prepared.searchable) tools.set(SEARCH_TOOLS_NAME, searchToolsImplementation(plan.prepared.deferredTools));
+  return tools;
 }

@@ -197,7 +197,10 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
   const wireNames = new Set(projection.wireTools.map((tool) => tool.name));
   return {
     catalog_tool_count: snapshot.catalog.length,
-    deferred_tool_count: snapshot.catalog.filter((tool) => tool.deferred).length,
+    // Catalog tools marked deferred, plus the ones a catalog too large for the route kept back behind search_tools.
+    deferred_tool_count:
+      snapshot.catalog.filter((tool) => tool.deferred).length +
+      surface.deferredTools.filter((tool) => !tool.deferred).length,
     gated_out_tool_count: standard.gatedOutCount,
     active_tool_count: projection.wireTools.length,
     active_tool_catalog_sha256: activeToolCatalogSha256(activeTools),

@@ -159,7 +159,9 @@ function buildManifestSchema() {
   /** Tool-surface facts: the catalog this request would send. */
   const toolFactsSchema = z.strictObject({
     catalog_tool_count: count.describe('Tools in the full catalog, deferred ones included.'),
-    deferred_tool_count: count.describe('Catalog tools marked deferred (discoverable, not sent up front).'),
+    deferred_tool_count: count.describe(
+      'Catalog tools marked deferred, plus those a catalog too large for the route kept back behind search_tools (discoverable, not sent up front).',
+    ),
     gated_out_tool_count: count.describe('Catalog tools removed by the config allow/deny gates.'),
     active_tool_count: count.describe('Tools serialized into this request, after narrowing and projection.'),
     active_tool_catalog_sha256: sha256.describe(
