@@ -1,13 +1,10 @@
 import type { JsonSchema } from '../tool-definition.js';
 import { acceptsKeyword } from './keyword-policy.js';
 import type { ProjectionRule } from './projection-rule.js';
-import { forEachSchemaNode, mapSchemaNodes, mergeSchemas, resolveLocalRef, withoutKeys } from './schema-nodes.js';
+import { expandRefs } from './expand-refs.js';
+import { forEachSchemaNode, withoutKeys } from './schema-nodes.js';
 
 const DEFINITION_KEYWORDS = ['$defs', 'definitions'];
-// A reference chain can expand exponentially; past this many expansions the tool is left as authored.
-const MAX_EXPANSIONS = 1_000;
-
-class CannotInline extends Error {}
 
 /**
  * `inline-refs`: replaces every in-document `$ref` with the schema it points to and drops the
@@ -23,14 +20,11 @@ export const inlineRefs: ProjectionRule = {
     const needed =
       (refsRefused && containsRef(root)) || definitionKeys.some((keyword) => !acceptsKeyword(rules, keyword));
     if (!needed) return draft;
-    const budget = { expansions: 0 };
-    try {
-      const inlined = inlineAll(withoutKeys(root, definitionKeys), root, [], budget);
-      return { ...draft, parameters: inlined };
-    } catch (error) {
-      if (error instanceof CannotInline) return draft;
-      throw error;
-    }
+    const inlined = expandRefs(withoutKeys(root, definitionKeys), root, {
+      keep: (ref) => ref === undefined,
+      stripFromTargets: DEFINITION_KEYWORDS,
+    });
+    return inlined === null ? draft : { ...draft, parameters: inlined };
   },
 };
 
@@ -40,27 +34,4 @@ function containsRef(root: JsonSchema): boolean {
     if ('$ref' in node) found = true;
   });
   return found;
-}
-
-/** `chain` holds the references being expanded above this point: meeting one again is recursion. */
-function inlineAll(
-  node: JsonSchema,
-  root: JsonSchema,
-  chain: readonly string[],
-  budget: { expansions: number },
-): JsonSchema {
-  return mapSchemaNodes(node, (current) => {
-    const ref = current['$ref'];
-    if (ref === undefined) return current;
-    if (typeof ref !== 'string' || chain.includes(ref)) throw new CannotInline();
-    budget.expansions += 1;
-    if (budget.expansions > MAX_EXPANSIONS) throw new CannotInline();
-    const target = resolveLocalRef(root, ref);
-    if (!target) throw new CannotInline();
-    const expanded = inlineAll(withoutKeys(target, DEFINITION_KEYWORDS), root, [...chain, ref], budget);
-    // Keywords beside the `$ref` apply together with the target: they merge, the sibling's annotations win.
-    const merged = mergeSchemas(withoutKeys(current, ['$ref']), expanded);
-    if (!merged) throw new CannotInline();
-    return merged;
-  });
 }
