@@ -97,7 +97,7 @@ describe('cw mcp add', () => {
 
   it('refuses a literal secret, names the variable and not the value, and writes nothing', async () => {
     const folder = await home({ route: 'deepseek' });
-    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const token = 'ghp_FAKE0test0ONLY0not0a0real0token00000';
     const result = await runCw(['mcp', 'add', 'gh', '--env', `GITHUB_TOKEN=${token}`, '--', 'github-mcp-server']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('GITHUB_TOKEN');

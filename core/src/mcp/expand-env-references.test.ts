@@ -43,7 +43,7 @@ describe('expandEnvReferences', () => {
   });
 
   it('a key-shaped variable name is fingerprinted in the message', () => {
-    const name = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const name = 'ghp_FAKE0test0ONLY0not0a0real0token00000';
     const error = caught(() => expandEnvReferences(`\${env:${name}}`, {}));
     expect(error.safeMessage).not.toContain(name);
     expect(error.safeMessage).toMatch(/sha256:[0-9a-f]{12}/);

@@ -5,7 +5,7 @@ const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const OPENER = '${env:';
 
 /**
- * A `${env:NAME}` reference that cannot be expanded: the variable is unset, or the reference is
+ * An `${env:NAME}` placeholder that cannot be expanded: the variable is unset, or the placeholder is
  * malformed. The message names the variable (a name is never a secret; safeEnvVarName still
  * fingerprints a name that is itself key-shaped) and never any value.
  */

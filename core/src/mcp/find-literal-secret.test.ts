@@ -22,7 +22,7 @@ describe('findLiteralSecret', () => {
   });
 
   it('a known credential shape anywhere is found, and only the field and name come back', () => {
-    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const token = 'ghp_FAKE0test0ONLY0not0a0real0token00000';
     expect(find({ command: 'x', env: { SOMETHING: token } })).toEqual({ field: 'env', key: 'SOMETHING' });
     expect(find({ url: 'https://h.example.com/mcp', headers: { 'X-Thing': `token ${token}` } })).toEqual({
       field: 'headers',

@@ -58,7 +58,7 @@ describe('addMcpServer', () => {
   });
 
   it('refuses a literal secret and changes nothing', async () => {
-    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const token = 'ghp_FAKE0test0ONLY0not0a0real0token00000';
     const error = await editError(addMcpServer(home, 'gh', { command: 'gh-mcp', env: { GITHUB_TOKEN: token } }));
     expect(error.safeMessage).toContain('GITHUB_TOKEN');
     expect(error.safeMessage).toContain('${env:GITHUB_TOKEN}');

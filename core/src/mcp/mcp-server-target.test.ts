@@ -34,6 +34,6 @@ describe('mcpServerTarget', () => {
       'files-mcp',
     );
     expect(mcpServerTarget(server({ command: 'npx', args: ['-y', '@scope/server'] }))).toBe('npx');
-    expect(mcpServerTarget(server({ command: 'ghp_abcdefghijklmnopqrstuvwxyz0123' }))).toMatch(/^sha256:/);
+    expect(mcpServerTarget(server({ command: 'ghp_FAKE0test0ONLY0not0a0real00000' }))).toMatch(/^sha256:/);
   });
 });

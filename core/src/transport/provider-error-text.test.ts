@@ -63,7 +63,7 @@ describe('providerErrorDetail: what is never shown', () => {
   });
 
   it('removes secret-shaped tokens the provider put in its message', () => {
-    const secrets = ['ghp_abcdefghijklmnopqrstuvwx', 'AKIAABCDEFGHIJKLMNOP', 'sk-abc123def456ghi789'];
+    const secrets = ['ghp_FAKE0test0ONLY0not0real0', 'AKIAFAKETESTZZ234567', 'sk-test-FAKE0000000000'];
     const message = detailOf({ message: `leaked ${secrets.join(' and ')} here` }).message ?? '';
     for (const secret of secrets) expect(message).not.toContain(secret);
     expect(message).toMatch(/^leaked .*redacted.* and .*redacted.* and .*redacted.* here$/);

@@ -61,7 +61,7 @@ function isolate(node: JsonSchema, slot: NodeSlot, root: JsonSchema, accepted: r
   return distribute(node, holder, moving, dropped);
 }
 
-/** Beside `$ref`: the target merged with the assertions beside it, in place of the reference. */
+/** Beside `$ref`: the target merged with the assertions beside it, standing where the `$ref` stood. */
 function inlineTarget(node: JsonSchema, root: JsonSchema, dropped: readonly string[]): JsonSchema {
   const ref = node['$ref'];
   if (typeof ref !== 'string' || refLeadsToRecursion(root, ref)) return node;
