@@ -6,7 +6,6 @@ import type {
   ReconciledToolChoice,
   WireBody,
 } from '@cw/core';
-import { isJsonObject } from '@cw/plugin-kit';
 import { describe, expect, it } from 'vitest';
 import {
   LIST_DIR_TOOL,
@@ -50,18 +49,9 @@ const contextWith = (overrides: Partial<BuildContext> = {}): BuildContext =>
 
 const expectExactBody = (body: WireBody, expected: WireBody): void => expectBody('openai-responses', body, expected);
 
-/**
- * The published schema rejects an assistant `output_text` replay without id/status/logprobs, which the
- * live API accepts (test/fixtures/specs/SOURCES.md, known gaps): validate everything else in the body.
- */
-function expectValidBesidesAssistantReplay(body: WireBody): void {
-  const isAssistantReplay = (item: JsonValue): boolean =>
-    isJsonObject(item) && item['type'] === 'message' && item['role'] === 'assistant';
-  const input = body['input'] as JsonValue[];
-  expect(input.some(isAssistantReplay)).toBe(true);
-  expect(
-    validateWireBody('openai-responses', { ...body, input: input.filter((item) => !isAssistantReplay(item)) }).errors,
-  ).toEqual([]);
+/** The whole body is valid against the published Responses schema, assistant replays included. */
+function expectValidBody(body: WireBody): void {
+  expect(validateWireBody('openai-responses', body).errors).toEqual([]);
 }
 
 const userItem = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] };
@@ -208,7 +198,7 @@ describe('buildResponsesBody: tool-call history', () => {
     });
   });
 
-  it('an assistant call with text is an output_text message item followed by its function_call items', () => {
+  it('an assistant call with text is a string-content assistant message followed by its function_call items', () => {
     const messages: ConversationMessage[] = [
       { role: 'user', content: 'Read two files' },
       {
@@ -223,7 +213,7 @@ describe('buildResponsesBody: tool-call history', () => {
     const body = buildResponsesBody(contextWith({ messages }));
     expect(body['input']).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Read two files' }] },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading both.' }] },
+      { type: 'message', role: 'assistant', content: 'Reading both.' },
       functionCall,
       { type: 'function_call', call_id: 'call_2', name: 'read_file', arguments: '{"path":"b.txt"}' },
       { type: 'function_call_output', call_id: 'call_1', output: 'A' },
@@ -233,10 +223,10 @@ describe('buildResponsesBody: tool-call history', () => {
     expect(JSON.stringify((body['input'] as JsonValue[])[2])).toBe(
       '{"type":"function_call","call_id":"call_1","name":"read_file","arguments":"{\\"path\\":\\"a.txt\\"}"}',
     );
-    expectValidBesidesAssistantReplay(body);
+    expectValidBody(body);
   });
 
-  it('an assistant turn with text and no calls is one output_text message item', () => {
+  it('an assistant turn with text and no calls is one string-content assistant message, never an output_text part', () => {
     const messages: ConversationMessage[] = [
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: 'hello' },
@@ -245,10 +235,10 @@ describe('buildResponsesBody: tool-call history', () => {
     const body = buildResponsesBody(contextWith({ messages, system: '' }));
     expect(body['input']).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] },
+      { type: 'message', role: 'assistant', content: 'hello' },
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'again' }] },
     ]);
-    expectValidBesidesAssistantReplay(body);
+    expectValidBody(body);
   });
 
   it('an assistant turn with neither text nor calls adds no item', () => {
@@ -294,7 +284,7 @@ describe('buildResponsesBody: replay', () => {
     });
   });
 
-  it('with text, the reasoning items come before the output_text message item', () => {
+  it('with text, the reasoning items come before the assistant message', () => {
     const messages: ConversationMessage[] = [
       { role: 'user', content: 'Say hello.' },
       { role: 'assistant', content: 'Reading.', tool_calls: [call], replay: replayOf(reasoning) },
@@ -304,11 +294,11 @@ describe('buildResponsesBody: replay', () => {
     expect(body['input']).toEqual([
       userItem,
       reasoning,
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading.' }] },
+      { type: 'message', role: 'assistant', content: 'Reading.' },
       functionCall,
       functionOutput,
     ]);
-    expectValidBesidesAssistantReplay(body);
+    expectValidBody(body);
   });
 
   it('an assistant message without replay sends no reasoning item', () => {

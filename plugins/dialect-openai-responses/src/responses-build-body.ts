@@ -33,9 +33,10 @@ function responsesItems(message: ConversationMessage): JsonValue[] {
       return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: message.content }] }];
     case 'assistant': {
       const items: JsonValue[] = [];
-      if (message.content !== '') {
-        items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: message.content }] });
-      }
+      // Replayed as an input message with string content, the form the API documents for earlier
+      // assistant turns; an output message would need the id and status of a stored response
+      // (docs/wire-conformance.md).
+      if (message.content !== '') items.push({ type: 'message', role: 'assistant', content: message.content });
       for (const call of message.tool_calls ?? []) {
         items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
       }
