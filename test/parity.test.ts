@@ -1,135 +1,316 @@
+// Parity on every route (docs/wire-conformance.md): each scenario is previewed, then sent to a local
+// endpoint through the test origin (docs/transport.md), and the bytes the endpoint received are held
+// against the manifest. Nothing here knows a route's body: every expectation is read from the manifest.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import canonicalize from 'canonicalize';
-import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { previewRequest, sendTurn, type RequestManifest } from '@cw/core';
+import { TEST_MODE_ENV, TEST_MODE_MARKER, TEST_ORIGIN_ENV } from '../core/src/transport/test-origin.js';
+import {
+  REPLY_TEXT,
+  startCaptureEndpoint,
+  type CaptureEndpoint,
+  type CapturedRequest,
+} from './support/capture-endpoint.js';
+import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome, writeSession } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
-import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
+import { runCwChild, sessionMessages, tempFolders } from './support/spawn-cw.js';
+import type { WireDialect } from './support/wire-schemas.js';
+import {
+  CUSTOM_KEY_ENV,
+  ENTRYPOINTS,
+  OMITTED_TOOL,
+  PROMPT,
+  SCENARIOS,
+  cellConfig,
+  cellName,
+  matrixCells,
+  matrixRoutes,
+  scenarioOf,
+  type MatrixCell,
+} from './support/wire-scenarios.js';
 
-// Loopback, but never actually reached: nock intercepts fetch before any socket opens.
-const ORIGIN = 'http://127.0.0.1:18080';
-const KEY_ENV = 'CW_PARITY_TEST_KEY';
-
-const REPLIES: Record<WireDialect, { path: string; sse: string; json: unknown }> = {
-  'chat-completions': {
-    path: '/v1/chat/completions',
-    sse: 'data: {"choices":[{"delta":{"content":"parity ok"}}]}\n\ndata: {"choices":[],"usage":{"prompt_tokens":137,"completion_tokens":24}}\n\ndata: [DONE]\n\n',
-    json: {
-      choices: [{ message: { role: 'assistant', content: 'parity ok' } }],
-      usage: { prompt_tokens: 137, completion_tokens: 24 },
-    },
-  },
-  'anthropic-messages': {
-    path: '/v1/messages',
-    sse: [
-      'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":137}}}\n\n',
-      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"parity ok"}}\n\n',
-      'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":24}}\n\n',
-      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
-    ].join(''),
-    json: {
-      type: 'message',
-      role: 'assistant',
-      content: [{ type: 'text', text: 'parity ok' }],
-      stop_reason: 'end_turn',
-      usage: { input_tokens: 137, output_tokens: 24 },
-    },
-  },
-  'openai-responses': {
-    path: '/v1/responses',
-    sse: [
-      'data: {"type":"response.output_text.delta","delta":"parity ok"}\n\n',
-      'data: {"type":"response.completed","response":{"output":[{"type":"message","content":[{"type":"output_text","text":"parity ok"}]}],"usage":{"input_tokens":137,"output_tokens":24}}}\n\n',
-    ].join(''),
-    json: null,
-  },
+const registry = await builtinRegistry();
+const CELLS = matrixCells(registry);
+// Fail fast on loopback; a refused send is never retried.
+const TRANSPORT = {
+  timeouts: { connect_ms: 2_000, first_byte_ms: 5_000, idle_ms: 5_000, total_ms: 20_000 },
+  retries: { max: 0 },
 };
+/** Every key variable a route names, holding the fake key. */
+const KEYS: Record<string, string> = Object.fromEntries(
+  [...registry.rows.map((row) => row.auth.api_key_env), CUSTOM_KEY_ENV]
+    .filter((name): name is string => name !== null)
+    .map((name) => [name, FAKE_KEY]),
+);
+
+// The harness's own vocabulary of where reasoning and caps sit on any wire, independent of cw's code.
+const REASONING_KEYS = [
+  'reasoning_effort',
+  'reasoning',
+  'thinking',
+  'output_config',
+  'include',
+  'chat_template_kwargs',
+  'think',
+];
+const EFFORT_PATHS = ['reasoning_effort', 'reasoning.effort', 'output_config.effort', 'thinking.effort'];
+const BUDGET_PATHS = ['thinking.budget_tokens', 'reasoning.max_tokens'];
+const CAP_PATHS = ['max_tokens', 'max_completion_tokens', 'max_output_tokens'];
 
 const sha256 = (bytes: string | Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-describe('preview and send agree byte for byte', () => {
-  const homes: string[] = [];
-  beforeAll(() => {
-    nock.disableNetConnect();
-  });
-  afterEach(() => {
-    nock.cleanAll();
-    delete process.env['CW_HOME'];
-    delete process.env[KEY_ENV];
-  });
-  afterAll(async () => {
-    nock.enableNetConnect();
-    await Promise.all(homes.map(removeHome));
+type ExactBody = Extract<RequestManifest['body'], { exact: unknown }>['exact'];
+
+function exactBody(manifest: RequestManifest): ExactBody {
+  if (!('exact' in manifest.body)) throw new Error(`the manifest has no exact body: ${JSON.stringify(manifest.body)}`);
+  return manifest.body.exact;
+}
+
+function at(body: unknown, path: string): unknown {
+  let node = body;
+  for (const key of path.split('.'))
+    node =
+      typeof node === 'object' && node !== null && !Array.isArray(node)
+        ? (node as Record<string, unknown>)[key]
+        : undefined;
+  return node;
+}
+
+/** The paths among `vocabulary` (and the manifest's own path) that the body carries. */
+function present(body: unknown, vocabulary: readonly string[], claimed: string | null): string[] {
+  const paths = new Set([...vocabulary, ...(claimed === null ? [] : [claimed])]);
+  return [...paths].filter((path) => at(body, path) !== undefined).sort();
+}
+
+/** What the endpoint received is, byte for byte and field for field, what the manifest described. */
+function expectCaptureMatches(label: string, manifest: RequestManifest, request: CapturedRequest): void {
+  const facts = exactBody(manifest);
+  const text = request.bytes.toString('utf8');
+  const received = JSON.parse(text) as Record<string, unknown>;
+  // An RFC 8785 library that is not cw's own, over what arrived.
+  expect(sha256(canonicalize(received) as string), `${label}: body_sha256`).toBe(facts.body_sha256);
+  expect(sha256(request.bytes), `${label}: body_wire_sha256`).toBe(facts.body_wire_sha256);
+  expect(request.bytes.byteLength, `${label}: body_wire_bytes`).toBe(facts.body_wire_bytes);
+  // The prompt's bytes reached the wire unchanged.
+  expect(text, label).toContain(JSON.stringify(PROMPT).slice(1, -1));
+
+  const controls = facts.reasoning_wire_control_keys;
+  expect(
+    Object.keys(received)
+      .filter((key) => REASONING_KEYS.includes(key) || controls.includes(key))
+      .sort(),
+    `${label}: reasoning keys`,
+  ).toEqual([...controls].sort());
+  const effortSource = facts.reasoning_wire_effort_source;
+  expect(present(received, EFFORT_PATHS, effortSource), `${label}: effort path`).toEqual(
+    effortSource === null ? [] : [effortSource],
+  );
+  if (effortSource !== null) expect(at(received, effortSource), `${label}: effort`).toBe(facts.reasoning_wire_effort);
+  else expect(facts.reasoning_wire_effort, label).toBeNull();
+  const budgetSource = facts.reasoning_wire_budget_source;
+  expect(present(received, BUDGET_PATHS, budgetSource), `${label}: budget path`).toEqual(
+    budgetSource === null ? [] : [budgetSource],
+  );
+  if (budgetSource !== null)
+    expect(at(received, budgetSource), `${label}: budget`).toBe(facts.reasoning_wire_budget_tokens);
+  const capField = facts.wire_output_cap_field;
+  expect(present(received, CAP_PATHS, capField), `${label}: cap field`).toEqual(capField === null ? [] : [capField]);
+  if (capField !== null) expect(at(received, capField), `${label}: cap`).toBe(facts.wire_output_cap_tokens);
+  else expect(facts.wire_output_cap_tokens, label).toBeNull();
+}
+
+/** The scenario's own inputs show in the manifest, so a cell cannot quietly test less than it says. */
+function expectScenarioShows(cell: MatrixCell, manifest: RequestManifest): void {
+  const label = cellName(cell);
+  const scenario = scenarioOf(cell);
+  expect(manifest.session.stored_message_count, label).toBe(scenario.history.length);
+  const tier = scenario.config['reasoning'];
+  if (tier !== undefined) expect(manifest.session.requested_reasoning, label).toBe(tier);
+  if (cell.scenario === 'tools') {
+    const tools = 'exact' in manifest.tools ? manifest.tools.exact : null;
+    expect(tools?.projection.relaxed_count, label).toBeGreaterThan(0);
+    expect(tools?.projection.omitted_count, label).toBeGreaterThan(0);
+  }
+}
+
+/** The one request the endpoint received while `run` ran. */
+async function captureOne(endpoint: CaptureEndpoint, run: () => Promise<unknown>): Promise<CapturedRequest> {
+  const before = endpoint.captured.length;
+  await run();
+  const arrived = endpoint.captured.slice(before);
+  expect(arrived).toHaveLength(1);
+  return arrived[0] as CapturedRequest;
+}
+
+function keyOf(request: CapturedRequest): string | null {
+  const bearer = request.headers['authorization'];
+  if (typeof bearer === 'string') return bearer.replace(/^Bearer /, '');
+  const header = request.headers['x-api-key'];
+  return typeof header === 'string' ? header : null;
+}
+
+let endpoint: CaptureEndpoint;
+const homes: string[] = [];
+const covered = { sendTurn: 0, cli: 0, child: 0 };
+
+async function cellHome(cell: MatrixCell): Promise<string> {
+  const home = await tempHome(cellConfig(cell, TRANSPORT));
+  homes.push(home);
+  const { history } = scenarioOf(cell);
+  if (history.length > 0) await writeSession(home, 'default', [...history]);
+  return home;
+}
+
+beforeAll(async () => {
+  endpoint = await startCaptureEndpoint();
+});
+afterAll(async () => {
+  await endpoint.close();
+  await Promise.all(homes.map(removeHome));
+  const total = covered.sendTurn + covered.cli + covered.child;
+  console.log(
+    `parity matrix: ${total} scenarios covered: ${covered.sendTurn} through sendTurn (${matrixRoutes(registry).length} routes × ${ENTRYPOINTS.length} entry points × ${Object.keys(SCENARIOS).length} bodies), ${covered.cli} through cw preview-request and cw send in process, ${covered.child} through a cw child process`,
+  );
+});
+
+describe('preview, then send to a local endpoint: every route, both entry points, five bodies', () => {
+  it('the matrix holds every built-in route and every scenario', () => {
+    expect(registry.problems).toEqual([]);
+    // The 18 rows the built-in plugins shipped with when the matrix was written; more only adds cells.
+    expect(registry.rows.length).toBeGreaterThanOrEqual(18);
+    expect(CELLS).toHaveLength((registry.rows.length + 3) * ENTRYPOINTS.length * Object.keys(SCENARIOS).length);
   });
 
-  for (const dialect of Object.keys(REPLIES) as WireDialect[]) {
-    for (const entrypoint of ['streaming', 'blocking'] as const) {
-      it(`${dialect}, ${entrypoint}`, async () => {
-        const home = await tempHome({
-          route: 'parity',
-          routes: {
-            parity: {
-              provider: 'custom',
-              dialect,
-              base_url: `${ORIGIN}/v1`,
-              model: 'parity-model',
-              api_key_env: KEY_ENV,
-            },
-          },
+  for (const cell of CELLS) {
+    it(cellName(cell), async () => {
+      const home = await cellHome(cell);
+      const snapshot = (scenarioOf(cell).adjust ?? ((loaded) => loaded))(await snapshotOf(home, registry));
+      const { manifest, prepared } = previewRequest(snapshot, PROMPT, cell.entrypoint);
+      expectValidManifest(manifest);
+      expectScenarioShows(cell, manifest);
+      if (prepared === null) throw new Error(`${cellName(cell)} is blocked`);
+      endpoint.answerAs(prepared.dialect as WireDialect);
+
+      let sent: Awaited<ReturnType<typeof sendTurn>> | undefined;
+      const request = await captureOne(endpoint, async () => {
+        sent = await sendTurn(snapshot, {
+          home,
+          prompt: PROMPT,
+          entrypoint: cell.entrypoint,
+          env: { [TEST_ORIGIN_ENV]: endpoint.origin, [TEST_MODE_ENV]: TEST_MODE_MARKER, ...KEYS },
         });
-        homes.push(home);
-        process.env['CW_HOME'] = home;
-        process.env[KEY_ENV] = FAKE_KEY;
-        const flags = entrypoint === 'blocking' ? ['--blocking'] : [];
-        const prompt = 'keep  these  bytes\tand\nthis line';
+      });
+      expectCaptureMatches(cellName(cell), manifest, request);
+      const routeUrl = new URL(prepared.url);
+      expect(request.path).toBe(`${routeUrl.pathname}${routeUrl.search}`);
+      expect(keyOf(request)).toBe(prepared.apiKeyEnv === null ? null : FAKE_KEY);
+      if (cell.scenario === 'tools') expect(request.bytes.toString('utf8')).not.toContain(`"${OMITTED_TOOL.name}"`);
+      // What send reports as sent is what preview described, and the reply was read and saved.
+      expect(sent?.manifest ? exactBody(sent.manifest).body_sha256 : null).toBe(exactBody(manifest).body_sha256);
+      expect(sent?.reply.text).toBe(REPLY_TEXT);
+      expect(await sessionMessages(home)).toHaveLength(scenarioOf(cell).history.length + 2);
+      covered.sendTurn += 1;
+    });
+  }
+});
 
-        const preview = await runCw(['preview-request', 'json', ...flags, '--prompt', prompt]);
-        expect(preview.exitCode).toBe(0);
-        expectValidManifest(preview.stdout);
-        const manifest = JSON.parse(preview.stdout) as {
-          body: { exact: { body_sha256: string; body_wire_sha256: string } };
-        };
-        expect(manifest.body.exact.body_sha256).toMatch(/^[0-9a-f]{64}$/);
+describe('the same through the cw commands a person runs', () => {
+  // The tools scenario adds MCP tools to a loaded snapshot, which the commands cannot be handed
+  // without a live MCP server: it runs through sendTurn above only.
+  const cliCells = CELLS.filter((cell) => scenarioOf(cell).adjust === undefined);
+  // The commands read this process's environment; it is restored when the block ends.
+  const names = [TEST_ORIGIN_ENV, TEST_MODE_ENV, 'CW_HOME', ...Object.keys(KEYS)];
+  const saved = new Map(names.map((name) => [name, process.env[name]]));
 
-        let captured: Buffer | undefined;
-        let authorization: string | undefined;
-        const reply = REPLIES[dialect];
-        const streams = entrypoint === 'streaming' || dialect === 'openai-responses';
-        nock(ORIGIN)
-          .post(reply.path)
-          // nock 15 hands a one-argument reply function the fetch Request: the raw bytes, unparsed.
-          .reply(async (request: Request) => {
-            captured = Buffer.from(await request.arrayBuffer());
-            authorization = request.headers.get('authorization') ?? request.headers.get('x-api-key') ?? '';
-            return streams
-              ? ([200, reply.sse, { 'content-type': 'text/event-stream' }] as const)
-              : ([200, JSON.stringify(reply.json), { 'content-type': 'application/json' }] as const);
-          });
+  beforeAll(() => {
+    Object.assign(process.env, { [TEST_ORIGIN_ENV]: endpoint.origin, [TEST_MODE_ENV]: TEST_MODE_MARKER, ...KEYS });
+  });
+  afterAll(() => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
 
-        const sent = await runCw(['send', ...flags, '--prompt', prompt]);
+  for (const cell of cliCells) {
+    it(`cw send: ${cellName(cell)}`, async () => {
+      const home = await cellHome(cell);
+      process.env['CW_HOME'] = home;
+      const flags = cell.entrypoint === 'blocking' ? ['--blocking'] : [];
+      const preview = await runCw(['preview-request', 'json', ...flags, '--prompt', PROMPT]);
+      expect(preview.stderr).toBe('');
+      expect(preview.exitCode).toBe(0);
+      expectValidManifest(preview.stdout);
+      const manifest = JSON.parse(preview.stdout) as RequestManifest;
+      expectScenarioShows(cell, manifest);
+      if (!('exact' in manifest.route)) throw new Error(`${cellName(cell)}: no exact route`);
+      endpoint.answerAs(manifest.route.exact.dialect as WireDialect);
+
+      const request = await captureOne(endpoint, async () => {
+        const sent = await runCw(['send', '--approval', 'never', ...flags, '--prompt', PROMPT]);
         expect(sent.stderr).toBe('');
         expect(sent.exitCode).toBe(0);
-        expect(sent.stdout).toContain('parity ok');
-        expect(captured).toBeDefined();
-        const wireBytes = captured as Buffer;
-
-        // Independent canonicalization of what the server received.
-        const received = JSON.parse(wireBytes.toString('utf8')) as unknown;
-        expect(sha256(canonicalize(received) as string)).toBe(manifest.body.exact.body_sha256);
-        expect(sha256(wireBytes)).toBe(manifest.body.exact.body_wire_sha256);
-        expect(authorization).toContain(FAKE_KEY);
-        const validation = validateWireBody(dialect, received);
-        expect(validation.errors).toEqual([]);
-        // The prompt reached the wire unchanged, and the turn was saved only after success.
-        expect(wireBytes.toString('utf8')).toContain(JSON.stringify(prompt).slice(1, -1));
-        const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as {
-          messages: unknown[];
-        };
-        expect(session.messages).toHaveLength(2);
+        expect(sent.stdout).toContain(REPLY_TEXT);
       });
-    }
+      expectCaptureMatches(`cli ${cellName(cell)}`, manifest, request);
+      expect(await sessionMessages(home)).toHaveLength(scenarioOf(cell).history.length + 2);
+      covered.cli += 1;
+    });
   }
+});
+
+describe('the test origin from a cw child process', () => {
+  const folders = tempFolders();
+  afterAll(() => folders.cleanup());
+  const cell: MatrixCell = { route: 'anthropic', entrypoint: 'streaming', scenario: 'long-history' };
+  const childEnv = async (home: string): Promise<Record<string, string>> => ({
+    CW_HOME: home,
+    CW_DATA_DIR: await folders.make('cw-data-'),
+    [TEST_ORIGIN_ENV]: endpoint.origin,
+    [TEST_MODE_ENV]: TEST_MODE_MARKER,
+    ...KEYS,
+  });
+
+  it('sends exactly the previewed bytes to the loopback endpoint', async () => {
+    const home = await cellHome(cell);
+    const env = await childEnv(home);
+    const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env);
+    expect(preview.code).toBe(0);
+    const manifest = JSON.parse(preview.stdout) as RequestManifest;
+    endpoint.answerAs('anthropic-messages');
+    const request = await captureOne(endpoint, async () => {
+      const sent = await runCwChild(['send', '--approval', 'never', '--prompt', PROMPT], env);
+      expect(sent.stderr).toBe('');
+      expect(sent.code).toBe(0);
+    });
+    expectCaptureMatches(`child ${cellName(cell)}`, manifest, request);
+    covered.child += 1;
+  });
+
+  it('refuses a real-looking key: nothing reaches the endpoint and the key is never printed', async () => {
+    const home = await cellHome(cell);
+    const realish = 'sk-ant-api03-7Hq2mZp9Lx4Vb8Nw3Kd6Rt1Ys5Cf0Gj';
+    const env = { ...(await childEnv(home)), ANTHROPIC_API_KEY: realish };
+    const before = endpoint.captured.length;
+    const sent = await runCwChild(['send', '--prompt', PROMPT], env);
+    expect(sent.code).toBe(1);
+    expect(sent.stderr).toBe(
+      `cw: ${TEST_ORIGIN_ENV} is a test-only setting and carries only fake keys (sk-test-000…), but ANTHROPIC_API_KEY holds another value; unset it to use the route's own endpoint; nothing was sent\n`,
+    );
+    expect(sent.stdout + sent.stderr).not.toContain(realish);
+    expect(endpoint.captured.length).toBe(before);
+    expect(await sessionMessages(home)).toHaveLength(scenarioOf(cell).history.length);
+  });
+
+  it('refuses a test origin without the test-mode marker', async () => {
+    const home = await cellHome(cell);
+    const { [TEST_MODE_ENV]: _marker, ...env } = await childEnv(home);
+    const before = endpoint.captured.length;
+    const sent = await runCwChild(['send', '--prompt', PROMPT], env);
+    expect(sent.code).toBe(1);
+    expect(sent.stderr).toContain(`only together with ${TEST_MODE_ENV}=${TEST_MODE_MARKER}`);
+    expect(endpoint.captured.length).toBe(before);
+  });
 });

@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { previewRequest } from '@cw/core';
+import { builtinRegistry, removeHome, snapshotOf, tempHome, writeSession } from './support/cw-fixture.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
+import {
+  PROMPT,
+  cellConfig,
+  cellName,
+  matrixCells,
+  matrixRoutes,
+  scenarioOf,
+  type MatrixCell,
+} from './support/wire-scenarios.js';
 
 const weatherParameters = {
   type: 'object',
@@ -308,5 +319,72 @@ describe('anthropic-messages (Anthropic CreateMessageParams)', () => {
     });
     expect(errors.valid).toBe(false);
     expect(errors.errors).toContain('/thinking/budget_tokens must be >= 1024');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A wire form a provider documents that its published schema does not describe. The one list of
+ * them; each names its source, and docs/wire-conformance.md carries the same list. An error is
+ * forgiven only when a listed exception names its dialect, its route and the error text exactly.
+ */
+interface SchemaException {
+  readonly name: string;
+  readonly dialect: WireDialect;
+  readonly routes: readonly string[];
+  /** The validator's error line, as validateWireBody words it. */
+  readonly error: string;
+  /** Where the provider documents the form. */
+  readonly source: string;
+}
+
+/** Every documented exception the matrix below allows; none is needed today. */
+const SCHEMA_EXCEPTIONS: readonly SchemaException[] = [];
+
+const registry = await builtinRegistry();
+
+describe('every body of the scenario matrix, whole, against its published schema', () => {
+  const homes: string[] = [];
+  const used = new Set<string>();
+  afterAll(async () => {
+    await Promise.all(homes.map(removeHome));
+  });
+
+  /** The errors of one cell's body that no listed exception covers. */
+  async function unexcused(cell: MatrixCell): Promise<string[]> {
+    const home = await tempHome(cellConfig(cell));
+    homes.push(home);
+    const scenario = scenarioOf(cell);
+    if (scenario.history.length > 0) await writeSession(home, 'default', [...scenario.history]);
+    const snapshot = (scenario.adjust ?? ((loaded) => loaded))(await snapshotOf(home, registry));
+    const { prepared } = previewRequest(snapshot, PROMPT, cell.entrypoint);
+    if (prepared === null) return ['the request is blocked'];
+    const dialect = prepared.dialect as WireDialect;
+    return validateWireBody(dialect, prepared.body).errors.filter((error) => {
+      const exception = SCHEMA_EXCEPTIONS.find(
+        (entry) => entry.dialect === dialect && entry.routes.includes(cell.route) && entry.error === error,
+      );
+      if (exception) used.add(exception.name);
+      return exception === undefined;
+    });
+  }
+
+  for (const route of matrixRoutes(registry)) {
+    it(`${route}: every entry point and scenario, no item left out`, async () => {
+      const problems: Record<string, string[]> = {};
+      for (const cell of matrixCells(registry).filter((entry) => entry.route === route)) {
+        const errors = await unexcused(cell);
+        if (errors.length > 0) problems[cellName(cell)] = errors;
+      }
+      expect(problems).toEqual({});
+    });
+  }
+
+  it('every listed exception is documented and still needed by some body', () => {
+    for (const exception of SCHEMA_EXCEPTIONS) {
+      expect(exception.source, exception.name).toMatch(/^(https:\/\/|docs\/)/);
+      expect(used.has(exception.name), `${exception.name} is listed but no body needs it`).toBe(true);
+    }
   });
 });

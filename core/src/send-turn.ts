@@ -17,6 +17,7 @@ import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
 import type { ToolProjectionWarning } from './tools/project-tools.js';
 import { apiKeyFor } from './transport/api-key.js';
 import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared-request.js';
+import { requestUrlFor } from './transport/test-origin.js';
 import { transportSettingsFor } from './transport/transport-settings.js';
 
 /** One model request of the loop and what came of it. */
@@ -124,11 +125,17 @@ export interface SendTurnOptions extends LockEvents {
  */
 export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
   const name = snapshot.session.name;
-  // A blocked turn or a missing key is known before any lock is taken: history only grows while
-  // waiting, so nothing another send does could unblock it, and the home is left untouched.
+  // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock
+  // is taken: history only grows while waiting, so nothing another send does could unblock it, and
+  // the home is left untouched.
   const planned = planTurn(snapshot, options.prompt, options.entrypoint);
   if (planned.status === 'blocked') throw planned.error;
-  apiKeyFor(planned.prepared, options.env);
+  requestUrlFor(
+    planned.prepared.url,
+    apiKeyFor(planned.prepared, options.env),
+    planned.prepared.apiKeyEnv,
+    options.env,
+  );
   const loop = options.loop;
   const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
   const alwaysAllowed = new Set<string>();

@@ -10,6 +10,7 @@ import { ProviderError } from './provider-error.js';
 import { providerErrorDetail, type ProviderErrorDetail } from './provider-error-text.js';
 import { readWireEvents } from './read-wire-events.js';
 import { isRetryableStatus, retryDelayMs } from './retry-policy.js';
+import { requestUrlFor } from './test-origin.js';
 import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from './transport-settings.js';
 
 /** What one exchange produced: the reply and the provider's finish label. */
@@ -57,6 +58,8 @@ export async function sendPreparedRequest(
 ): Promise<ExchangeResult> {
   const settings = options.settings ?? DEFAULT_TRANSPORT_SETTINGS;
   const key = apiKeyFor(prepared, options.env);
+  // The route's own URL, unless a test run points it at a loopback server (docs/transport.md).
+  const url = requestUrlFor(prepared.url, key, prepared.apiKeyEnv, options.env);
   const headers: Record<string, string> = { ...prepared.headers };
   if (key !== null) {
     if (prepared.route.row.auth.scheme === 'x-api-key') headers['x-api-key'] = key;
@@ -70,7 +73,7 @@ export async function sendPreparedRequest(
   for (let attempt = 0; ; attempt++) {
     let response: IncomingMessage;
     try {
-      response = await openPost(prepared.url, headers, prepared.bodyText, settings.timeouts, deadline, options.signal);
+      response = await openPost(url, headers, prepared.bodyText, settings.timeouts, deadline, options.signal);
     } catch (error) {
       if (options.signal?.aborted) {
         throw new ProviderError('interrupted before the provider answered; nothing was saved', { kind: 'interrupted' });
