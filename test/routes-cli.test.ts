@@ -162,6 +162,9 @@ describe('cw plugins:inspect', () => {
       expect(result.stdout).toContain(line);
     }
     expect(result.stdout).toMatch(/provenance Moonshot platform docs/);
+    expect(result.stdout).toContain('cw hook taps: none');
+    // A route-only plugin has no commands and no dependencies: no empty branch stands for them.
+    expect(result.stdout).not.toMatch(/^[├└]─ (commands|dependencies)$/m);
     // oclif prints `location <absolute path>`; cw never prints a path.
     expect(result.stdout).not.toContain('/plugins/provider-moonshot');
     expect(result.stdout).not.toContain('location');
@@ -186,7 +189,9 @@ describe('cw plugins:inspect', () => {
         problems: [],
         dialects: [],
         body_refiners: [{ route_ids: [], route_shapes: ['codex-responses'], stage: 100 }],
-        hook_taps: { resolveRoute: 0, projectTools: 0 },
+        tools: [],
+        // Its body refiner is its one tap, on buildBody.
+        hook_taps: { resolveRoute: 0, projectTools: 0, buildBody: 1 },
       },
     });
     expect(plugin?.cw.routes.map((route) => [route.route_id, route.route_shape, route.provenance.plugin])).toEqual([
