@@ -21,6 +21,7 @@ const ROUTES = [
   'vllm',
   'ollama',
   'sglang',
+  'opencode-zen',
   'opencode-zen-chat',
   'opencode-zen-responses',
   'anthropic',

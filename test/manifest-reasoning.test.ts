@@ -122,10 +122,10 @@ const CASES: readonly {
   resolution: BodyFacts['reasoning_resolution'];
 }[] = [
   {
-    name: 'DeepSeek default: flat reasoning_effort + thinking toggle',
+    name: 'DeepSeek default: flat reasoning_effort + thinking toggle, at max',
     route: 'deepseek',
     keys: ['reasoning_effort', 'thinking'],
-    effort: 'high',
+    effort: 'max',
     source: 'reasoning_effort',
     resolution: 'route-default',
   },

@@ -124,6 +124,14 @@ const ROUTES: Readonly<Record<string, RouteFacts>> = {
     high: ['model', 'deepseek-v4-pro'],
     toolChoiceByDefault: true,
   },
+  'opencode-zen': {
+    dialect: 'openai-responses',
+    shape: 'opencode-zen',
+    path: '/zen/v1/responses',
+    capField: 'max_output_tokens',
+    high: ['reasoning.effort', 'high'],
+    toolChoiceByDefault: true,
+  },
   'opencode-zen-responses': {
     dialect: 'openai-responses',
     shape: 'opencode-zen',

@@ -17,6 +17,8 @@ const BUILT_IN: Record<string, [dialect: string, shape: string]> = {
   vllm: ['chat-completions', 'standard'],
   ollama: ['chat-completions', 'standard'],
   sglang: ['chat-completions', 'standard'],
+  // Model-aware: the row's own dialect is the one a model without an override gets.
+  'opencode-zen': ['chat-completions', 'opencode-zen'],
   'opencode-zen-chat': ['chat-completions', 'opencode-zen'],
   anthropic: ['anthropic-messages', 'standard'],
   'deepseek-anthropic': ['anthropic-messages', 'standard'],
@@ -140,6 +142,78 @@ describe('cw routes', () => {
       '@cw/provider-moonshot',
     ]);
     expect(result.stdout).toContain(`${Object.keys(BUILT_IN).length} routes; the active route is deepseek.`);
+  });
+});
+
+interface ModelFactsView {
+  model: string;
+  wire_model: string;
+  facts_from: string;
+  dialect: string;
+  reasoning: { key_path: string; default_tier: string | null; values: Record<string, unknown> } | null;
+  output_cap: { field: string | null; reserve_tokens: number | null };
+  provenance: Record<string, 'row' | 'model'>;
+}
+
+describe('resolved model facts', () => {
+  it('cw routes --json shows each model of a route resolved, with where each fact came from', async () => {
+    await home();
+    const result = await runCw(['routes', '--json']);
+    expect(result.exitCode).toBe(0);
+    const { routes } = JSON.parse(result.stdout) as {
+      routes: (ListedRoute & { models: ModelFactsView[]; model_overrides: { sets: string[] }[] })[];
+    };
+    const deepseek = routes.find((route) => route.route_id === 'deepseek');
+    const models = new Map(deepseek?.models.map((entry) => [entry.model, entry]));
+    expect(models.get('deepseek-v4-pro')).toMatchObject({
+      facts_from: 'route-row',
+      dialect: 'chat-completions',
+      reasoning: { key_path: 'reasoning_effort', default_tier: 'max' },
+      provenance: { dialect: 'row', reasoning: 'row' },
+    });
+    expect(models.get('deepseek-v4-flash')).toMatchObject({
+      facts_from: 'model-id',
+      dialect: 'openai-responses',
+      reasoning: { key_path: 'reasoning.effort', default_tier: 'max' },
+      output_cap: { field: 'max_output_tokens' },
+      provenance: { dialect: 'model', endpoint_path: 'model', reasoning: 'model', context: 'row' },
+    });
+    expect(deepseek?.model_overrides[0]?.sets).toEqual([
+      'dialect',
+      'endpoint_path',
+      'reasoning',
+      'output_cap',
+      'omit_body_keys',
+    ]);
+    const zen = routes.find((route) => route.route_id === 'opencode-zen');
+    const zenModels = new Map(zen?.models.map((entry) => [entry.model, entry]));
+    expect(zenModels.get('gpt-5.6')).toMatchObject({
+      wire_model: 'gpt-5.6-sol',
+      facts_from: 'model-pattern',
+      dialect: 'openai-responses',
+    });
+    expect(zenModels.get('claude-sonnet-4-6')).toMatchObject({ dialect: 'anthropic-messages', reasoning: null });
+    expect(zenModels.get('glm-5.3')).toMatchObject({ facts_from: 'route-row', dialect: 'chat-completions' });
+    const table = await runCw(['routes']);
+    expect(table.stdout.split('\n').find((line) => line.startsWith('opencode-zen '))).toContain(
+      'openai-responses (per model)',
+    );
+  });
+
+  it('cw plugins:inspect --json shows the same resolved facts: Z.ai models that take a toggle, a tiered effort or nothing', async () => {
+    await home();
+    const result = await runCw(['plugins:inspect', 'provider-zai', '--json']);
+    expect(result.exitCode).toBe(0);
+    const [plugin] = JSON.parse(result.stdout) as { cw: { routes: { models: ModelFactsView[] }[] } }[];
+    const models = new Map(plugin?.cw.routes[0]?.models.map((entry) => [entry.model, entry]));
+    expect(models.get('GLM-5.3')?.reasoning?.key_path).toBe('reasoning_effort');
+    expect(models.get('GLM-5-Turbo')?.reasoning).toMatchObject({
+      key_path: 'thinking.type',
+      values: { high: 'enabled' },
+    });
+    expect(models.get('GLM-5.1')?.provenance['reasoning']).toBe('model');
+    // An id only the override matches (a lower-case spelling) is listed too; a pattern would only be fingerprinted.
+    expect(models.get('glm-5-turbo')?.facts_from).toBe('model-id');
   });
 });
 

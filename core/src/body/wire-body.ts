@@ -23,8 +23,8 @@ export type ReconciledToolChoice = 'auto' | 'none' | 'required' | { readonly nam
 /** The reasoning control the core decided from the row and the user's selection. */
 export interface ReasoningPlan {
   readonly tier: ReasoningTier;
-  /** Whether the user asked for this tier or the route's default supplied it. */
-  readonly origin: 'explicit' | 'route-default';
+  /** Whether the user asked for this tier, `auto` picked it from the prompt, or the route's default supplied it. */
+  readonly origin: 'explicit' | 'auto' | 'route-default';
   readonly keyPath: string;
   readonly wireValue: string | number | boolean | null;
   readonly alsoSet: Readonly<Record<string, string | number | boolean | null>>;
@@ -39,6 +39,7 @@ export interface BuildContext {
   readonly messages: readonly ConversationMessage[];
   readonly tools: readonly WireToolSpec[];
   readonly toolChoice: ReconciledToolChoice;
+  /** The output cap, written at the row's cap field; when the row sends none, the reservation (unused). */
   readonly outputCapTokens: number;
   readonly reasoning: ReasoningPlan | null;
 }
@@ -85,4 +86,9 @@ export interface BodyLayout {
   /** Whether the body's own field asks for a streamed reply; null when the body has no such field. */
   readonly streamField: boolean | null;
   readonly reasoning: ReasoningLayout;
+  /** The prompt-cache breakpoints the body carries, by region in body order; absent means none. */
+  readonly cacheBreakpoints?: readonly CacheBreakpointRegion[];
 }
+
+/** The region of a body a prompt-cache breakpoint sits in. */
+export type CacheBreakpointRegion = 'tools' | 'system' | 'messages';

@@ -12,7 +12,7 @@ export interface ReasoningReceipt {
   readonly budgetTokens: number | null;
   /** Where the budget was read, under the same rule as effortSource. */
   readonly budgetSource: string | null;
-  readonly resolution: 'explicit' | 'route-default' | 'not-applicable';
+  readonly resolution: 'explicit' | 'resolved-from-prompt' | 'route-default' | 'not-applicable';
 }
 
 /**
@@ -72,7 +72,13 @@ export function reasoningReceipt(
 
   const disclosureOnly = new Set(layout.reasoning.disclosureKeys);
   const controls = controlKeys.some((key) => !disclosureOnly.has(key));
-  const resolution = !controls ? 'not-applicable' : plan?.origin === 'explicit' ? 'explicit' : 'route-default';
+  const resolution = !controls
+    ? 'not-applicable'
+    : plan?.origin === 'explicit'
+      ? 'explicit'
+      : plan?.origin === 'auto'
+        ? 'resolved-from-prompt'
+        : 'route-default';
   return { controlKeys, effort, effortSource, budgetTokens, budgetSource, resolution };
 }
 
