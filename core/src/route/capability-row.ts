@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './base-url.js';
+import { endpointPathSchema } from './endpoint-path.js';
 import { withSchemaDialectDefaults } from '../tools/schema-dialects.js';
 import { toolSchemaRulesInputSchema } from '../tools/tool-schema-rules.js';
 import { labelSchema } from './label.js';
@@ -93,8 +94,10 @@ export const capabilityRowSchema = z
     endpoint: z
       .object({
         base_url: baseUrlSchema,
-        /** Path appended to base_url for the POST, e.g. `/chat/completions`. */
-        path: z.string().startsWith('/'),
+        /** Path appended to base_url for the POST, e.g. `/chat/completions`; `{model}` stands for the wire model. */
+        path: endpointPathSchema,
+        /** The path on the streaming entry point when the wire asks for a stream by URL; null: `path` on both. */
+        streaming_path: endpointPathSchema.nullable().default(null),
       })
       .strict(),
     auth: z
