@@ -17,6 +17,8 @@ export interface RouteView {
   readonly auth: {
     readonly scheme: string;
     readonly api_key_env: string | null;
+    /** The header that carries the key under scheme `header`; null otherwise. */
+    readonly key_header: string | null;
     readonly header_names: readonly string[];
   };
   readonly model: {
@@ -55,6 +57,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
     auth: {
       scheme: row.auth.scheme,
       api_key_env: row.auth.api_key_env === null ? null : core.safeEnvVarName(row.auth.api_key_env),
+      key_header: row.auth.key_header === null ? null : core.safeIdentifier(row.auth.key_header),
       header_names: Object.keys(row.auth.headers).map(core.safeIdentifier),
     },
     model: {

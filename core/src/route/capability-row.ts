@@ -16,6 +16,15 @@ const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 // Body keys are snake_case on most wires and camelCase on some (generationConfig.maxOutputTokens).
 const KEY_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
+// Headers the transport writes itself (framing and content negotiation): a key may never replace them.
+const TRANSPORT_HEADERS = ['host', 'content-type', 'content-length', 'accept', 'connection', 'transfer-encoding'];
+
+/** The name of a header that carries an API key as it is (such as `x-service-key`): a lower-case HTTP token. */
+export const keyHeaderSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be a lower-case header name')
+  .refine((name) => !TRANSPORT_HEADERS.includes(name), 'must not be a header the transport writes itself');
+
 /** A dotted path into a wire body, e.g. `max_tokens` or `thinking.budget_tokens`. */
 export const bodyKeyPathSchema = z.string().max(128).regex(KEY_PATH, 'must be a dotted path of identifier keys');
 
@@ -102,16 +111,23 @@ export const capabilityRowSchema = z
       .strict(),
     auth: z
       .object({
-        scheme: z.enum(['bearer', 'x-api-key', 'none']),
+        /** How the key travels: `Authorization: Bearer`, an `x-api-key` header, the header `key_header` names, or not at all. */
+        scheme: z.enum(['bearer', 'x-api-key', 'header', 'none']),
         /** Environment variable that holds the key; the key itself is never stored. */
         api_key_env: z
           .string()
           .regex(/^[A-Z_][A-Z0-9_]*$/)
           .nullable(),
+        /** With scheme `header`: the header that carries the key as it is; null for every other scheme. */
+        key_header: keyHeaderSchema.nullable().default(null),
         /** Fixed extra headers (e.g. `anthropic-version`); never secrets. */
         headers: z.record(z.string(), z.string()).default({}),
       })
-      .strict(),
+      .strict()
+      .refine((auth) => (auth.scheme === 'header') === (auth.key_header !== null), {
+        message: 'key_header names the key header of scheme header, and only of that scheme',
+        path: ['key_header'],
+      }),
     model: z
       .object({
         /** The model a user selects when they name none. */
