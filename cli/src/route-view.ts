@@ -87,7 +87,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
       row.reasoning === null
         ? null
         : {
-            key_path: core.safeIdentifier(row.reasoning.key_path),
+            key_path: core.safeKeyPath(row.reasoning.key_path),
             value_kind: row.reasoning.value_kind,
             values: Object.fromEntries(
               Object.entries(row.reasoning.values).map(([tier, value]) => [tier, leaf(value ?? null)]),
@@ -96,7 +96,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
               Object.entries(row.reasoning.also_set).map(([tier, paths]) => [
                 tier,
                 Object.fromEntries(
-                  Object.entries(paths ?? {}).map(([path, value]) => [core.safeIdentifier(path), leaf(value)]),
+                  Object.entries(paths ?? {}).map(([path, value]) => [core.safeKeyPath(path), leaf(value)]),
                 ),
               ]),
             ),

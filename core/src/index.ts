@@ -69,6 +69,7 @@ export { transportSettingsFor } from './transport/transport-settings.js';
 export { ProviderError } from './transport/provider-error.js';
 export {
   safeIdentifier,
+  safeKeyPath,
   safeCatalogModel,
   safePhrase,
   safePackageName,

@@ -227,7 +227,9 @@ function buildManifestSchema() {
       .describe('Whether the reasoning control came from the user, from the route default, or the body asks for none.'),
     reasoning_wire_control_keys: z
       .array(label)
-      .describe('Top-level reasoning-control keys present on the body; keys only.'),
+      .describe(
+        'Reasoning-control keys present on the body (the dotted path of a control nested in a settings object); keys only.',
+      ),
     reasoning_wire_effort: label.nullable().describe('The effort value found on the wire, or null.'),
     reasoning_wire_effort_source: label
       .nullable()
