@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 async function send() {
-  const home = await tempHome({ route: 'own-header', timeouts: TIMEOUTS});
+  const home = await tempHome({ route: 'own-header', timeouts: TIMEOUTS });
   homes.push(home);
   const snapshot = await loadSnapshot({ home, registry, defaultRouteId: DEFAULT_ROUTE_ID });
   return sendTurn(snapshot, { home, prompt: 'hello', entrypoint: 'streaming', env: { [KEY_ENV]: FAKE_KEY } });
