@@ -27,6 +27,7 @@ const ROUTES = [
   'minimax-anthropic',
   'openmodel',
   'codex',
+  'gemini',
 ] as const;
 const ENTRYPOINTS: readonly Entrypoint[] = ['streaming', 'blocking'];
 

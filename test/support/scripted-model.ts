@@ -269,6 +269,20 @@ export function viewOf(dialect: FaultDialect, raw: string): WireView {
         }
       }
       break;
+    case 'gemini-generate-content':
+      for (const content of Array.isArray(body['contents']) ? body['contents'] : []) {
+        if (!isObject(content) || !Array.isArray(content['parts'])) continue;
+        for (const part of content['parts']) {
+          if (!isObject(part)) continue;
+          const call = part['functionCall'];
+          if (isObject(call)) sequence.push({ kind: 'call', id: String(call['id']), name: String(call['name']) });
+          const result = part['functionResponse'];
+          if (isObject(result) && isObject(result['response'])) {
+            sequence.push({ kind: 'result', id: String(result['id']), content: text(result['response']['output']) });
+          }
+        }
+      }
+      break;
     case 'openai-responses':
       for (const item of Array.isArray(body['input']) ? body['input'] : []) {
         if (!isObject(item)) continue;
@@ -389,6 +403,26 @@ export function encodeReply(dialect: FaultDialect, reply: ScriptedReply, index: 
       );
       return blocks;
     }
+    case 'gemini-generate-content': {
+      // Calls come whole, with the API's ids; the first carries a thought signature, as Gemini 3 signs them.
+      const usage = (output: number): Json => ({ promptTokenCount: 100 + index, candidatesTokenCount: output });
+      const chunk = (parts: Json[], output: number, finishReason?: string): string =>
+        `data: ${JSON.stringify({
+          candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+          usageMetadata: usage(output),
+        })}\r\n\r\n`;
+      const blocks: string[] = [];
+      if (text !== '') {
+        const [head, tail] = halves(text);
+        blocks.push(chunk([{ text: head }], 1), chunk([{ text: tail }], 2));
+      }
+      const parts: Json[] = calls.map((call, at) => ({
+        functionCall: { id: call.id, name: call.name, args: argumentsObject(call.arguments) },
+        ...(at === 0 ? { thoughtSignature: geminiSignature(index) } : {}),
+      }));
+      blocks.push(chunk(parts, 7, 'STOP'));
+      return blocks;
+    }
     case 'openai-responses': {
       const event = (value: Record<string, Json>): string => data(value, String(value['type']));
       const output: Json[] = [];
@@ -460,5 +494,20 @@ export function encodeReply(dialect: FaultDialect, reply: ScriptedReply, index: 
       );
       return blocks;
     }
+  }
+}
+
+/** The thought signature the scripted Gemini model puts on the first call of reply `index` (base64). */
+export function geminiSignature(index: number): string {
+  return Buffer.from(`signed reply ${index}`).toString('base64');
+}
+
+// Native wires carry arguments as an object; text that is not one goes as an empty object.
+function argumentsObject(text: string): Json {
+  try {
+    const parsed = JSON.parse(text) as Json;
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
   }
 }
