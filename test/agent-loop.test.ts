@@ -134,6 +134,14 @@ function expectSignaturesReplayed(model: ScriptedModel, ids: { read: string; edi
   }
 }
 
+/** Ollama's thinking goes back on the assistant messages of the loop, which all follow the one prompt. */
+function expectThinkingReplayed(model: ScriptedModel): void {
+  const last = model.requests.at(-1)?.view.body['messages'] as Record<string, unknown>[];
+  const assistants = last.filter((message) => message['role'] === 'assistant');
+  expect(assistants).toHaveLength(3);
+  for (const message of assistants) expect(message['thinking']).toBe('thinking it over');
+}
+
 function expectScriptRan(model: ScriptedModel, requests: number): void {
   expect(model.problems).toEqual([]);
   expect(model.requests).toHaveLength(requests);
@@ -145,6 +153,7 @@ describe('the agent loop fixes a bug, on every dialect', () => {
     'anthropic-messages',
     'openai-responses',
     'gemini-generate-content',
+    'ollama-chat',
   ];
   for (const [at, dialect] of dialects.entries()) {
     it(`${dialect}: read_file, edit_file, shell, answer — each request carries the last result and is the stored hash`, async () => {
@@ -211,6 +220,7 @@ describe('the agent loop fixes a bug, on every dialect', () => {
         expect(unanswered(request.view)).toEqual({ calls: [], orphans: [] });
       }
       if (dialect === 'gemini-generate-content') expectSignaturesReplayed(model, ids);
+      if (dialect === 'ollama-chat') expectThinkingReplayed(model);
     });
   }
 

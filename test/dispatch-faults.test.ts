@@ -34,12 +34,23 @@ const geminiChunk = (text: string, finishReason?: string): Record<string, unknow
   candidates: [{ content: { role: 'model', parts: [{ text }] }, ...(finishReason ? { finishReason } : {}), index: 0 }],
   usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2 },
 });
+const ollamaLine = (content: string, done = false): string =>
+  `${JSON.stringify({ model: 'm', message: { role: 'assistant', content }, done, ...(done ? { done_reason: 'stop', eval_count: 2 } : {}) })}\n`;
+
 const WIRE: Record<Dialect, Wire> = {
   'gemini-generate-content': {
     complete: [data(geminiChunk('all ')), data(geminiChunk('good')), data(geminiChunk('', 'STOP'))],
     errors: [[data(geminiChunk('par')), data({ error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } })]],
     completeJson: geminiChunk('all good', 'STOP'),
     wrongJson: { choices: [{ message: { content: 'all good' } }] },
+  },
+  'ollama-chat': {
+    complete: [ollamaLine('all '), ollamaLine('good'), ollamaLine('', true)],
+    errors: [[ollamaLine('par'), `${JSON.stringify({ error: 'model runner has unexpectedly stopped' })}\n`]],
+    completeJson: { model: 'm', message: { role: 'assistant', content: 'all good' }, done: true, done_reason: 'stop' },
+    wrongJson: { model: 'm', message: { role: 'assistant', content: 'all good' }, done: false },
+    contentType: 'application/x-ndjson',
+    empty: ['\n', '\n'],
   },
   'chat-completions': {
     complete: [

@@ -28,6 +28,7 @@ const ROUTES = [
   'openmodel',
   'codex',
   'gemini',
+  'ollama-native',
 ] as const;
 const ENTRYPOINTS: readonly Entrypoint[] = ['streaming', 'blocking'];
 

@@ -18,12 +18,22 @@ const KEY_ENV = 'CW_PARITY_TEST_KEY';
 interface Reply {
   readonly path: string | ((entrypoint: 'streaming' | 'blocking') => string);
   readonly sse: string;
+  readonly streamType?: string;
   readonly json: unknown;
 }
 
 const GEMINI_REPLY = {
   candidates: [{ content: { role: 'model', parts: [{ text: 'parity ok' }] }, finishReason: 'STOP', index: 0 }],
   usageMetadata: { promptTokenCount: 137, candidatesTokenCount: 24, totalTokenCount: 161 },
+};
+const OLLAMA_DONE = {
+  model: 'parity-model',
+  created_at: '2026-08-21T10:00:00Z',
+  message: { role: 'assistant', content: '' },
+  done: true,
+  done_reason: 'stop',
+  prompt_eval_count: 137,
+  eval_count: 24,
 };
 
 const REPLIES: Record<WireDialect, Reply> = {
@@ -34,6 +44,12 @@ const REPLIES: Record<WireDialect, Reply> = {
         : '/v1/models/parity-model:generateContent',
     sse: `data: ${JSON.stringify(GEMINI_REPLY)}\r\n\r\n`,
     json: GEMINI_REPLY,
+  },
+  'ollama-chat': {
+    path: '/v1/api/chat',
+    sse: `${JSON.stringify({ ...OLLAMA_DONE, message: { role: 'assistant', content: 'parity ok' }, done: false })}\n${JSON.stringify(OLLAMA_DONE)}\n`,
+    streamType: 'application/x-ndjson',
+    json: { ...OLLAMA_DONE, message: { role: 'assistant', content: 'parity ok' } },
   },
   'chat-completions': {
     path: '/v1/chat/completions',
@@ -130,7 +146,7 @@ describe('preview and send agree byte for byte', () => {
               request.headers.get('x-goog-api-key') ??
               '';
             return streams
-              ? ([200, reply.sse, { 'content-type': 'text/event-stream' }] as const)
+              ? ([200, reply.sse, { 'content-type': reply.streamType ?? 'text/event-stream' }] as const)
               : ([200, JSON.stringify(reply.json), { 'content-type': 'application/json' }] as const);
           });
 

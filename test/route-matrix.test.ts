@@ -173,6 +173,14 @@ const ROUTES: Readonly<Record<string, RouteFacts>> = {
     // Gemini's choice is toolConfig.functionCallingConfig, never a tool_choice key.
     toolChoiceByDefault: false,
   },
+  'ollama-native': {
+    dialect: 'ollama-chat',
+    shape: 'standard',
+    path: '/api/chat',
+    capField: 'options.num_predict',
+    high: ['think', true],
+    toolChoiceByDefault: false,
+  },
   'custom-chat': {
     dialect: 'chat-completions',
     shape: 'custom-compatible',
@@ -421,8 +429,16 @@ describe('shape-specific wire facts', () => {
     });
   });
 
+  it('ollama-native tells the server its context size and never sends a tool choice', () => {
+    for (const tier of [undefined, ...REASONING_TIERS]) {
+      const body = preview('ollama-native', 'blocking', tier).prepared?.body ?? {};
+      expect(at(body, 'options.num_ctx')).toBe(32_768);
+      expect(body['stream']).toBe(false);
+    }
+  });
+
   it('local servers are loopback, unbilled and keyless', () => {
-    for (const routeId of ['vllm', 'ollama', 'sglang']) {
+    for (const routeId of ['vllm', 'ollama', 'sglang', 'ollama-native']) {
       const { prepared, manifest } = preview(routeId, 'streaming');
       expect(prepared?.apiKeyEnv).toBeNull();
       const route = 'exact' in manifest.route ? manifest.route.exact : null;

@@ -143,7 +143,9 @@ export function useScriptedModels(keyEnv: string, key: string): ScriptedModels {
           return;
         }
         problems.push(...checkStep(step, view).map((problem) => `request ${index + 1}: ${problem}`));
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.writeHead(200, {
+          'content-type': dialect === 'ollama-chat' ? 'application/x-ndjson' : 'text/event-stream',
+        });
         for (const block of encodeReply(dialect, step.reply, index)) response.write(block);
         response.end();
       };
@@ -280,6 +282,20 @@ export function viewOf(dialect: FaultDialect, raw: string): WireView {
           if (isObject(result) && isObject(result['response'])) {
             sequence.push({ kind: 'result', id: String(result['id']), content: text(result['response']['output']) });
           }
+        }
+      }
+      break;
+    case 'ollama-chat':
+      for (const message of Array.isArray(body['messages']) ? body['messages'] : []) {
+        if (!isObject(message)) continue;
+        if (message['role'] === 'assistant' && Array.isArray(message['tool_calls'])) {
+          for (const call of message['tool_calls']) {
+            if (!isObject(call) || !isObject(call['function'])) continue;
+            sequence.push({ kind: 'call', id: String(call['id']), name: String(call['function']['name']) });
+          }
+        }
+        if (message['role'] === 'tool') {
+          sequence.push({ kind: 'result', id: String(message['tool_call_id']), content: text(message['content']) });
         }
       }
       break;
@@ -421,6 +437,27 @@ export function encodeReply(dialect: FaultDialect, reply: ScriptedReply, index: 
         ...(at === 0 ? { thoughtSignature: geminiSignature(index) } : {}),
       }));
       blocks.push(chunk(parts, 7, 'STOP'));
+      return blocks;
+    }
+    case 'ollama-chat': {
+      const line = (message: Record<string, Json>, extra: Record<string, Json> = {}): string =>
+        `${JSON.stringify({ model: 'm', created_at: '2026-08-21T10:00:00Z', message: { role: 'assistant', content: '', ...message }, done: false, ...extra })}\n`;
+      const blocks = [line({ content: '', thinking: 'thinking it over' })];
+      if (text !== '') {
+        const [head, tail] = halves(text);
+        blocks.push(line({ content: head }), line({ content: tail }));
+      }
+      if (calls.length > 0) {
+        blocks.push(
+          line({
+            tool_calls: calls.map((call, at) => ({
+              id: call.id,
+              function: { index: at, name: call.name, arguments: argumentsObject(call.arguments) },
+            })),
+          }),
+        );
+      }
+      blocks.push(line({}, { done: true, done_reason: 'stop', prompt_eval_count: 100 + index, eval_count: 7 }));
       return blocks;
     }
     case 'openai-responses': {

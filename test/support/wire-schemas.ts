@@ -6,13 +6,19 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
-export type WireDialect = 'chat-completions' | 'anthropic-messages' | 'openai-responses' | 'gemini-generate-content';
+export type WireDialect =
+  | 'chat-completions'
+  | 'anthropic-messages'
+  | 'openai-responses'
+  | 'gemini-generate-content'
+  | 'ollama-chat';
 
 const SCHEMA_FILES: Record<WireDialect, string> = {
   'chat-completions': 'openai-chat-completions-request.schema.json',
   'anthropic-messages': 'anthropic-messages-request.schema.json',
   'openai-responses': 'openai-responses-request.schema.json',
   'gemini-generate-content': 'gemini-generate-content-request.schema.json',
+  'ollama-chat': 'ollama-chat-request.schema.json',
 };
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module object.
