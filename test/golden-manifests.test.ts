@@ -28,6 +28,8 @@ const ROUTES = [
   'minimax-anthropic',
   'openmodel',
   'codex',
+  'gemini',
+  'ollama-native',
 ] as const;
 const ENTRYPOINTS: readonly Entrypoint[] = ['streaming', 'blocking'];
 

@@ -83,6 +83,12 @@ const ROWS: CapabilityRowInput[] = [
     values: efforts((tier) => (['off', 'minimal', 'low', 'medium'].includes(tier) ? 'low' : 'high')),
     default_tier: 'high',
   }),
+  reasoningRow('camel-case-path', 'chat-completions', {
+    key_path: 'extraConfig.thinkingConfig.thinkingLevel',
+    value_kind: 'effort',
+    values: efforts((tier) => (tier === 'off' ? null : 'HIGH')),
+    default_tier: 'high',
+  }),
 ];
 
 async function receiptFor(route: string, reasoning?: string): Promise<{ body: BodyFacts; wire: WireBody }> {
@@ -223,6 +229,15 @@ const CASES: readonly {
     keys: ['google'],
     effort: 'high',
     source: 'google.thinking_config.thinking_level',
+    resolution: 'route-default',
+  },
+  {
+    // Three dotted camelCase keys have the shape of a host name; as a key path it is printed as it is.
+    name: 'camelCase three-key path: extraConfig.thinkingConfig.thinkingLevel',
+    route: 'camel-case-path',
+    keys: ['extraConfig'],
+    effort: 'HIGH',
+    source: 'extraConfig.thinkingConfig.thinkingLevel',
     resolution: 'route-default',
   },
 ];

@@ -13,7 +13,44 @@ import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
 const ORIGIN = 'http://127.0.0.1:18080';
 const KEY_ENV = 'CW_PARITY_TEST_KEY';
 
-const REPLIES: Record<WireDialect, { path: string; sse: string; json: unknown }> = {
+// What each dialect's endpoint answers: its path on each entry point, a streamed reply (SSE unless
+// another content type is named) and a whole JSON reply (null: the dialect streams on both).
+interface Reply {
+  readonly path: string | ((entrypoint: 'streaming' | 'blocking') => string);
+  readonly sse: string;
+  readonly streamType?: string;
+  readonly json: unknown;
+}
+
+const GEMINI_REPLY = {
+  candidates: [{ content: { role: 'model', parts: [{ text: 'parity ok' }] }, finishReason: 'STOP', index: 0 }],
+  usageMetadata: { promptTokenCount: 137, candidatesTokenCount: 24, totalTokenCount: 161 },
+};
+const OLLAMA_DONE = {
+  model: 'parity-model',
+  created_at: '2026-08-21T10:00:00Z',
+  message: { role: 'assistant', content: '' },
+  done: true,
+  done_reason: 'stop',
+  prompt_eval_count: 137,
+  eval_count: 24,
+};
+
+const REPLIES: Record<WireDialect, Reply> = {
+  'gemini-generate-content': {
+    path: (entrypoint) =>
+      entrypoint === 'streaming'
+        ? '/v1/models/parity-model:streamGenerateContent?alt=sse'
+        : '/v1/models/parity-model:generateContent',
+    sse: `data: ${JSON.stringify(GEMINI_REPLY)}\r\n\r\n`,
+    json: GEMINI_REPLY,
+  },
+  'ollama-chat': {
+    path: '/v1/api/chat',
+    sse: `${JSON.stringify({ ...OLLAMA_DONE, message: { role: 'assistant', content: 'parity ok' }, done: false })}\n${JSON.stringify(OLLAMA_DONE)}\n`,
+    streamType: 'application/x-ndjson',
+    json: { ...OLLAMA_DONE, message: { role: 'assistant', content: 'parity ok' } },
+  },
   'chat-completions': {
     path: '/v1/chat/completions',
     sse: 'data: {"choices":[{"delta":{"content":"parity ok"}}]}\n\ndata: {"choices":[],"usage":{"prompt_tokens":137,"completion_tokens":24}}\n\ndata: [DONE]\n\n',
@@ -99,13 +136,17 @@ describe('preview and send agree byte for byte', () => {
         const reply = REPLIES[dialect];
         const streams = entrypoint === 'streaming' || dialect === 'openai-responses';
         nock(ORIGIN)
-          .post(reply.path)
+          .post(typeof reply.path === 'string' ? reply.path : reply.path(entrypoint))
           // nock 15 hands a one-argument reply function the fetch Request: the raw bytes, unparsed.
           .reply(async (request: Request) => {
             captured = Buffer.from(await request.arrayBuffer());
-            authorization = request.headers.get('authorization') ?? request.headers.get('x-api-key') ?? '';
+            authorization =
+              request.headers.get('authorization') ??
+              request.headers.get('x-api-key') ??
+              request.headers.get('x-goog-api-key') ??
+              '';
             return streams
-              ? ([200, reply.sse, { 'content-type': 'text/event-stream' }] as const)
+              ? ([200, reply.sse, { 'content-type': reply.streamType ?? 'text/event-stream' }] as const)
               : ([200, JSON.stringify(reply.json), { 'content-type': 'application/json' }] as const);
           });
 

@@ -26,6 +26,8 @@ const BUILT_IN: Record<string, [dialect: string, shape: string]> = {
   openmodel: ['anthropic-messages', 'standard'],
   codex: ['openai-responses', 'codex-responses'],
   'opencode-zen-responses': ['openai-responses', 'opencode-zen'],
+  gemini: ['gemini-generate-content', 'standard'],
+  'ollama-native': ['ollama-chat', 'standard'],
 };
 
 interface ListedRoute {
@@ -36,6 +38,7 @@ interface ListedRoute {
   endpoint: { host_class: string; fingerprint: string };
   provenance: { plugin: string; source: string };
   tool_schema: { dialect: string };
+  auth: { scheme: string; api_key_env: string | null; key_header: string | null };
 }
 
 describe('cw routes', () => {
@@ -62,6 +65,14 @@ describe('cw routes', () => {
       expect(byId.get(routeId)?.defined_by).toBe('plugin-row');
       expect(byId.get(routeId)?.provenance.plugin).toMatch(/^@cw\/provider-/);
     }
+    // A key in a header of the route's own: the header's name is shown, never a value.
+    expect(byId.get('gemini')?.auth).toEqual({
+      scheme: 'header',
+      api_key_env: 'GEMINI_API_KEY',
+      key_header: 'x-goog-api-key',
+      header_names: [],
+    });
+    expect(byId.get('deepseek')?.auth.key_header).toBeNull();
     expect(byId.get('my-gateway')).toMatchObject({
       route_shape: 'custom-compatible',
       defined_by: 'user-config',

@@ -17,6 +17,8 @@ export interface RouteView {
   readonly auth: {
     readonly scheme: string;
     readonly api_key_env: string | null;
+    /** The header that carries the key under scheme `header`; null otherwise. */
+    readonly key_header: string | null;
     readonly header_names: readonly string[];
   };
   readonly model: {
@@ -99,6 +101,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
     auth: {
       scheme: row.auth.scheme,
       api_key_env: row.auth.api_key_env === null ? null : core.safeEnvVarName(row.auth.api_key_env),
+      key_header: row.auth.key_header === null ? null : core.safeIdentifier(row.auth.key_header),
       header_names: Object.keys(row.auth.headers).map(core.safeIdentifier),
     },
     model: {
@@ -128,7 +131,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
       row.reasoning === null
         ? null
         : {
-            key_path: core.safeIdentifier(row.reasoning.key_path),
+            key_path: core.safeKeyPath(row.reasoning.key_path),
             value_kind: row.reasoning.value_kind,
             values: Object.fromEntries(
               Object.entries(row.reasoning.values).map(([tier, value]) => [tier, leaf(value ?? null)]),
@@ -137,7 +140,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
               Object.entries(row.reasoning.also_set).map(([tier, paths]) => [
                 tier,
                 Object.fromEntries(
-                  Object.entries(paths ?? {}).map(([path, value]) => [core.safeIdentifier(path), leaf(value)]),
+                  Object.entries(paths ?? {}).map(([path, value]) => [core.safeKeyPath(path), leaf(value)]),
                 ),
               ]),
             ),

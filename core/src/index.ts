@@ -38,7 +38,8 @@ export type {
 export type { DialectDefinition, RouteMatch, RefineBody, RefineOptions } from './dialect/dialect-contract.js';
 export type { WireEvent, TurnEvent, TurnUsage, ReplyDecoder } from './reply/turn-events.js';
 export { ReplyAssembler, assembleReply, type AssistantReply, type InStreamError } from './reply/assemble-reply.js';
-export { endpointUrl } from './route/endpoint-url.js';
+export { endpointUrl, type EndpointTarget } from './route/endpoint-url.js';
+export { MODEL_PLACEHOLDER } from './route/endpoint-path.js';
 export type { CwSnapshot } from './snapshot/snapshot.js';
 export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
 export { previewRequest } from './manifest/build-manifest.js';
@@ -70,6 +71,7 @@ export { transportSettingsFor } from './transport/transport-settings.js';
 export { ProviderError } from './transport/provider-error.js';
 export {
   safeIdentifier,
+  safeKeyPath,
   safeCatalogModel,
   safePhrase,
   safePackageName,

@@ -209,11 +209,10 @@ export function prepareOutboundRequest(
     route,
     wireModel,
     entrypoint,
-    url: endpointUrl(row),
-    // Read off the finished body: a dialect may stream even on the blocking entry point.
+    url: endpointUrl(row, { wireModel, entrypoint }),
     headers: {
       'content-type': 'application/json',
-      accept: layout.streamField === true ? 'text/event-stream' : 'application/json',
+      accept: asksForStream(layout, row, entrypoint) ? 'text/event-stream' : 'application/json',
       ...row.auth.headers,
     },
     apiKeyEnv: row.auth.api_key_env,
@@ -233,6 +232,15 @@ export function prepareOutboundRequest(
     outboundRedaction: outbound.counts,
     promptCacheKeyField,
   };
+}
+
+/**
+ * Whether the request asks for a stream: read off the finished body when it has a stream field (a
+ * dialect may stream even on the blocking entry point), else from the URL the route streams on.
+ */
+function asksForStream(layout: BodyLayout, row: CapabilityRow, entrypoint: Entrypoint): boolean {
+  if (layout.streamField !== null) return layout.streamField;
+  return entrypoint === 'streaming' && row.endpoint.streaming_path !== null;
 }
 
 /** Runs the projectTools hook; a named tool_choice error stays typed, any other tap failure is a preparation failure. */

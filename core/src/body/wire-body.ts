@@ -46,7 +46,10 @@ export interface BuildContext {
 
 /** Where a dialect keeps its reasoning controls, so the core reads them without knowing key names. */
 export interface ReasoningLayout {
-  /** Top-level keys that can carry a reasoning control in this dialect, in report order. */
+  /**
+   * Keys that can carry a reasoning control in this dialect, in report order: top-level keys, or the
+   * dotted path of the object that holds the control when it sits inside a wider settings object.
+   */
   readonly controlKeys: readonly string[];
   /** Of those, keys that only ask for reasoning output to be disclosed and do not make the model reason. */
   readonly disclosureKeys: readonly string[];

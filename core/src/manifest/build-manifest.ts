@@ -12,6 +12,7 @@ import {
   safeCatalogModel,
   safeErrorText,
   safeIdentifier,
+  safeKeyPath,
   safePackageName,
   safePhrase,
 } from '../redaction/index.js';
@@ -245,12 +246,12 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
   const cap = isCount(sentCap) ? sentCap : null;
   return {
     reasoning_resolution: receipt.resolution,
-    reasoning_wire_control_keys: receipt.controlKeys.map(safeIdentifier),
+    reasoning_wire_control_keys: receipt.controlKeys.map(safeKeyPath),
     reasoning_wire_effort: receipt.effort === null ? null : safeIdentifier(receipt.effort),
-    reasoning_wire_effort_source: receipt.effortSource === null ? null : safeIdentifier(receipt.effortSource),
+    reasoning_wire_effort_source: receipt.effortSource === null ? null : safeKeyPath(receipt.effortSource),
     reasoning_wire_budget_tokens:
       receipt.budgetTokens !== null && isCount(receipt.budgetTokens) ? receipt.budgetTokens : null,
-    reasoning_wire_budget_source: receipt.budgetSource === null ? null : safeIdentifier(receipt.budgetSource),
+    reasoning_wire_budget_source: receipt.budgetSource === null ? null : safeKeyPath(receipt.budgetSource),
     tool_choice: toolChoiceLabel(layout.toolChoice),
     system_prompt: {
       assembly: layout.systemValues.length === 0 ? 'none' : prepared.system.assembly,

@@ -234,7 +234,9 @@ function buildManifestSchema() {
       ),
     reasoning_wire_control_keys: z
       .array(label)
-      .describe('Top-level reasoning-control keys present on the body; keys only.'),
+      .describe(
+        'Reasoning-control keys present on the body (the dotted path of a control nested in a settings object); keys only.',
+      ),
     reasoning_wire_effort: label.nullable().describe('The effort value found on the wire, or null.'),
     reasoning_wire_effort_source: label
       .nullable()

@@ -4,7 +4,7 @@ import type { CapabilityRow } from '../route/capability-row.js';
 
 /** What the finished body says about reasoning, read off the JSON rather than inferred from the request. */
 export interface ReasoningReceipt {
-  /** Top-level keys that carry a reasoning control and are present on the body, in report order. */
+  /** Keys (dotted paths for nested ones) that carry a reasoning control and are present on the body, in report order. */
   readonly controlKeys: readonly string[];
   readonly effort: string | null;
   /** Where the effort was read: a constant path, or the path the route's row declares. Never a key lifted from the body. */
@@ -31,12 +31,15 @@ export function reasoningReceipt(
     control === null
       ? []
       : [control.key_path, ...Object.values(control.also_set).flatMap((paths) => Object.keys(paths ?? {}))];
+  // A dialect may name a control by its path inside a settings object that also carries other
+  // settings (an output cap beside a thinking level): only that inner object counts as the control.
   const candidates = [...layout.reasoning.controlKeys];
   for (const path of rowPaths) {
+    if (candidates.some((key) => path === key || path.startsWith(`${key}.`))) continue;
     const top = path.split('.')[0] ?? path;
     if (!candidates.includes(top)) candidates.push(top);
   }
-  const controlKeys = candidates.filter((key) => body[key] !== undefined);
+  const controlKeys = candidates.filter((key) => valueAt(body, key) !== undefined);
 
   let effort: string | null = null;
   let effortSource: string | null = null;

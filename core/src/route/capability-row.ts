@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './base-url.js';
+import { endpointPathSchema } from './endpoint-path.js';
 import { withSchemaDialectDefaults } from '../tools/schema-dialects.js';
 import { toolSchemaRulesInputSchema } from '../tools/tool-schema-rules.js';
 import { labelSchema } from './label.js';
@@ -14,6 +15,15 @@ export type RouteShape = string;
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 // Body keys are snake_case on most wires and camelCase on some (generationConfig.maxOutputTokens).
 const KEY_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+// Headers the transport writes itself (framing and content negotiation): a key may never replace them.
+const TRANSPORT_HEADERS = ['host', 'content-type', 'content-length', 'accept', 'connection', 'transfer-encoding'];
+
+/** The name of a header that carries an API key as it is (such as `x-service-key`): a lower-case HTTP token. */
+export const keyHeaderSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be a lower-case header name')
+  .refine((name) => !TRANSPORT_HEADERS.includes(name), 'must not be a header the transport writes itself');
 
 /** A dotted path into a wire body, e.g. `max_tokens` or `thinking.budget_tokens`. */
 export const bodyKeyPathSchema = z.string().max(128).regex(KEY_PATH, 'must be a dotted path of identifier keys');
@@ -209,22 +219,31 @@ export const capabilityRowSchema = z
     endpoint: z
       .object({
         base_url: baseUrlSchema,
-        /** Path appended to base_url for the POST, e.g. `/chat/completions`. */
-        path: z.string().startsWith('/'),
+        /** Path appended to base_url for the POST, e.g. `/chat/completions`; `{model}` stands for the wire model. */
+        path: endpointPathSchema,
+        /** The path on the streaming entry point when the wire asks for a stream by URL; null: `path` on both. */
+        streaming_path: endpointPathSchema.nullable().default(null),
       })
       .strict(),
     auth: z
       .object({
-        scheme: z.enum(['bearer', 'x-api-key', 'none']),
+        /** How the key travels: `Authorization: Bearer`, an `x-api-key` header, the header `key_header` names, or not at all. */
+        scheme: z.enum(['bearer', 'x-api-key', 'header', 'none']),
         /** Environment variable that holds the key; the key itself is never stored. */
         api_key_env: z
           .string()
           .regex(/^[A-Z_][A-Z0-9_]*$/)
           .nullable(),
+        /** With scheme `header`: the header that carries the key as it is; null for every other scheme. */
+        key_header: keyHeaderSchema.nullable().default(null),
         /** Fixed extra headers (e.g. `anthropic-version`); never secrets. */
         headers: z.record(z.string(), z.string()).default({}),
       })
-      .strict(),
+      .strict()
+      .refine((auth) => (auth.scheme === 'header') === (auth.key_header !== null), {
+        message: 'key_header names the key header of scheme header, and only of that scheme',
+        path: ['key_header'],
+      }),
     model: z
       .object({
         /** The model a user selects when they name none. */
