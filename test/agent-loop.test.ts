@@ -12,6 +12,7 @@ import {
   type ScriptedCall,
   type ScriptedModel,
   type ScriptedStep,
+  geminiSignature,
   unanswered,
   useScriptedModels,
 } from './support/scripted-model.js';
@@ -109,13 +110,43 @@ function fixScript(dialect: FaultDialect): {
   return { ids, steps };
 }
 
+/**
+ * Gemini checks thought signatures within the turn: each request of the loop carries every call the
+ * turn made with the signature it came with, on the same call (the scripted model signs each reply's
+ * first call), and nothing else was signed.
+ */
+function expectSignaturesReplayed(model: ScriptedModel, ids: { read: string; edit: string; shell: string }): void {
+  const calls = [ids.read, ids.edit, ids.shell];
+  for (const [at, request] of model.requests.entries()) {
+    const signed = (request.view.body['contents'] as { parts: Record<string, unknown>[] }[])
+      .flatMap((content) => content.parts)
+      .filter((part) => 'thoughtSignature' in part)
+      .map((part) => [(part['functionCall'] as { id: string }).id, part['thoughtSignature']]);
+    expect(signed).toEqual(calls.slice(0, at).map((id, step) => [id, geminiSignature(step)]));
+  }
+}
+
+/** Ollama's thinking goes back on the assistant messages of the loop, which all follow the one prompt. */
+function expectThinkingReplayed(model: ScriptedModel): void {
+  const last = model.requests.at(-1)?.view.body['messages'] as Record<string, unknown>[];
+  const assistants = last.filter((message) => message['role'] === 'assistant');
+  expect(assistants).toHaveLength(3);
+  for (const message of assistants) expect(message['thinking']).toBe('thinking it over');
+}
+
 function expectScriptRan(model: ScriptedModel, requests: number): void {
   expect(model.problems).toEqual([]);
   expect(model.requests).toHaveLength(requests);
 }
 
 describe('the agent loop fixes a bug, on every dialect', () => {
-  const dialects: FaultDialect[] = ['chat-completions', 'anthropic-messages', 'openai-responses'];
+  const dialects: FaultDialect[] = [
+    'chat-completions',
+    'anthropic-messages',
+    'openai-responses',
+    'gemini-generate-content',
+    'ollama-chat',
+  ];
   for (const [at, dialect] of dialects.entries()) {
     it(`${dialect}: read_file, edit_file, shell, answer — each request carries the last result and is the stored hash`, async () => {
       const { ids, steps } = fixScript(dialect);
@@ -180,6 +211,8 @@ describe('the agent loop fixes a bug, on every dialect', () => {
         expect(wireErrors(dialect, request.view.body)).toEqual([]);
         expect(unanswered(request.view)).toEqual({ calls: [], orphans: [] });
       }
+      if (dialect === 'gemini-generate-content') expectSignaturesReplayed(model, ids);
+      if (dialect === 'ollama-chat') expectThinkingReplayed(model);
     });
   }
 

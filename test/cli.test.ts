@@ -185,7 +185,7 @@ describe('bad input gets one clear line and a non-zero exit', () => {
     const result = await runCw(['preview-request', '--prompt', 'x']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
-      'cw: config.json field reasoning: must be one of off, minimal, low, medium, high, xhigh, max\n',
+      'cw: config.json field reasoning: must be one of off, minimal, low, medium, high, xhigh, max, auto\n',
     );
   });
 

@@ -5,7 +5,7 @@ import { REPO_ROOT } from './support/cw-fixture.js';
 
 // Provider names and provider-owned wire vocabulary the core must never branch on.
 const PROVIDER_NAMES =
-  /deepseek|moonshot|kimi|openrouter|\bxai\b|z\.ai|\bzai\b|minimax|openmodel|codex|opencode|anthropic|openai|ollama|vllm|sglang/i;
+  /deepseek|moonshot|kimi|openrouter|\bxai\b|z\.ai|\bzai\b|minimax|openmodel|codex|opencode|anthropic|openai|ollama|vllm|sglang|gemini|google/i;
 
 // Credential formats are named after their issuers (an `xai-` key prefix): that is redaction data, not
 // routing on a provider, and the redactor must know them to keep such keys out of every output.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY, writeSession } from './support/cw-fixture.js';
 import { useFaultHomes, type FaultDialect as Dialect } from './support/fault-home.js';
-import { data, json, sse, startFaultServer } from './support/fault-server.js';
+import { data, type FaultHandler, json, sse, startFaultServer } from './support/fault-server.js';
 import { runCw } from './support/run-cw.js';
 
 const KEY_ENV = 'CW_FAULT_TEST_KEY';
@@ -16,8 +16,42 @@ const HISTORY = [
   { role: 'assistant', content: 'hi there' },
 ];
 
-/** Per dialect: a complete reply, the same reply cut before its terminal event, and its in-stream error forms. */
-const WIRE: Record<Dialect, { complete: string[]; errors: string[][]; completeJson: unknown; wrongJson: unknown }> = {
+/**
+ * Per dialect: a complete reply, the same reply cut before its terminal event, and its in-stream error
+ * forms; for a wire that does not stream server-sent events, its content type and what an empty
+ * stream of it looks like.
+ */
+interface Wire {
+  readonly complete: string[];
+  readonly errors: string[][];
+  readonly completeJson: unknown;
+  readonly wrongJson: unknown;
+  readonly contentType?: string;
+  readonly empty?: string[];
+}
+
+const geminiChunk = (text: string, finishReason?: string): Record<string, unknown> => ({
+  candidates: [{ content: { role: 'model', parts: [{ text }] }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+  usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2 },
+});
+const ollamaLine = (content: string, done = false): string =>
+  `${JSON.stringify({ model: 'm', message: { role: 'assistant', content }, done, ...(done ? { done_reason: 'stop', eval_count: 2 } : {}) })}\n`;
+
+const WIRE: Record<Dialect, Wire> = {
+  'gemini-generate-content': {
+    complete: [data(geminiChunk('all ')), data(geminiChunk('good')), data(geminiChunk('', 'STOP'))],
+    errors: [[data(geminiChunk('par')), data({ error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } })]],
+    completeJson: geminiChunk('all good', 'STOP'),
+    wrongJson: { choices: [{ message: { content: 'all good' } }] },
+  },
+  'ollama-chat': {
+    complete: [ollamaLine('all '), ollamaLine('good'), ollamaLine('', true)],
+    errors: [[ollamaLine('par'), `${JSON.stringify({ error: 'model runner has unexpectedly stopped' })}\n`]],
+    completeJson: { model: 'm', message: { role: 'assistant', content: 'all good' }, done: true, done_reason: 'stop' },
+    wrongJson: { model: 'm', message: { role: 'assistant', content: 'all good' }, done: false },
+    contentType: 'application/x-ndjson',
+    empty: ['\n', '\n'],
+  },
   'chat-completions': {
     complete: [
       data({ choices: [{ delta: { content: 'all ' } }] }),
@@ -88,6 +122,17 @@ const WIRE: Record<Dialect, { complete: string[]; errors: string[][]; completeJs
 
 const DIALECTS = Object.keys(WIRE) as Dialect[];
 
+/** Answers with the dialect's stream content type and these blocks. */
+function stream(dialect: Dialect, ...blocks: string[]): FaultHandler {
+  const type = WIRE[dialect].contentType;
+  if (type === undefined) return sse(...blocks);
+  return (_request, response) => {
+    response.writeHead(200, { 'content-type': type });
+    for (const block of blocks) response.write(block);
+    response.end();
+  };
+}
+
 describe('dispatch against a misbehaving provider', () => {
   const fault = useFaultHomes(KEY_ENV);
   afterEach(() => {
@@ -127,7 +172,7 @@ describe('dispatch against a misbehaving provider', () => {
     describe(dialect, () => {
       it('a complete stream is saved', async () => {
         const { session } = await home(dialect);
-        fault.server.next(sse(...WIRE[dialect].complete));
+        fault.server.next(stream(dialect, ...WIRE[dialect].complete));
         const run = await runCw(['send', '--prompt', PROMPT]);
         expect(run.exitCode).toBe(0);
         expect(run.stdout).toBe('all good\n');
@@ -135,21 +180,21 @@ describe('dispatch against a misbehaving provider', () => {
       });
 
       it('a stream cut before its terminal event is incomplete; the streamed text ends its line', async () => {
-        fault.server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
+        fault.server.next(stream(dialect, ...WIRE[dialect].complete.slice(0, -1)));
         const run = await failsClosed(dialect, []);
         expect(run.stdout).toBe('all good\n');
         expect(run.stderr).toContain('the reply ended before the provider said it was complete');
       });
 
       it('a stream with no data lines is incomplete', async () => {
-        fault.server.next(sse(': keep-alive\n\n', ': still here\n\n'));
+        fault.server.next(stream(dialect, ...(WIRE[dialect].empty ?? [': keep-alive\n\n', ': still here\n\n'])));
         const run = await failsClosed(dialect, []);
         expect(run.stderr).toContain('ended before the provider said it was complete');
       });
 
       for (const [index, blocks] of WIRE[dialect].errors.entries()) {
         it(`an error event inside the stream (form ${index + 1}) is a provider error`, async () => {
-          fault.server.next(sse(...blocks));
+          fault.server.next(stream(dialect, ...blocks));
           const run = await failsClosed(dialect, []);
           expect(run.stderr).toContain('the provider reported an error inside its reply');
         });
@@ -162,7 +207,7 @@ describe('dispatch against a misbehaving provider', () => {
       });
 
       it('--json prints the failure as a JSON object on stdout', async () => {
-        fault.server.next(sse(...WIRE[dialect].complete.slice(0, -1)));
+        fault.server.next(stream(dialect, ...WIRE[dialect].complete.slice(0, -1)));
         const run = await failsClosed(dialect, ['--json']);
         const printed = JSON.parse(run.stdout) as { error: { kind: string; status: number | null; message: string } };
         expect(printed.error.kind).toBe('incomplete');

@@ -21,12 +21,15 @@ const ROUTES = [
   'vllm',
   'ollama',
   'sglang',
+  'opencode-zen',
   'opencode-zen-chat',
   'opencode-zen-responses',
   'anthropic',
   'minimax-anthropic',
   'openmodel',
   'codex',
+  'gemini',
+  'ollama-native',
 ] as const;
 const ENTRYPOINTS: readonly Entrypoint[] = ['streaming', 'blocking'];
 

@@ -83,6 +83,12 @@ const ROWS: CapabilityRowInput[] = [
     values: efforts((tier) => (['off', 'minimal', 'low', 'medium'].includes(tier) ? 'low' : 'high')),
     default_tier: 'high',
   }),
+  reasoningRow('camel-case-path', 'chat-completions', {
+    key_path: 'extraConfig.thinkingConfig.thinkingLevel',
+    value_kind: 'effort',
+    values: efforts((tier) => (tier === 'off' ? null : 'HIGH')),
+    default_tier: 'high',
+  }),
 ];
 
 async function receiptFor(route: string, reasoning?: string): Promise<{ body: BodyFacts; wire: WireBody }> {
@@ -122,10 +128,10 @@ const CASES: readonly {
   resolution: BodyFacts['reasoning_resolution'];
 }[] = [
   {
-    name: 'DeepSeek default: flat reasoning_effort + thinking toggle',
+    name: 'DeepSeek default: flat reasoning_effort + thinking toggle, at max',
     route: 'deepseek',
     keys: ['reasoning_effort', 'thinking'],
-    effort: 'high',
+    effort: 'max',
     source: 'reasoning_effort',
     resolution: 'route-default',
   },
@@ -223,6 +229,15 @@ const CASES: readonly {
     keys: ['google'],
     effort: 'high',
     source: 'google.thinking_config.thinking_level',
+    resolution: 'route-default',
+  },
+  {
+    // Three dotted camelCase keys have the shape of a host name; as a key path it is printed as it is.
+    name: 'camelCase three-key path: extraConfig.thinkingConfig.thinkingLevel',
+    route: 'camel-case-path',
+    keys: ['extraConfig'],
+    effort: 'HIGH',
+    source: 'extraConfig.thinkingConfig.thinkingLevel',
     resolution: 'route-default',
   },
 ];

@@ -259,7 +259,7 @@ describe('in-process: loadPlugins', () => {
       { plugin: STEALS, code: 'duplicate-route', detail: 'route deepseek is already registered' },
     ]);
     expect(registry.row('deepseek')?.plugin).toBe('@cw/provider-deepseek');
-    expect(registry.row('deepseek')?.endpoint.base_url).toBe('https://api.deepseek.com/v1');
+    expect(registry.row('deepseek')?.endpoint.base_url).toBe('https://api.deepseek.com');
     expect(registry.plugins.find((plugin) => plugin.name === STEALS)?.routeIds).toEqual([]);
   });
 
@@ -282,7 +282,7 @@ describe('in-process: loadPlugins', () => {
     process.env['CW_HIJACK_MODE'] = 'keep-deepseek';
     const kept = resolveRoute(registry.hooks, query('deepseek'));
     expect(kept.row.plugin).toBe(HIJACKS);
-    expect(kept.row.endpoint.base_url).toBe('https://api.deepseek.com/v1');
+    expect(kept.row.endpoint.base_url).toBe('https://api.deepseek.com');
     process.env['CW_HIJACK_MODE'] = 'keep-config';
     const mine = resolveRoute(registry.hooks, query('mine'));
     expect(mine.row.plugin).toBe(HIJACKS);

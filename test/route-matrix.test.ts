@@ -11,8 +11,8 @@ interface RouteFacts {
   readonly shape: string;
   /** Path of the POST URL. */
   readonly path: string;
-  /** Body key of the output cap, or null when the route sends none. */
-  readonly capField: 'max_tokens' | 'max_completion_tokens' | 'max_output_tokens' | null;
+  /** Body path of the output cap (dotted when nested), or null when the route sends none. */
+  readonly capField: string | null;
   /** Where the `high` tier's control lands, as a dotted path, and its value. */
   readonly high: readonly [string, string | number | boolean];
   /** Whether tool_choice is in the body at the route's default reasoning. */
@@ -124,6 +124,14 @@ const ROUTES: Readonly<Record<string, RouteFacts>> = {
     high: ['model', 'deepseek-v4-pro'],
     toolChoiceByDefault: true,
   },
+  'opencode-zen': {
+    dialect: 'openai-responses',
+    shape: 'opencode-zen',
+    path: '/zen/v1/responses',
+    capField: 'max_output_tokens',
+    high: ['reasoning.effort', 'high'],
+    toolChoiceByDefault: true,
+  },
   'opencode-zen-responses': {
     dialect: 'openai-responses',
     shape: 'opencode-zen',
@@ -163,6 +171,23 @@ const ROUTES: Readonly<Record<string, RouteFacts>> = {
     capField: null,
     high: ['reasoning.effort', 'high'],
     toolChoiceByDefault: true,
+  },
+  gemini: {
+    dialect: 'gemini-generate-content',
+    shape: 'standard',
+    path: '/v1beta/models/gemini-flash-latest:streamGenerateContent',
+    capField: 'generationConfig.maxOutputTokens',
+    high: ['generationConfig.thinkingConfig.thinkingLevel', 'HIGH'],
+    // Gemini's choice is toolConfig.functionCallingConfig, never a tool_choice key.
+    toolChoiceByDefault: false,
+  },
+  'ollama-native': {
+    dialect: 'ollama-chat',
+    shape: 'standard',
+    path: '/api/chat',
+    capField: 'options.num_predict',
+    high: ['think', true],
+    toolChoiceByDefault: false,
   },
   'custom-chat': {
     dialect: 'chat-completions',
@@ -274,6 +299,7 @@ describe('every built-in route, as a preview with the built-in catalog', () => {
         for (const field of ['max_tokens', 'max_completion_tokens', 'max_output_tokens']) {
           expect(field in body, field).toBe(field === facts.capField);
         }
+        if (facts.capField !== null) expect(typeof at(body, facts.capField), facts.capField).toBe('number');
       });
 
       it('puts the high tier where the row says, and tool_choice only where the route takes it', () => {
@@ -395,8 +421,32 @@ describe('shape-specific wire facts', () => {
     expect('thinking' in off || 'output_config' in off).toBe(false);
   });
 
+  it('gemini names the model in the URL, streams by URL, and forces a function through toolConfig', () => {
+    const streaming = preview('gemini', 'streaming').prepared;
+    const blocking = preview('gemini', 'blocking').prepared;
+    expect(new URL(streaming?.url ?? '').search).toBe('?alt=sse');
+    expect(new URL(blocking?.url ?? '').pathname).toBe('/v1beta/models/gemini-flash-latest:generateContent');
+    for (const body of [streaming?.body ?? {}, blocking?.body ?? {}]) {
+      expect('model' in body || 'stream' in body).toBe(false);
+      expect(body['toolConfig']).toEqual({ functionCallingConfig: { mode: 'AUTO' } });
+    }
+    // off is the lowest level: these models cannot stop thinking.
+    expect(at(preview('gemini', 'streaming', 'off').prepared?.body ?? {}, 'generationConfig.thinkingConfig')).toEqual({
+      includeThoughts: true,
+      thinkingLevel: 'MINIMAL',
+    });
+  });
+
+  it('ollama-native tells the server its context size and never sends a tool choice', () => {
+    for (const tier of [undefined, ...REASONING_TIERS]) {
+      const body = preview('ollama-native', 'blocking', tier).prepared?.body ?? {};
+      expect(at(body, 'options.num_ctx')).toBe(32_768);
+      expect(body['stream']).toBe(false);
+    }
+  });
+
   it('local servers are loopback, unbilled and keyless', () => {
-    for (const routeId of ['vllm', 'ollama', 'sglang']) {
+    for (const routeId of ['vllm', 'ollama', 'sglang', 'ollama-native']) {
       const { prepared, manifest } = preview(routeId, 'streaming');
       expect(prepared?.apiKeyEnv).toBeNull();
       const route = 'exact' in manifest.route ? manifest.route.exact : null;

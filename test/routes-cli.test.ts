@@ -17,6 +17,8 @@ const BUILT_IN: Record<string, [dialect: string, shape: string]> = {
   vllm: ['chat-completions', 'standard'],
   ollama: ['chat-completions', 'standard'],
   sglang: ['chat-completions', 'standard'],
+  // Model-aware: the row's own dialect is the one a model without an override gets.
+  'opencode-zen': ['chat-completions', 'opencode-zen'],
   'opencode-zen-chat': ['chat-completions', 'opencode-zen'],
   anthropic: ['anthropic-messages', 'standard'],
   'deepseek-anthropic': ['anthropic-messages', 'standard'],
@@ -24,6 +26,8 @@ const BUILT_IN: Record<string, [dialect: string, shape: string]> = {
   openmodel: ['anthropic-messages', 'standard'],
   codex: ['openai-responses', 'codex-responses'],
   'opencode-zen-responses': ['openai-responses', 'opencode-zen'],
+  gemini: ['gemini-generate-content', 'standard'],
+  'ollama-native': ['ollama-chat', 'standard'],
 };
 
 interface ListedRoute {
@@ -34,6 +38,7 @@ interface ListedRoute {
   endpoint: { host_class: string; fingerprint: string };
   provenance: { plugin: string; source: string };
   tool_schema: { dialect: string };
+  auth: { scheme: string; api_key_env: string | null; key_header: string | null };
 }
 
 describe('cw routes', () => {
@@ -60,6 +65,14 @@ describe('cw routes', () => {
       expect(byId.get(routeId)?.defined_by).toBe('plugin-row');
       expect(byId.get(routeId)?.provenance.plugin).toMatch(/^@cw\/provider-/);
     }
+    // A key in a header of the route's own: the header's name is shown, never a value.
+    expect(byId.get('gemini')?.auth).toEqual({
+      scheme: 'header',
+      api_key_env: 'GEMINI_API_KEY',
+      key_header: 'x-goog-api-key',
+      header_names: [],
+    });
+    expect(byId.get('deepseek')?.auth.key_header).toBeNull();
     expect(byId.get('my-gateway')).toMatchObject({
       route_shape: 'custom-compatible',
       defined_by: 'user-config',
@@ -143,6 +156,78 @@ describe('cw routes', () => {
   });
 });
 
+interface ModelFactsView {
+  model: string;
+  wire_model: string;
+  facts_from: string;
+  dialect: string;
+  reasoning: { key_path: string; default_tier: string | null; values: Record<string, unknown> } | null;
+  output_cap: { field: string | null; reserve_tokens: number | null };
+  provenance: Record<string, 'row' | 'model'>;
+}
+
+describe('resolved model facts', () => {
+  it('cw routes --json shows each model of a route resolved, with where each fact came from', async () => {
+    await home();
+    const result = await runCw(['routes', '--json']);
+    expect(result.exitCode).toBe(0);
+    const { routes } = JSON.parse(result.stdout) as {
+      routes: (ListedRoute & { models: ModelFactsView[]; model_overrides: { sets: string[] }[] })[];
+    };
+    const deepseek = routes.find((route) => route.route_id === 'deepseek');
+    const models = new Map(deepseek?.models.map((entry) => [entry.model, entry]));
+    expect(models.get('deepseek-v4-pro')).toMatchObject({
+      facts_from: 'route-row',
+      dialect: 'chat-completions',
+      reasoning: { key_path: 'reasoning_effort', default_tier: 'max' },
+      provenance: { dialect: 'row', reasoning: 'row' },
+    });
+    expect(models.get('deepseek-v4-flash')).toMatchObject({
+      facts_from: 'model-id',
+      dialect: 'openai-responses',
+      reasoning: { key_path: 'reasoning.effort', default_tier: 'max' },
+      output_cap: { field: 'max_output_tokens' },
+      provenance: { dialect: 'model', endpoint_path: 'model', reasoning: 'model', context: 'row' },
+    });
+    expect(deepseek?.model_overrides[0]?.sets).toEqual([
+      'dialect',
+      'endpoint_path',
+      'reasoning',
+      'output_cap',
+      'omit_body_keys',
+    ]);
+    const zen = routes.find((route) => route.route_id === 'opencode-zen');
+    const zenModels = new Map(zen?.models.map((entry) => [entry.model, entry]));
+    expect(zenModels.get('gpt-5.6')).toMatchObject({
+      wire_model: 'gpt-5.6-sol',
+      facts_from: 'model-pattern',
+      dialect: 'openai-responses',
+    });
+    expect(zenModels.get('claude-sonnet-4-6')).toMatchObject({ dialect: 'anthropic-messages', reasoning: null });
+    expect(zenModels.get('glm-5.3')).toMatchObject({ facts_from: 'route-row', dialect: 'chat-completions' });
+    const table = await runCw(['routes']);
+    expect(table.stdout.split('\n').find((line) => line.startsWith('opencode-zen '))).toContain(
+      'openai-responses (per model)',
+    );
+  });
+
+  it('cw plugins:inspect --json shows the same resolved facts: Z.ai models that take a toggle, a tiered effort or nothing', async () => {
+    await home();
+    const result = await runCw(['plugins:inspect', 'provider-zai', '--json']);
+    expect(result.exitCode).toBe(0);
+    const [plugin] = JSON.parse(result.stdout) as { cw: { routes: { models: ModelFactsView[] }[] } }[];
+    const models = new Map(plugin?.cw.routes[0]?.models.map((entry) => [entry.model, entry]));
+    expect(models.get('GLM-5.3')?.reasoning?.key_path).toBe('reasoning_effort');
+    expect(models.get('GLM-5-Turbo')?.reasoning).toMatchObject({
+      key_path: 'thinking.type',
+      values: { high: 'enabled' },
+    });
+    expect(models.get('GLM-5.1')?.provenance['reasoning']).toBe('model');
+    // An id only the override matches (a lower-case spelling) is listed too; a pattern would only be fingerprinted.
+    expect(models.get('glm-5-turbo')?.facts_from).toBe('model-id');
+  });
+});
+
 describe('cw plugins:inspect', () => {
   it('shows a built-in provider plugin: its package facts and the rows it registered, with provenance', async () => {
     await home();
@@ -162,6 +247,9 @@ describe('cw plugins:inspect', () => {
       expect(result.stdout).toContain(line);
     }
     expect(result.stdout).toMatch(/provenance Moonshot platform docs/);
+    expect(result.stdout).toContain('cw hook taps: none');
+    // A route-only plugin has no commands and no dependencies: no empty branch stands for them.
+    expect(result.stdout).not.toMatch(/^[├└]─ (commands|dependencies)$/m);
     // oclif prints `location <absolute path>`; cw never prints a path.
     expect(result.stdout).not.toContain('/plugins/provider-moonshot');
     expect(result.stdout).not.toContain('location');
@@ -186,7 +274,9 @@ describe('cw plugins:inspect', () => {
         problems: [],
         dialects: [],
         body_refiners: [{ route_ids: [], route_shapes: ['codex-responses'], stage: 100 }],
-        hook_taps: { resolveRoute: 0, projectTools: 0 },
+        tools: [],
+        // Its body refiner is its one tap, on buildBody.
+        hook_taps: { resolveRoute: 0, projectTools: 0, buildBody: 1 },
       },
     });
     expect(plugin?.cw.routes.map((route) => [route.route_id, route.route_shape, route.provenance.plugin])).toEqual([

@@ -1,3 +1,4 @@
+import type { TappedHook } from './render-plugin-registrations.js';
 import type { RouteView } from './route-view.js';
 
 /** What `cw plugins:inspect` shows for one plugin; every string in it is already redacted. */
@@ -20,8 +21,10 @@ export interface InspectedPlugin {
       readonly route_shapes: readonly string[];
       readonly stage: number;
     }[];
-    /** How many taps it put on each hook it may tap directly. */
-    readonly hook_taps: Readonly<Record<'resolveRoute' | 'projectTools', number>>;
+    /** Tools it added to the catalog. */
+    readonly tools: readonly string[];
+    /** How many taps it put on each hook (its body refiners are its `buildBody` taps). */
+    readonly hook_taps: Readonly<Record<TappedHook, number>>;
     readonly problems: readonly { readonly code: string; readonly detail: string }[];
   } | null;
 }
@@ -45,14 +48,20 @@ export function renderPluginTree(plugin: InspectedPlugin): string {
     { label: `version ${plugin.version}` },
     ...(plugin.tag === null ? [] : [{ label: `tag ${plugin.tag}` }]),
     { label: `type ${plugin.type}` },
-    { label: 'commands', children: plugin.commands.map((id) => ({ label: id })) },
-    {
+  ];
+  // A branch with nothing under it says nothing: route-only plugins have no commands or dependencies.
+  if (plugin.commands.length > 0) {
+    facts.push({ label: 'commands', children: plugin.commands.map((id) => ({ label: id })) });
+  }
+  const dependencies = Object.entries(plugin.dependencies);
+  if (dependencies.length > 0) {
+    facts.push({
       label: 'dependencies',
-      children: Object.entries(plugin.dependencies).map(([name, dep]) => ({
+      children: dependencies.map(([name, dep]) => ({
         label: `${name} ${dep.from === null ? dep.version : `${dep.from} => ${dep.version}`}`,
       })),
-    },
-  ];
+    });
+  }
   if (plugin.cw === null) {
     facts.push({ label: 'cw: not a cw plugin (no cw field in package.json)' });
   } else {
@@ -91,10 +100,18 @@ export function renderPluginTree(plugin: InspectedPlugin): string {
         })),
       });
     }
-    const taps = Object.entries(plugin.cw.hook_taps).filter(([, count]) => count > 0);
-    if (taps.length > 0) {
-      facts.push({ label: 'cw hook taps', children: taps.map(([hook, count]) => ({ label: `${hook} ×${count}` })) });
+    if (plugin.cw.tools.length > 0) {
+      facts.push({
+        label: `cw tools (${plugin.cw.tools.length})`,
+        children: plugin.cw.tools.map((name) => ({ label: name })),
+      });
     }
+    const taps = Object.entries(plugin.cw.hook_taps).filter(([, count]) => count > 0);
+    facts.push(
+      taps.length === 0
+        ? { label: 'cw hook taps: none' }
+        : { label: 'cw hook taps', children: taps.map(([hook, count]) => ({ label: `${hook} ×${count}` })) },
+    );
     if (plugin.cw.problems.length > 0) {
       facts.push({
         label: 'cw load problems',

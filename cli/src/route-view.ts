@@ -17,6 +17,8 @@ export interface RouteView {
   readonly auth: {
     readonly scheme: string;
     readonly api_key_env: string | null;
+    /** The header that carries the key under scheme `header`; null otherwise. */
+    readonly key_header: string | null;
     readonly header_names: readonly string[];
   };
   readonly model: {
@@ -32,7 +34,51 @@ export interface RouteView {
   readonly reasoning: Readonly<Record<string, JsonValue>> | null;
   readonly omit_body_keys: readonly string[];
   readonly tokenizer: string | null;
+  readonly image_input: boolean;
+  readonly prompt_cache: PromptCacheView | null;
+  /** The row's model overrides as declared: how each matches and which facts it sets. */
+  readonly model_overrides: readonly ModelOverrideView[];
+  /** Each model the row names, resolved: the facts a turn on it gets, and where each came from. */
+  readonly models: readonly ModelFactsView[];
   readonly provenance: { readonly plugin: string; readonly source: string };
+}
+
+/** Prompt caching as a row declares it. */
+export interface PromptCacheView {
+  readonly breakpoints: readonly string[];
+  readonly tail_turns: number;
+  readonly max_breakpoints: number;
+  readonly key_field: string | null;
+}
+
+/** One model override: its match (a pattern is only fingerprinted) and the facts it sets. */
+export interface ModelOverrideView {
+  readonly match: { readonly ids: readonly string[]; readonly pattern: string | null };
+  readonly sets: readonly string[];
+  readonly source: string | null;
+}
+
+/** A model's resolved facts on a route, with their provenance. */
+export interface ModelFactsView {
+  readonly model: string;
+  readonly wire_model: string;
+  /** `route-row` when no override matched; else how the override matched. */
+  readonly facts_from: 'route-row' | 'model-id' | 'model-pattern';
+  readonly dialect: string;
+  readonly endpoint: { readonly host_class: string; readonly fingerprint: string };
+  readonly reasoning: {
+    readonly key_path: string;
+    readonly value_kind: string;
+    readonly default_tier: string | null;
+    readonly values: Readonly<Record<string, Leaf>>;
+  } | null;
+  readonly output_cap: CapabilityRow['output_cap'];
+  readonly context: CapabilityRow['context'];
+  readonly tool_schema_dialect: string;
+  readonly image_input: boolean;
+  readonly prompt_cache: PromptCacheView | null;
+  /** For each fact a model override may set: `model` (the override set it) or `row`. */
+  readonly provenance: Readonly<Record<string, 'row' | 'model'>>;
 }
 
 /** Redacts every string of a row for printing; numbers, booleans and cw's own enums pass as they are. */
@@ -55,6 +101,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
     auth: {
       scheme: row.auth.scheme,
       api_key_env: row.auth.api_key_env === null ? null : core.safeEnvVarName(row.auth.api_key_env),
+      key_header: row.auth.key_header === null ? null : core.safeIdentifier(row.auth.key_header),
       header_names: Object.keys(row.auth.headers).map(core.safeIdentifier),
     },
     model: {
@@ -84,7 +131,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
       row.reasoning === null
         ? null
         : {
-            key_path: core.safeIdentifier(row.reasoning.key_path),
+            key_path: core.safeKeyPath(row.reasoning.key_path),
             value_kind: row.reasoning.value_kind,
             values: Object.fromEntries(
               Object.entries(row.reasoning.values).map(([tier, value]) => [tier, leaf(value ?? null)]),
@@ -93,7 +140,7 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
               Object.entries(row.reasoning.also_set).map(([tier, paths]) => [
                 tier,
                 Object.fromEntries(
-                  Object.entries(paths ?? {}).map(([path, value]) => [core.safeIdentifier(path), leaf(value)]),
+                  Object.entries(paths ?? {}).map(([path, value]) => [core.safeKeyPath(path), leaf(value)]),
                 ),
               ]),
             ),
@@ -104,16 +151,86 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
           },
     omit_body_keys: row.omit_body_keys.map(core.safeIdentifier),
     tokenizer: row.tokenizer,
+    image_input: row.image_input,
+    prompt_cache: promptCacheView(core, row.prompt_cache),
+    model_overrides: row.models.map((override) => ({
+      match: {
+        ids: override.match.ids.map(model),
+        // A pattern is the plugin's own text: shown only as a fingerprint.
+        pattern: override.match.pattern === undefined ? null : core.fingerprint(override.match.pattern),
+      },
+      sets: core.MODEL_FACT_FIELDS.filter((field) => override[field] !== undefined),
+      source: override.provenance === undefined ? null : core.safePhrase(override.provenance.source),
+    })),
+    models: modelsOf(row).map((id) => modelFactsView(core, row, id, model, leaf)),
     provenance: { plugin: core.safePackageName(row.plugin), source: core.safePhrase(row.provenance.source) },
+  };
+}
+
+/** The models a row names: its default, its catalog, and the ids its overrides match exactly. */
+function modelsOf(row: CapabilityRow): string[] {
+  return [...new Set([row.model.default, ...row.model.catalog, ...row.models.flatMap((entry) => entry.match.ids)])];
+}
+
+function modelFactsView(
+  core: Core,
+  row: CapabilityRow,
+  id: string,
+  model: (id: string) => string,
+  leaf: (value: Leaf) => Leaf,
+): ModelFactsView {
+  const facts = core.resolveModelFacts(row, id);
+  const resolved = facts.row;
+  const url = endpointUrl(resolved);
+  const reasoning = resolved.reasoning;
+  return {
+    model: model(id),
+    wire_model: model(facts.wireModel),
+    facts_from: facts.match === null ? 'route-row' : facts.match.by === 'id' ? 'model-id' : 'model-pattern',
+    dialect: core.safeIdentifier(resolved.dialect),
+    endpoint: { host_class: core.endpointHostClass(url), fingerprint: core.endpointFingerprint(url) },
+    reasoning:
+      reasoning === null
+        ? null
+        : {
+            key_path: core.safeIdentifier(reasoning.key_path),
+            value_kind: reasoning.value_kind,
+            default_tier: reasoning.default_tier,
+            values: Object.fromEntries(
+              Object.entries(reasoning.values).map(([tier, value]) => [tier, leaf(value ?? null)]),
+            ),
+          },
+    output_cap: resolved.output_cap,
+    context: resolved.context,
+    tool_schema_dialect: core.safeIdentifier(resolved.tool_schema.dialect),
+    image_input: resolved.image_input,
+    prompt_cache: promptCacheView(core, resolved.prompt_cache),
+    provenance: facts.provenance,
+  };
+}
+
+function promptCacheView(core: Core, cache: CapabilityRow['prompt_cache']): PromptCacheView | null {
+  if (cache === null) return null;
+  return {
+    breakpoints: [...cache.breakpoints],
+    tail_turns: cache.tail_turns,
+    max_breakpoints: cache.max_breakpoints,
+    key_field: cache.key_field === null ? null : core.safeIdentifier(cache.key_field),
   };
 }
 
 /** The columns of the `cw routes` table, in order. */
 export const ROUTE_COLUMNS = ['ROUTE', 'PROVIDER', 'DIALECT', 'SHAPE', 'DEFAULT MODEL', 'PLUGIN'] as const;
 
-/** One table line's cells for a row view. */
+/**
+ * One table line's cells for a row view. The dialect is the default model's; a route whose models
+ * go over different dialects says so.
+ */
 export function routeCells(view: RouteView): readonly string[] {
-  return [view.route_id, view.provider_id, view.dialect, view.route_shape, view.model.default, view.provenance.plugin];
+  const dialects = new Set(view.models.map((entry) => entry.dialect));
+  const first = view.models[0]?.dialect ?? view.dialect;
+  const dialect = dialects.size > 1 ? `${first} (per model)` : first;
+  return [view.route_id, view.provider_id, dialect, view.route_shape, view.model.default, view.provenance.plugin];
 }
 
 /** A plain left-aligned table: two spaces between columns, no colour, safe for any terminal width. */

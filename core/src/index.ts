@@ -17,7 +17,8 @@ export { PluginRegistry, type PluginProblem, type LoadedPlugin } from './plugins
 export { loadPlugins } from './plugins/load-plugins.js';
 export type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
-export type { CapabilityRow, CapabilityRowInput } from './route/capability-row.js';
+export type { CapabilityRow, CapabilityRowInput, ModelOverrideInput } from './route/capability-row.js';
+export { resolveModelFacts, MODEL_FACT_FIELDS, type ModelFacts, type ModelMatch } from './route/model-facts.js';
 export { type ResolvedRoute, type RouteQuery, resolveRoute } from './route/resolve-route.js';
 export type { ProjectionContext, ToolProjection, ToolProjectionWarning } from './tools/project-tools.js';
 export { SCHEMA_DIALECT_PRESETS } from './tools/schema-dialects.js';
@@ -32,11 +33,13 @@ export type {
   BodyLayout,
   ReasoningLayout,
   ToolChoiceFacts,
+  CacheBreakpointRegion,
 } from './body/wire-body.js';
 export type { DialectDefinition, RouteMatch, RefineBody, RefineOptions } from './dialect/dialect-contract.js';
 export type { WireEvent, TurnEvent, TurnUsage, ReplyDecoder } from './reply/turn-events.js';
 export { ReplyAssembler, assembleReply, type AssistantReply, type InStreamError } from './reply/assemble-reply.js';
-export { endpointUrl } from './route/endpoint-url.js';
+export { endpointUrl, type EndpointTarget } from './route/endpoint-url.js';
+export { MODEL_PLACEHOLDER } from './route/endpoint-path.js';
 export type { CwSnapshot } from './snapshot/snapshot.js';
 export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
 export { previewRequest } from './manifest/build-manifest.js';
@@ -68,6 +71,7 @@ export { transportSettingsFor } from './transport/transport-settings.js';
 export { ProviderError } from './transport/provider-error.js';
 export {
   safeIdentifier,
+  safeKeyPath,
   safeCatalogModel,
   safePhrase,
   safePackageName,

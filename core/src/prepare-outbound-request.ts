@@ -3,11 +3,14 @@ import { deferCatalog, loadedToolNames } from './catalog/defer-catalog.js';
 import { narrowCatalog, surfaceBudget } from './catalog/narrow-catalog.js';
 import type { BodyLayout, BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
 import { planReasoning } from './body/plan-reasoning.js';
+import { outputCapFor } from './body/output-cap.js';
+import { placePromptCacheKey, promptCacheKey } from './body/prompt-cache-key.js';
 import type { ConversationMessage } from './prompt/conversation.js';
+import { redactOutboundMessages, type OutboundRedactionCounts } from './prompt/redact-outbound-messages.js';
 import { repairToolHistory } from './prompt/repair-tool-history.js';
 import { selectReplay } from './prompt/select-replay.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
-import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
+import type { Dialect, RouteShape } from './route/capability-row.js';
 import { endpointUrl } from './route/endpoint-url.js';
 import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
@@ -47,9 +50,16 @@ export interface PreparedOutboundRequest {
   readonly deferredTools: readonly ToolDefinition[];
   /** Whether the catalog was too large for the route and `search_tools` went up front. */
   readonly searchable: boolean;
-  /** The outbound conversation: stored history plus the new user message. */
+  /** The outbound conversation: stored history plus the new user message, secrets replaced. */
   readonly messages: readonly ConversationMessage[];
-  readonly outputCapTokens: number;
+  /** The output cap the body carries; null when the route sends none. */
+  readonly outputCapTokens: number | null;
+  /** What the input budget keeps free for the reply: the cap, or the row's reservation when none is sent. */
+  readonly outputReservationTokens: number;
+  /** Secrets replaced in the outbound text, counted by where they were. */
+  readonly outboundRedaction: OutboundRedactionCounts;
+  /** The body key that carries the session's prompt-cache key, or null when the route takes none. */
+  readonly promptCacheKeyField: string | null;
 }
 
 /** The tool surface of a turn: what projection started from and what it produced. */
@@ -91,7 +101,6 @@ export function prepareOutboundRequest(
     row: (routeId) => snapshot.registry.row(routeId),
   });
   const { row } = route;
-  const reasoning = planReasoning(row, snapshot.config.reasoning);
   const { active: narrowedTools } = narrowCatalog(
     snapshot.catalog,
     snapshot.config.tools,
@@ -113,6 +122,22 @@ export function prepareOutboundRequest(
     row.tool_schema.max_tools,
     loadedToolNames(snapshot.session.messages),
   );
+  // Secrets go before anything reads the text: the body, the auto reasoning tier and the cache key.
+  const outbound = redactOutboundMessages(
+    selectReplay(
+      repairToolHistory(
+        prompt === undefined
+          ? snapshot.session.messages
+          : [...snapshot.session.messages, { role: 'user', content: prompt }],
+      ),
+      row.dialect,
+      row.reasoning?.replay ?? 'tool-loop',
+    ),
+    snapshot.config.redact_outbound,
+  );
+  const messages = outbound.messages;
+  const latestUser = messages.findLast((message) => message.role === 'user');
+  const reasoning = planReasoning(row, snapshot.config.reasoning, latestUser?.content ?? '');
   const projectionContext: ProjectionContext = {
     row,
     tools: activeTools,
@@ -123,16 +148,7 @@ export function prepareOutboundRequest(
   const projection = project(hooks, projectionContext);
   const toolSurface: PreparedToolSurface = { activeTools, deferredTools, projection };
   const system = composeSystemPrompt();
-  const messages = selectReplay(
-    repairToolHistory(
-      prompt === undefined
-        ? snapshot.session.messages
-        : [...snapshot.session.messages, { role: 'user', content: prompt }],
-    ),
-    row.dialect,
-    row.reasoning?.replay ?? 'tool-loop',
-  );
-  const outputCapTokens = outputCapFor(row);
+  const { capTokens, reservationTokens } = outputCapFor(row);
   const wireModel = wireModelFor(route);
   const context: BuildContext = {
     row,
@@ -142,7 +158,7 @@ export function prepareOutboundRequest(
     messages,
     tools: projection.wireTools,
     toolChoice: projection.toolChoice,
-    outputCapTokens,
+    outputCapTokens: capTokens ?? reservationTokens,
     reasoning,
   };
   const dialect = snapshot.registry.dialect(row.dialect);
@@ -163,6 +179,8 @@ export function prepareOutboundRequest(
       toolSurface,
     );
   }
+  const promptCacheKeyField = row.prompt_cache?.key_field ?? null;
+  placePromptCacheKey(body, promptCacheKeyField, promptCacheKey(snapshot.session.name, messages));
   // Keys the route never takes go last, after every tap, so no plugin can put one back.
   for (const key of row.omit_body_keys) delete body[key];
   let bodyText: string;
@@ -191,11 +209,10 @@ export function prepareOutboundRequest(
     route,
     wireModel,
     entrypoint,
-    url: endpointUrl(row),
-    // Read off the finished body: a dialect may stream even on the blocking entry point.
+    url: endpointUrl(row, { wireModel, entrypoint }),
     headers: {
       'content-type': 'application/json',
-      accept: layout.streamField === true ? 'text/event-stream' : 'application/json',
+      accept: asksForStream(layout, row, entrypoint) ? 'text/event-stream' : 'application/json',
       ...row.auth.headers,
     },
     apiKeyEnv: row.auth.api_key_env,
@@ -210,8 +227,20 @@ export function prepareOutboundRequest(
     deferredTools,
     searchable,
     messages,
-    outputCapTokens,
+    outputCapTokens: capTokens,
+    outputReservationTokens: reservationTokens,
+    outboundRedaction: outbound.counts,
+    promptCacheKeyField,
   };
+}
+
+/**
+ * Whether the request asks for a stream: read off the finished body when it has a stream field (a
+ * dialect may stream even on the blocking entry point), else from the URL the route streams on.
+ */
+function asksForStream(layout: BodyLayout, row: CapabilityRow, entrypoint: Entrypoint): boolean {
+  if (layout.streamField !== null) return layout.streamField;
+  return entrypoint === 'streaming' && row.endpoint.streaming_path !== null;
 }
 
 /** Runs the projectTools hook; a named tool_choice error stays typed, any other tap failure is a preparation failure. */
@@ -222,11 +251,4 @@ function project(hooks: CwSnapshot['registry']['hooks'], context: ProjectionCont
     if (error instanceof ToolChoiceError) throw error;
     throw new RequestPreparationError(`tool projection failed: ${(error as Error).message}`);
   }
-}
-
-/** The output cap: the row's default, never above the route's own output limit or its window. */
-function outputCapFor(row: CapabilityRow): number {
-  const limits = [row.output_cap.default_tokens, row.context.window_tokens];
-  if (row.context.output_limit_tokens !== null) limits.push(row.context.output_limit_tokens);
-  return Math.max(1, Math.min(...limits));
 }

@@ -19,5 +19,5 @@ export const EXAMPLE_ROW: CapabilityRowInput = {
   tool_schema: { dialect: 'loose', root_must_be_object: true },
   tool_choice: { accepted: ['auto', 'none', 'required', 'named'], fallback: {} },
   reasoning: null,
-  provenance: { source: 'https://api.example.com/docs (replace with the page you took these facts from)' },
+  provenance: { source: 'Example provider API reference (replace with the page you took these facts from)' },
 };

@@ -54,7 +54,12 @@ const STREAMED: Record<WireDialect, string> = {
     [null, { type: 'response.output_text.delta', delta: REPLY_TEXT }],
     [null, { type: 'response.completed', response: responseObject() }],
   ]),
+  'gemini-generate-content': sse([[null, geminiReply()]]),
+  'ollama-chat': `${JSON.stringify({ ...ollamaDone(), message: { role: 'assistant', content: REPLY_TEXT }, done: false })}\n${JSON.stringify(ollamaDone())}\n`,
 };
+
+// Dialects whose stream is not server-sent events name their content type here.
+const STREAM_TYPE: Partial<Record<WireDialect, string>> = { 'ollama-chat': 'application/x-ndjson' };
 
 const WHOLE: Record<WireDialect, unknown> = {
   'chat-completions': {
@@ -69,7 +74,28 @@ const WHOLE: Record<WireDialect, unknown> = {
     usage: USAGE.other,
   },
   'openai-responses': responseObject(),
+  'gemini-generate-content': geminiReply(),
+  'ollama-chat': { ...ollamaDone(), message: { role: 'assistant', content: REPLY_TEXT } },
 };
+
+function geminiReply(): unknown {
+  return {
+    candidates: [{ content: { role: 'model', parts: [{ text: REPLY_TEXT }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 137, candidatesTokenCount: 24, totalTokenCount: 161 },
+  };
+}
+
+function ollamaDone(): Record<string, unknown> {
+  return {
+    model: 'parity-model',
+    created_at: '2026-08-21T10:00:00Z',
+    message: { role: 'assistant', content: '' },
+    done: true,
+    done_reason: 'stop',
+    prompt_eval_count: 137,
+    eval_count: 24,
+  };
+}
 
 function responseObject(): unknown {
   return {
@@ -98,12 +124,18 @@ export async function startCaptureEndpoint(): Promise<CaptureEndpoint> {
       }
       let streams = false;
       try {
-        streams = (JSON.parse(bytes.toString('utf8')) as { stream?: unknown }).stream === true;
+        // A stream is asked for in the body, or (for dialects without a stream field) in the URL.
+        streams =
+          (JSON.parse(bytes.toString('utf8')) as { stream?: unknown }).stream === true ||
+          (request.url ?? '').includes('alt=sse');
       } catch {
         response.writeHead(400).end('not JSON');
         return;
       }
-      if (streams) response.writeHead(200, { 'content-type': 'text/event-stream' }).end(STREAMED[dialect]);
+      if (streams)
+        response
+          .writeHead(200, { 'content-type': STREAM_TYPE[dialect] ?? 'text/event-stream' })
+          .end(STREAMED[dialect]);
       else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(WHOLE[dialect]));
     });
   });

@@ -6,7 +6,12 @@ import { startFaultServer, type FaultServer } from './fault-server.js';
 import { tempFolders } from './spawn-cw.js';
 
 /** The dialects a fault home's route may speak. */
-export type FaultDialect = 'chat-completions' | 'anthropic-messages' | 'openai-responses';
+export type FaultDialect =
+  | 'chat-completions'
+  | 'anthropic-messages'
+  | 'openai-responses'
+  | 'gemini-generate-content'
+  | 'ollama-chat';
 
 /** Generous timeouts for a server on loopback; retries wait next to nothing. */
 const FAULT_TIMEOUTS = { connect_ms: 2_000, first_byte_ms: 5_000, idle_ms: 5_000, total_ms: 20_000 };

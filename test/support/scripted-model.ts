@@ -143,7 +143,9 @@ export function useScriptedModels(keyEnv: string, key: string): ScriptedModels {
           return;
         }
         problems.push(...checkStep(step, view).map((problem) => `request ${index + 1}: ${problem}`));
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.writeHead(200, {
+          'content-type': dialect === 'ollama-chat' ? 'application/x-ndjson' : 'text/event-stream',
+        });
         for (const block of encodeReply(dialect, step.reply, index)) response.write(block);
         response.end();
       };
@@ -269,6 +271,34 @@ export function viewOf(dialect: FaultDialect, raw: string): WireView {
         }
       }
       break;
+    case 'gemini-generate-content':
+      for (const content of Array.isArray(body['contents']) ? body['contents'] : []) {
+        if (!isObject(content) || !Array.isArray(content['parts'])) continue;
+        for (const part of content['parts']) {
+          if (!isObject(part)) continue;
+          const call = part['functionCall'];
+          if (isObject(call)) sequence.push({ kind: 'call', id: String(call['id']), name: String(call['name']) });
+          const result = part['functionResponse'];
+          if (isObject(result) && isObject(result['response'])) {
+            sequence.push({ kind: 'result', id: String(result['id']), content: text(result['response']['output']) });
+          }
+        }
+      }
+      break;
+    case 'ollama-chat':
+      for (const message of Array.isArray(body['messages']) ? body['messages'] : []) {
+        if (!isObject(message)) continue;
+        if (message['role'] === 'assistant' && Array.isArray(message['tool_calls'])) {
+          for (const call of message['tool_calls']) {
+            if (!isObject(call) || !isObject(call['function'])) continue;
+            sequence.push({ kind: 'call', id: String(call['id']), name: String(call['function']['name']) });
+          }
+        }
+        if (message['role'] === 'tool') {
+          sequence.push({ kind: 'result', id: String(message['tool_call_id']), content: text(message['content']) });
+        }
+      }
+      break;
     case 'openai-responses':
       for (const item of Array.isArray(body['input']) ? body['input'] : []) {
         if (!isObject(item)) continue;
@@ -389,6 +419,47 @@ export function encodeReply(dialect: FaultDialect, reply: ScriptedReply, index: 
       );
       return blocks;
     }
+    case 'gemini-generate-content': {
+      // Calls come whole, with the API's ids; the first carries a thought signature, as Gemini 3 signs them.
+      const usage = (output: number): Json => ({ promptTokenCount: 100 + index, candidatesTokenCount: output });
+      const chunk = (parts: Json[], output: number, finishReason?: string): string =>
+        `data: ${JSON.stringify({
+          candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+          usageMetadata: usage(output),
+        })}\r\n\r\n`;
+      const blocks: string[] = [];
+      if (text !== '') {
+        const [head, tail] = halves(text);
+        blocks.push(chunk([{ text: head }], 1), chunk([{ text: tail }], 2));
+      }
+      const parts: Json[] = calls.map((call, at) => ({
+        functionCall: { id: call.id, name: call.name, args: argumentsObject(call.arguments) },
+        ...(at === 0 ? { thoughtSignature: geminiSignature(index) } : {}),
+      }));
+      blocks.push(chunk(parts, 7, 'STOP'));
+      return blocks;
+    }
+    case 'ollama-chat': {
+      const line = (message: Record<string, Json>, extra: Record<string, Json> = {}): string =>
+        `${JSON.stringify({ model: 'm', created_at: '2026-08-21T10:00:00Z', message: { role: 'assistant', content: '', ...message }, done: false, ...extra })}\n`;
+      const blocks = [line({ content: '', thinking: 'thinking it over' })];
+      if (text !== '') {
+        const [head, tail] = halves(text);
+        blocks.push(line({ content: head }), line({ content: tail }));
+      }
+      if (calls.length > 0) {
+        blocks.push(
+          line({
+            tool_calls: calls.map((call, at) => ({
+              id: call.id,
+              function: { index: at, name: call.name, arguments: argumentsObject(call.arguments) },
+            })),
+          }),
+        );
+      }
+      blocks.push(line({}, { done: true, done_reason: 'stop', prompt_eval_count: 100 + index, eval_count: 7 }));
+      return blocks;
+    }
     case 'openai-responses': {
       const event = (value: Record<string, Json>): string => data(value, String(value['type']));
       const output: Json[] = [];
@@ -460,5 +531,20 @@ export function encodeReply(dialect: FaultDialect, reply: ScriptedReply, index: 
       );
       return blocks;
     }
+  }
+}
+
+/** The thought signature the scripted Gemini model puts on the first call of reply `index` (base64). */
+export function geminiSignature(index: number): string {
+  return Buffer.from(`signed reply ${index}`).toString('base64');
+}
+
+// Native wires carry arguments as an object; text that is not one goes as an empty object.
+function argumentsObject(text: string): Json {
+  try {
+    const parsed = JSON.parse(text) as Json;
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
   }
 }

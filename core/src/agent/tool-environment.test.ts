@@ -14,7 +14,9 @@ describe('toolEnvironment', () => {
       TOKENIZERS_PARALLELISM: 'false',
       LANG: 'C.UTF-8',
     };
-    const rows = [{ auth: { scheme: 'bearer', api_key_env: 'CUSTOM_VAR_FOR_ROW', headers: {} } }] as const;
+    const rows = [
+      { auth: { scheme: 'bearer', api_key_env: 'CUSTOM_VAR_FOR_ROW', key_header: null, headers: {} } },
+    ] as const;
     const config = {
       routes: {
         mine: {

@@ -37,6 +37,15 @@ describe('planReasoning', () => {
     expect(planReasoning(row, 'high')?.origin).toBe('explicit');
   });
 
+  it('auto picks the tier from the text and maps it through the row like any tier', () => {
+    expect(planReasoning(row, 'auto', 'fix the failing test')).toMatchObject({
+      tier: 'high',
+      origin: 'auto',
+      wireValue: 'high',
+    });
+    expect(planReasoning(row, 'auto', 'rename it')).toMatchObject({ tier: 'low', origin: 'auto', wireValue: 'low' });
+  });
+
   it('sends nothing for a tier the row maps to nothing', () => {
     expect(planReasoning(rowWith({ values: { off: null } }), 'off')).toBeNull();
     expect(planReasoning(rowWith({ values: { high: 'high' } }), undefined)).toBeNull();

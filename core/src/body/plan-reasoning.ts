@@ -1,14 +1,20 @@
-import type { CapabilityRow, ReasoningTier } from '../route/capability-row.js';
+import type { CapabilityRow, ReasoningSelection } from '../route/capability-row.js';
+import { autoReasoningTier } from './auto-reasoning-tier.js';
 import type { ReasoningPlan } from './wire-body.js';
 
 /**
  * Decides the reasoning control from the row: the user's tier (or the route default) mapped to the
- * route's wire value. A tier the row maps to null, or a route without a control, sends nothing.
+ * route's wire value. `auto` picks the tier from `autoText`, the turn's latest user message. A tier
+ * the row maps to null, or a route without a control, sends nothing.
  */
-export function planReasoning(row: CapabilityRow, requested: ReasoningTier | undefined): ReasoningPlan | null {
+export function planReasoning(
+  row: CapabilityRow,
+  requested: ReasoningSelection | undefined,
+  autoText = '',
+): ReasoningPlan | null {
   const control = row.reasoning;
   if (!control) return null;
-  const tier = requested ?? control.default_tier;
+  const tier = requested === 'auto' ? autoReasoningTier(autoText) : (requested ?? control.default_tier);
   if (!tier) return null;
   const wireValue = control.values[tier];
   const alsoSet = {
@@ -22,7 +28,7 @@ export function planReasoning(row: CapabilityRow, requested: ReasoningTier | und
   }
   return {
     tier,
-    origin: requested ? 'explicit' : 'route-default',
+    origin: requested === 'auto' ? 'auto' : requested ? 'explicit' : 'route-default',
     keyPath: control.key_path,
     wireValue: wireValue ?? null,
     alsoSet,

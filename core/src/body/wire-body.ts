@@ -23,8 +23,8 @@ export type ReconciledToolChoice = 'auto' | 'none' | 'required' | { readonly nam
 /** The reasoning control the core decided from the row and the user's selection. */
 export interface ReasoningPlan {
   readonly tier: ReasoningTier;
-  /** Whether the user asked for this tier or the route's default supplied it. */
-  readonly origin: 'explicit' | 'route-default';
+  /** Whether the user asked for this tier, `auto` picked it from the prompt, or the route's default supplied it. */
+  readonly origin: 'explicit' | 'auto' | 'route-default';
   readonly keyPath: string;
   readonly wireValue: string | number | boolean | null;
   readonly alsoSet: Readonly<Record<string, string | number | boolean | null>>;
@@ -39,13 +39,17 @@ export interface BuildContext {
   readonly messages: readonly ConversationMessage[];
   readonly tools: readonly WireToolSpec[];
   readonly toolChoice: ReconciledToolChoice;
+  /** The output cap, written at the row's cap field; when the row sends none, the reservation (unused). */
   readonly outputCapTokens: number;
   readonly reasoning: ReasoningPlan | null;
 }
 
 /** Where a dialect keeps its reasoning controls, so the core reads them without knowing key names. */
 export interface ReasoningLayout {
-  /** Top-level keys that can carry a reasoning control in this dialect, in report order. */
+  /**
+   * Keys that can carry a reasoning control in this dialect, in report order: top-level keys, or the
+   * dotted path of the object that holds the control when it sits inside a wider settings object.
+   */
   readonly controlKeys: readonly string[];
   /** Of those, keys that only ask for reasoning output to be disclosed and do not make the model reason. */
   readonly disclosureKeys: readonly string[];
@@ -85,4 +89,9 @@ export interface BodyLayout {
   /** Whether the body's own field asks for a streamed reply; null when the body has no such field. */
   readonly streamField: boolean | null;
   readonly reasoning: ReasoningLayout;
+  /** The prompt-cache breakpoints the body carries, by region in body order; absent means none. */
+  readonly cacheBreakpoints?: readonly CacheBreakpointRegion[];
 }
+
+/** The region of a body a prompt-cache breakpoint sits in. */
+export type CacheBreakpointRegion = 'tools' | 'system' | 'messages';

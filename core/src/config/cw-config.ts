@@ -5,7 +5,7 @@ import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
 import { hasMalformedEnvReference } from '../mcp/expand-env-references.js';
 import { baseUrlSchema } from '../route/base-url.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
-import { REASONING_TIERS, labelSchema } from '../route/capability-row.js';
+import { REASONING_SELECTIONS, labelSchema } from '../route/capability-row.js';
 
 const customRoute = z
   .object({
@@ -192,7 +192,7 @@ export const cwConfigSchema = z
   .object({
     route: z.string().min(1).max(64).optional(),
     model: z.string().min(1).max(256).optional(),
-    reasoning: z.enum(REASONING_TIERS).optional(),
+    reasoning: z.enum(REASONING_SELECTIONS).optional(),
     session: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _')
@@ -229,6 +229,8 @@ export const cwConfigSchema = z
     /** Model requests one cw send may make in its loop. */
     max_steps: z.number().int().min(1).max(200).optional(),
     tool_limits: toolLimits.default({}),
+    /** Replace secret-shaped text in user messages and tool results before it goes to a model (docs/security.md). */
+    redact_outbound: z.boolean().default(true),
   })
   .strict();
 

@@ -12,9 +12,11 @@ import {
   safeCatalogModel,
   safeErrorText,
   safeIdentifier,
+  safeKeyPath,
   safePackageName,
   safePhrase,
 } from '../redaction/index.js';
+import type { ModelMatch } from '../route/model-facts.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
@@ -157,6 +159,7 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
     endpoint_host_class: endpointHostClass(prepared.url),
     endpoint_fingerprint: endpointFingerprint(prepared.url),
     wire_model: safeCatalogModel(prepared.wireModel, new Set(row.model.catalog)),
+    model_facts_source: modelFactsSource(prepared.route.modelFacts?.match ?? null),
     caller_entrypoint: prepared.entrypoint,
     // Read off the finished body: a dialect may stream on the blocking entry point too.
     body_stream_field: prepared.layout.streamField,
@@ -243,12 +246,12 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
   const cap = isCount(sentCap) ? sentCap : null;
   return {
     reasoning_resolution: receipt.resolution,
-    reasoning_wire_control_keys: receipt.controlKeys.map(safeIdentifier),
+    reasoning_wire_control_keys: receipt.controlKeys.map(safeKeyPath),
     reasoning_wire_effort: receipt.effort === null ? null : safeIdentifier(receipt.effort),
-    reasoning_wire_effort_source: receipt.effortSource === null ? null : safeIdentifier(receipt.effortSource),
+    reasoning_wire_effort_source: receipt.effortSource === null ? null : safeKeyPath(receipt.effortSource),
     reasoning_wire_budget_tokens:
       receipt.budgetTokens !== null && isCount(receipt.budgetTokens) ? receipt.budgetTokens : null,
-    reasoning_wire_budget_source: receipt.budgetSource === null ? null : safeIdentifier(receipt.budgetSource),
+    reasoning_wire_budget_source: receipt.budgetSource === null ? null : safeKeyPath(receipt.budgetSource),
     tool_choice: toolChoiceLabel(layout.toolChoice),
     system_prompt: {
       assembly: layout.systemValues.length === 0 ? 'none' : prepared.system.assembly,
@@ -267,7 +270,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     estimates: measured.estimates,
     offline_tokenizer_counts: counts,
     input_budget_ceiling_tokens: measured.ceiling,
-    output_reservation_tokens: prepared.outputCapTokens,
+    output_reservation_tokens: prepared.outputReservationTokens,
     estimated_input_headroom_tokens: measured.headroom,
     wire_output_cap_tokens: cap,
     wire_output_cap_field: capField,
@@ -277,7 +280,26 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     body_wire_bytes: Buffer.byteLength(prepared.bodyText, 'utf8'),
     tool_schema_wire_sha256: toolsSha,
     local_system_tools_component_sha256: sha256Hex(`system=${systemSha}\ntools=${toolsSha ?? ''}\n`),
+    prompt_cache: {
+      breakpoint_count: layout.cacheBreakpoints?.length ?? 0,
+      breakpoint_regions: [...(layout.cacheBreakpoints ?? [])],
+      // Read off the finished body: a key the route's omitted keys removed is not sent.
+      cache_key_field:
+        prepared.promptCacheKeyField !== null && valueAt(body, prepared.promptCacheKeyField) !== undefined
+          ? prepared.promptCacheKeyField
+          : null,
+    },
+    outbound_redaction: {
+      enabled: prepared.outboundRedaction.enabled,
+      user_text_replacements: prepared.outboundRedaction.userText,
+      tool_result_replacements: prepared.outboundRedaction.toolResults,
+    },
   };
+}
+
+function modelFactsSource(match: ModelMatch | null): RouteFacts['model_facts_source'] {
+  if (match === null) return 'route-row';
+  return match.by === 'id' ? 'model-id' : 'model-pattern';
 }
 
 function isCount(value: unknown): value is number {

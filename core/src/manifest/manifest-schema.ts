@@ -10,7 +10,7 @@ import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
 import {
   CONTEXT_SOURCES,
   OFFLINE_TOKENIZERS,
-  REASONING_TIERS,
+  REASONING_SELECTIONS,
   bodyKeyPathSchema,
   labelSchema,
 } from '../route/capability-row.js';
@@ -81,8 +81,8 @@ function buildManifestSchema() {
       .enum(['fixed-route', 'auto'])
       .describe('Whether a fixed route is selected or auto model routing decides per prompt.'),
     requested_reasoning: z
-      .enum([...REASONING_TIERS, 'route-default'])
-      .describe('The reasoning tier the user selected, or `route-default`.'),
+      .enum([...REASONING_SELECTIONS, 'route-default'])
+      .describe('The reasoning tier the user selected (`auto` picks one from the prompt), or `route-default`.'),
     hypothetical_prompt_supplied: z
       .boolean()
       .describe('Whether the caller supplied --prompt (stays true when planning failed).'),
@@ -135,6 +135,11 @@ function buildManifestSchema() {
     ),
     endpoint_fingerprint: sha256.describe('SHA-256 of the full POST URL, for "same endpoint?" comparisons only.'),
     wire_model: label.describe('The model id that goes on the wire (redacted unless it is in the route catalog).'),
+    model_facts_source: z
+      .enum(['route-row', 'model-id', 'model-pattern'])
+      .describe(
+        "Where the model's facts came from: the route row alone, or a model override matched by exact id or by pattern.",
+      ),
     caller_entrypoint: z.enum(['streaming', 'blocking']).describe('Which transport entry point was described.'),
     body_stream_field: z
       .boolean()
@@ -223,11 +228,15 @@ function buildManifestSchema() {
   /** Body facts: the finished wire body, by counts, hashes and enums only. */
   const bodyFactsSchema = z.strictObject({
     reasoning_resolution: z
-      .enum(['explicit', 'route-default', 'not-applicable'])
-      .describe('Whether the reasoning control came from the user, from the route default, or the body asks for none.'),
+      .enum(['explicit', 'resolved-from-prompt', 'route-default', 'not-applicable'])
+      .describe(
+        'Whether the reasoning control came from the user, from `auto` resolved against the prompt, from the route default, or the body asks for none.',
+      ),
     reasoning_wire_control_keys: z
       .array(label)
-      .describe('Top-level reasoning-control keys present on the body; keys only.'),
+      .describe(
+        'Reasoning-control keys present on the body (the dotted path of a control nested in a settings object); keys only.',
+      ),
     reasoning_wire_effort: label.nullable().describe('The effort value found on the wire, or null.'),
     reasoning_wire_effort_source: label
       .nullable()
@@ -260,7 +269,7 @@ function buildManifestSchema() {
       'Window minus output reservation minus safety headroom, capped by a route input limit.',
     ),
     output_reservation_tokens: tokens.describe(
-      'Output tokens reserved out of the window: the output cap this request carries.',
+      "Output tokens reserved out of the window: exactly the output cap the body carries, or the route row's declared reservation when it sends none (0 when it declares none).",
     ),
     estimated_input_headroom_tokens: z
       .number()
@@ -286,6 +295,24 @@ function buildManifestSchema() {
     local_system_tools_component_sha256: sha256.describe(
       'Local fingerprint of the wire system and tools digests; not a provider cache key.',
     ),
+    prompt_cache: z
+      .strictObject({
+        breakpoint_count: count.describe('Prompt-cache breakpoints the body carries.'),
+        breakpoint_regions: z
+          .array(z.enum(['tools', 'system', 'messages']))
+          .describe('The region each breakpoint sits in, in body order; never the text it follows.'),
+        cache_key_field: bodyKeyPathSchema
+          .nullable()
+          .describe('Body path of the session-derived cache key, or null when the body carries none.'),
+      })
+      .describe('Prompt caching as the route row declares it and the body carries it.'),
+    outbound_redaction: z
+      .strictObject({
+        enabled: z.boolean().describe('False when config `redact_outbound` is false.'),
+        user_text_replacements: count.describe('Secrets replaced in user messages.'),
+        tool_result_replacements: count.describe('Secrets replaced in tool results.'),
+      })
+      .describe('Secret-shaped text replaced with a marker before the body was built; counts only.'),
   });
 
   /** The preview manifest: what the next turn would send, without sending it. */

@@ -126,4 +126,43 @@ describe('reasoningReceipt', () => {
       resolution: 'not-applicable',
     });
   });
+  describe('a control nested in a settings object that carries other settings too', () => {
+    // The object holding the output cap also holds the thinking settings; only those are the control.
+    const nested: BodyLayout = {
+      ...layout([]),
+      reasoning: {
+        controlKeys: ['settings.thinking'],
+        disclosureKeys: [],
+        effortPaths: ['settings.thinking.level'],
+        budgetPaths: ['settings.thinking.budget'],
+      },
+    };
+    const row = control('settings.thinking.level', 'effort');
+
+    it('is reported by its path, with the effort read there', () => {
+      const body: WireBody = { settings: { maxOut: 512, thinking: { level: 'HIGH', show: true } } };
+      expect(reasoningReceipt(body, nested, explicit, row)).toEqual({
+        controlKeys: ['settings.thinking'],
+        effort: 'HIGH',
+        effortSource: 'settings.thinking.level',
+        budgetTokens: null,
+        budgetSource: null,
+        resolution: 'explicit',
+      });
+    });
+
+    it('the settings object alone is no control: not-applicable', () => {
+      const body: WireBody = { settings: { maxOut: 512 } };
+      expect(reasoningReceipt(body, nested, explicit, row)).toMatchObject({
+        controlKeys: [],
+        effort: null,
+        resolution: 'not-applicable',
+      });
+    });
+
+    it('a row path the nested key does not cover still reports its top-level key', () => {
+      const body: WireBody = { settings: { maxOut: 512 }, extra: { level: 'x' } };
+      expect(reasoningReceipt(body, nested, explicit, control('extra.level', 'effort')).controlKeys).toEqual(['extra']);
+    });
+  });
 });

@@ -4,7 +4,7 @@ import type { CapabilityRow } from '../route/capability-row.js';
 
 /** What the finished body says about reasoning, read off the JSON rather than inferred from the request. */
 export interface ReasoningReceipt {
-  /** Top-level keys that carry a reasoning control and are present on the body, in report order. */
+  /** Keys (dotted paths for nested ones) that carry a reasoning control and are present on the body, in report order. */
   readonly controlKeys: readonly string[];
   readonly effort: string | null;
   /** Where the effort was read: a constant path, or the path the route's row declares. Never a key lifted from the body. */
@@ -12,7 +12,7 @@ export interface ReasoningReceipt {
   readonly budgetTokens: number | null;
   /** Where the budget was read, under the same rule as effortSource. */
   readonly budgetSource: string | null;
-  readonly resolution: 'explicit' | 'route-default' | 'not-applicable';
+  readonly resolution: 'explicit' | 'resolved-from-prompt' | 'route-default' | 'not-applicable';
 }
 
 /**
@@ -31,12 +31,15 @@ export function reasoningReceipt(
     control === null
       ? []
       : [control.key_path, ...Object.values(control.also_set).flatMap((paths) => Object.keys(paths ?? {}))];
+  // A dialect may name a control by its path inside a settings object that also carries other
+  // settings (an output cap beside a thinking level): only that inner object counts as the control.
   const candidates = [...layout.reasoning.controlKeys];
   for (const path of rowPaths) {
+    if (candidates.some((key) => path === key || path.startsWith(`${key}.`))) continue;
     const top = path.split('.')[0] ?? path;
     if (!candidates.includes(top)) candidates.push(top);
   }
-  const controlKeys = candidates.filter((key) => body[key] !== undefined);
+  const controlKeys = candidates.filter((key) => valueAt(body, key) !== undefined);
 
   let effort: string | null = null;
   let effortSource: string | null = null;
@@ -72,7 +75,13 @@ export function reasoningReceipt(
 
   const disclosureOnly = new Set(layout.reasoning.disclosureKeys);
   const controls = controlKeys.some((key) => !disclosureOnly.has(key));
-  const resolution = !controls ? 'not-applicable' : plan?.origin === 'explicit' ? 'explicit' : 'route-default';
+  const resolution = !controls
+    ? 'not-applicable'
+    : plan?.origin === 'explicit'
+      ? 'explicit'
+      : plan?.origin === 'auto'
+        ? 'resolved-from-prompt'
+        : 'route-default';
   return { controlKeys, effort, effortSource, budgetTokens, budgetSource, resolution };
 }
 

@@ -166,6 +166,7 @@ function renderRoute(table: TableWriter, route: RouteFacts): void {
   table.row('dialect / shape', `${route.dialect} / ${route.route_shape}`);
   table.row('endpoint', route.endpoint_host_class);
   table.row('wire model', route.wire_model);
+  table.row('model facts', MODEL_FACTS_LABELS[route.model_facts_source]);
   table.row('entry point', route.caller_entrypoint);
   table.row(
     'body stream field',
@@ -229,6 +230,19 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
       : `${number(body.reasoning_wire_budget_tokens)} tokens (from ${body.reasoning_wire_budget_source ?? '?'})`,
   );
   table.row('tool_choice', body.tool_choice ?? 'not sent');
+  const redaction = body.outbound_redaction;
+  table.row(
+    'secrets replaced',
+    redaction.enabled
+      ? `${number(redaction.user_text_replacements)} in user text, ${number(redaction.tool_result_replacements)} in tool results`
+      : 'off (redact_outbound is false)',
+  );
+  const cache = body.prompt_cache;
+  table.row(
+    'prompt cache',
+    `${plural(cache.breakpoint_count, 'breakpoint')}${cache.breakpoint_count === 0 ? '' : ` (${cache.breakpoint_regions.join(', ')})`}` +
+      (cache.cache_key_field === null ? '' : `; session key at ${cache.cache_key_field}`),
+  );
 
   table.subheading('System prompt (as prepared)');
   table.row('assembly', ASSEMBLY_LABELS[body.system_prompt.assembly]);
@@ -317,8 +331,15 @@ function hints(manifest: RequestManifest): string[] {
 
 const RESOLUTION_LABELS: Readonly<Record<BodyFacts['reasoning_resolution'], string>> = {
   explicit: 'explicit user selection',
+  'resolved-from-prompt': 'auto, resolved against the prompt',
   'route-default': 'route default (no user selection)',
   'not-applicable': 'the body sends no reasoning control',
+};
+
+const MODEL_FACTS_LABELS: Readonly<Record<RouteFacts['model_facts_source'], string>> = {
+  'route-row': 'the route row',
+  'model-id': "the route row with this model's override (exact id)",
+  'model-pattern': 'the route row with a model-family override (pattern)',
 };
 
 const ASSEMBLY_LABELS: Readonly<Record<BodyFacts['system_prompt']['assembly'], string>> = {

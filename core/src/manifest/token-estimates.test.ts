@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ByteClasses } from './byte-classes.js';
-import { estimateTokens, inputBudgetCeiling, inputHeadroom } from './token-estimates.js';
+import { estimateTokens, inputBudgetCeiling, inputHeadroom, outputRoomInWindow } from './token-estimates.js';
 
 const classes = (overrides: Partial<ByteClasses>): ByteClasses => ({
   body: 0,
@@ -44,14 +44,21 @@ describe('input budget ceiling', () => {
     ['HB-03 a 1M window with a 65,536 output cap', 1_000_000, 65_536, null, 933_440],
     ['HB-04 262,144 window, 32,768 output', 262_144, 32_768, null, 228_352],
     ['HB-06 capped by a route input limit', 1_000_000, 64_000, 128_000, 128_000],
-    ['HB-07 a small window clamps the reservation so 1,024 input tokens fit', 8_192, 262_144, null, 1_024],
-    ['HB-08 a 512 window leaves nothing', 512, 262_144, null, 0],
+    ['HB-07 a small window, its reservation fitted first, leaves 1,024 input tokens', 8_192, 6_144, null, 1_024],
+    ['HB-08 a 512 window leaves nothing', 512, 1, null, 0],
+    ['the ceiling subtracts exactly the reservation it is given', 2_000, 1, null, 975],
     ['HB-09 1,048,576 window, 64,000 output', 1_048_576, 64_000, null, 1_048_576 - 64_000 - 1_024],
     ['HB-10 an empty window', 0, 8_192, null, 0],
   ];
   for (const [name, window, output, inputLimit, expected] of cases) {
     it(name, () => expect(inputBudgetCeiling(window, output, inputLimit)).toBe(expected));
   }
+});
+
+describe('output room in a window', () => {
+  it('HB-07 a window of 8,192 leaves 6,144 for output', () => expect(outputRoomInWindow(8_192)).toBe(6_144));
+  it('a window too small for the headroom and the smallest input leaves none', () =>
+    expect(outputRoomInWindow(2_000)).toBe(0));
 });
 
 describe('headroom is signed', () => {

@@ -27,16 +27,18 @@ export function estimateTokens(classes: ByteClasses): TokenEstimates {
   };
 }
 
+/** The most output a window can reserve: what is left once the safety headroom and the smallest input budget fit. */
+export function outputRoomInWindow(windowTokens: number): number {
+  return Math.max(0, windowTokens - (SAFETY_HEADROOM_TOKENS + MIN_INPUT_BUDGET_TOKENS));
+}
+
 /**
- * The input budget ceiling: the window minus the output reservation (clamped so some input always
- * fits) minus the safety headroom, capped by a route input limit when the route has one.
+ * The input budget ceiling: the window minus exactly the output reservation (already fitted to the
+ * window, see outputRoomInWindow) minus the safety headroom, capped by a route input limit when the
+ * route has one.
  */
 export function inputBudgetCeiling(windowTokens: number, outputReservation: number, inputLimit: number | null): number {
-  const clampedOutput = Math.min(
-    outputReservation,
-    Math.max(0, windowTokens - (SAFETY_HEADROOM_TOKENS + MIN_INPUT_BUDGET_TOKENS)),
-  );
-  const ceiling = Math.max(0, windowTokens - clampedOutput - SAFETY_HEADROOM_TOKENS);
+  const ceiling = Math.max(0, windowTokens - outputReservation - SAFETY_HEADROOM_TOKENS);
   return inputLimit !== null && inputLimit > 0 ? Math.min(ceiling, inputLimit) : ceiling;
 }
 

@@ -6,7 +6,7 @@ import type { PreparedOutboundRequest } from '../prepare-outbound-request.js';
 export interface MeasuredBody {
   readonly classes: ByteClasses;
   readonly estimates: TokenEstimates;
-  /** The input budget ceiling: the window less the output reservation, capped by the route's input limit. */
+  /** The input budget ceiling: the window less exactly the output reservation, capped by the route's input limit. */
   readonly ceiling: number;
   /** The ceiling less the conservative estimate of the whole body; negative means the turn does not fit. */
   readonly headroom: number;
@@ -19,7 +19,7 @@ export function measureBody(prepared: PreparedOutboundRequest): MeasuredBody {
   const estimates = estimateTokens(classes);
   const ceiling = inputBudgetCeiling(
     row.context.window_tokens,
-    prepared.outputCapTokens,
+    prepared.outputReservationTokens,
     row.context.input_limit_tokens,
   );
   return { classes, estimates, ceiling, headroom: inputHeadroom(ceiling, estimates) };

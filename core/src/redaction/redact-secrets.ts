@@ -17,14 +17,17 @@ const SENSITIVE_HINTS = [
   'private_key',
 ] as const;
 
-const SECRET_PREFIXES = ['sk-', 'sk_', 'ghp_', 'gho_', 'xoxb-', 'xoxp-', 'pk-'] as const;
+/** Word prefixes of keys: a word starting with one and longer than it by more than six characters is a secret. */
+export const SECRET_PREFIXES = ['sk-', 'sk_', 'ghp_', 'gho_', 'xoxb-', 'xoxp-', 'pk-'] as const;
 
 const REDACTED_VALUE = '[redacted]';
 
 // A PEM private key spans lines, so the per-line rules only see its pieces and would print the armour
 // lines. The whole block goes, through its END line or, if that was cut off,
 // through the end of the text.
-const PEM_PRIVATE_KEY = /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*$)/gi;
+/** A PEM private key block, through its END line or the end of the text. */
+export const PEM_PRIVATE_KEY =
+  /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*$)/gi;
 
 function hasSensitiveHint(key: string): boolean {
   const lower = key.toLowerCase();

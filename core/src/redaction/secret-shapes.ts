@@ -5,7 +5,8 @@
 // words such as `risk-level`, `akia-style` or `eyes-only` out.
 const BOUNDARY = '(?<![A-Za-z0-9])';
 
-const SECRET_SHAPES: readonly RegExp[] = [
+/** The credential shapes, each anchored at a token boundary; shared with outbound redaction. */
+export const SECRET_SHAPES: readonly RegExp[] = [
   // Stripe-style `sk_live_…` and other underscore `sk_` keys; dash `sk-` is caught by the marker rule.
   new RegExp(`${BOUNDARY}[spr]k_(?:test|live|prod)_[A-Za-z0-9]{8,}`, 'i'),
   new RegExp(`${BOUNDARY}sk_[A-Za-z0-9_-]{16,}`, 'i'),

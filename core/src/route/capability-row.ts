@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './base-url.js';
+import { endpointPathSchema } from './endpoint-path.js';
 import { withSchemaDialectDefaults } from '../tools/schema-dialects.js';
 import { toolSchemaRulesInputSchema } from '../tools/tool-schema-rules.js';
 import { labelSchema } from './label.js';
@@ -14,6 +15,15 @@ export type RouteShape = string;
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 // Body keys are snake_case on most wires and camelCase on some (generationConfig.maxOutputTokens).
 const KEY_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+// Headers the transport writes itself (framing and content negotiation): a key may never replace them.
+const TRANSPORT_HEADERS = ['host', 'content-type', 'content-length', 'accept', 'connection', 'transfer-encoding'];
+
+/** The name of a header that carries an API key as it is (such as `x-service-key`): a lower-case HTTP token. */
+export const keyHeaderSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be a lower-case header name')
+  .refine((name) => !TRANSPORT_HEADERS.includes(name), 'must not be a header the transport writes itself');
 
 /** A dotted path into a wire body, e.g. `max_tokens` or `thinking.budget_tokens`. */
 export const bodyKeyPathSchema = z.string().max(128).regex(KEY_PATH, 'must be a dotted path of identifier keys');
@@ -37,6 +47,10 @@ const billingSchema = z.discriminatedUnion('kind', [
 export const REASONING_TIERS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 /** A user-facing reasoning tier. */
 export type ReasoningTier = (typeof REASONING_TIERS)[number];
+/** What a user may select: a tier, or `auto`, which picks a tier from the prompt on every turn. */
+export const REASONING_SELECTIONS = [...REASONING_TIERS, 'auto'] as const;
+/** A user's reasoning selection. */
+export type ReasoningSelection = (typeof REASONING_SELECTIONS)[number];
 
 const jsonLeaf = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -81,6 +95,118 @@ const toolChoiceSchema = z
   })
   .strict();
 
+const outputCapSchema = z
+  .object({
+    /** Body path the dialect writes the output cap to; null when the route sends none. */
+    field: bodyKeyPathSchema.nullable(),
+    /** Tokens requested by default, before the output limit and the window clamp them; unused when field is null. */
+    default_tokens: z.number().int().positive(),
+    /**
+     * Tokens kept out of the input budget for the reply when the route sends no cap (field null);
+     * null reserves nothing. With a cap sent, the reservation is the cap itself.
+     */
+    reserve_tokens: z.number().int().min(0).nullable().default(null),
+  })
+  .strict()
+  .refine((cap) => cap.field === null || cap.reserve_tokens === null, {
+    message: 'reserve_tokens is for a route that sends no cap: with a cap field the reservation is the cap',
+    path: ['reserve_tokens'],
+  });
+
+const contextSchema = z
+  .object({
+    window_tokens: z.number().int().positive(),
+    source: z.enum(CONTEXT_SOURCES),
+    input_limit_tokens: z.number().int().positive().nullable().default(null),
+    output_limit_tokens: z.number().int().positive().nullable().default(null),
+  })
+  .strict();
+
+/** Regions of a body a dialect may mark as a prompt-cache breakpoint, in the order the provider renders them. */
+export const CACHE_BREAKPOINT_REGIONS = ['tools', 'system', 'conversation-tail'] as const;
+
+const promptCacheSchema = z
+  .object({
+    /** Where the dialect places breakpoints: after the last tool, the system prompt, the latest user turns. */
+    breakpoints: z.array(z.enum(CACHE_BREAKPOINT_REGIONS)).max(3).default([]),
+    /** How many of the latest user turns get a `conversation-tail` breakpoint. */
+    tail_turns: z.number().int().min(1).max(8).default(1),
+    /** The provider's limit of breakpoints in one request; beyond it the earliest are dropped. */
+    max_breakpoints: z.number().int().min(1).max(64).default(4),
+    /** Body path that carries a cache key derived from the session (`prompt_cache_key`); null sends none. */
+    key_field: bodyKeyPathSchema.nullable().default(null),
+  })
+  .strict();
+
+const provenanceSchema = z
+  .object({
+    /** Where the facts in this row come from (a docs page, a config file, a measurement). */
+    source: z.string().min(1).max(200),
+  })
+  .strict();
+
+/** Whether a model-override pattern compiles as a JavaScript regular expression. */
+function compilesAsPattern(source: string): boolean {
+  try {
+    new RegExp(`^(?:${source})$`, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Facts one model (or a family, by pattern) has on a route where they differ from the row's. Each
+ * field present replaces the row's field; `output_cap` and `context` replace only the keys they name.
+ * The base URL, authentication and route identity never change per model.
+ */
+const modelOverrideSchema = z
+  .object({
+    match: z
+      .object({
+        /** Model ids matched exactly (as the user selects them, or as they go on the wire). */
+        ids: z.array(z.string().min(1).max(256)).max(64).default([]),
+        /** A JavaScript regular expression a whole model id must match. */
+        pattern: z.string().min(1).max(200).refine(compilesAsPattern, 'must be a valid regular expression').optional(),
+      })
+      .strict()
+      .refine((match) => match.ids.length > 0 || match.pattern !== undefined, 'needs ids or a pattern'),
+    dialect: labelSchema.optional(),
+    /** Replaces `endpoint.path` (appended to the row's own base URL). */
+    endpoint_path: z.string().startsWith('/').optional(),
+    reasoning: reasoningSchema.nullable().optional(),
+    output_cap: z
+      .object({
+        field: bodyKeyPathSchema.nullable().optional(),
+        default_tokens: z.number().int().positive().optional(),
+        reserve_tokens: z.number().int().min(0).nullable().optional(),
+      })
+      .strict()
+      .optional(),
+    context: z
+      .object({
+        window_tokens: z.number().int().positive().optional(),
+        source: z.enum(CONTEXT_SOURCES).optional(),
+        input_limit_tokens: z.number().int().positive().nullable().optional(),
+        output_limit_tokens: z.number().int().positive().nullable().optional(),
+      })
+      .strict()
+      .optional(),
+    tool_schema: toolSchemaRulesInputSchema.transform(withSchemaDialectDefaults).optional(),
+    omit_body_keys: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)).optional(),
+    tokenizer: z.enum(OFFLINE_TOKENIZERS).nullable().optional(),
+    image_input: z.boolean().optional(),
+    prompt_cache: promptCacheSchema.nullable().optional(),
+    /** Where these model facts come from, when not the row's own source. */
+    provenance: provenanceSchema.optional(),
+  })
+  .strict();
+
+/** A model override as a plugin writes it. */
+export type ModelOverrideInput = z.input<typeof modelOverrideSchema>;
+/** A validated model override. */
+export type ModelOverride = z.output<typeof modelOverrideSchema>;
+
 /** A capability row: one provider route described as data. Every field is documented in docs/capability-rows.md. */
 export const capabilityRowSchema = z
   .object({
@@ -93,22 +219,31 @@ export const capabilityRowSchema = z
     endpoint: z
       .object({
         base_url: baseUrlSchema,
-        /** Path appended to base_url for the POST, e.g. `/chat/completions`. */
-        path: z.string().startsWith('/'),
+        /** Path appended to base_url for the POST, e.g. `/chat/completions`; `{model}` stands for the wire model. */
+        path: endpointPathSchema,
+        /** The path on the streaming entry point when the wire asks for a stream by URL; null: `path` on both. */
+        streaming_path: endpointPathSchema.nullable().default(null),
       })
       .strict(),
     auth: z
       .object({
-        scheme: z.enum(['bearer', 'x-api-key', 'none']),
+        /** How the key travels: `Authorization: Bearer`, an `x-api-key` header, the header `key_header` names, or not at all. */
+        scheme: z.enum(['bearer', 'x-api-key', 'header', 'none']),
         /** Environment variable that holds the key; the key itself is never stored. */
         api_key_env: z
           .string()
           .regex(/^[A-Z_][A-Z0-9_]*$/)
           .nullable(),
+        /** With scheme `header`: the header that carries the key as it is; null for every other scheme. */
+        key_header: keyHeaderSchema.nullable().default(null),
         /** Fixed extra headers (e.g. `anthropic-version`); never secrets. */
         headers: z.record(z.string(), z.string()).default({}),
       })
-      .strict(),
+      .strict()
+      .refine((auth) => (auth.scheme === 'header') === (auth.key_header !== null), {
+        message: 'key_header names the key header of scheme header, and only of that scheme',
+        path: ['key_header'],
+      }),
     model: z
       .object({
         /** The model a user selects when they name none. */
@@ -119,22 +254,8 @@ export const capabilityRowSchema = z
         catalog: z.array(z.string()).default([]),
       })
       .strict(),
-    context: z
-      .object({
-        window_tokens: z.number().int().positive(),
-        source: z.enum(CONTEXT_SOURCES),
-        input_limit_tokens: z.number().int().positive().nullable().default(null),
-        output_limit_tokens: z.number().int().positive().nullable().default(null),
-      })
-      .strict(),
-    output_cap: z
-      .object({
-        /** Body path the dialect writes the output cap to; null when the route sends none. */
-        field: bodyKeyPathSchema.nullable(),
-        /** Tokens requested by default; also the output reservation in the input budget. */
-        default_tokens: z.number().int().positive(),
-      })
-      .strict(),
+    context: contextSchema,
+    output_cap: outputCapSchema,
     billing: billingSchema,
     /** Written as a schema dialect label plus overrides; parsed into complete rules from that dialect's preset. */
     tool_schema: toolSchemaRulesInputSchema.transform(withSchemaDialectDefaults),
@@ -144,12 +265,16 @@ export const capabilityRowSchema = z
     omit_body_keys: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)).default([]),
     /** Offline BPE encoding of the route's model family, for preview token counts; null when none ships with cw. */
     tokenizer: z.enum(OFFLINE_TOKENIZERS).nullable().default(null),
-    provenance: z
-      .object({
-        /** Where the facts in this row come from (a docs page, a config file, a measurement). */
-        source: z.string().min(1).max(200),
-      })
-      .strict(),
+    /** Whether the model takes image input parts. */
+    image_input: z.boolean().default(false),
+    /** Prompt caching the route takes: where breakpoints go and which body key carries a cache key; null for none. */
+    prompt_cache: promptCacheSchema.nullable().default(null),
+    /**
+     * Facts that differ per model on this route, first match wins (docs/capability-rows.md): a model
+     * without a match gets the row's own facts.
+     */
+    models: z.array(modelOverrideSchema).max(64).default([]),
+    provenance: provenanceSchema,
   })
   .strict();
 

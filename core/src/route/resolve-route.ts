@@ -2,6 +2,7 @@ import type { CwConfig } from '../config/cw-config.js';
 import type { CoreHooks } from '../hooks.js';
 import { ANSWERED_BY } from './answered-by.js';
 import { capabilityRowSchema, type CapabilityRow } from './capability-row.js';
+import { resolveModelFacts, wireModelOf, type ModelFacts } from './model-facts.js';
 
 /** What route resolution is asked: which route id, under which config, with which rows registered. */
 export interface RouteQuery {
@@ -12,11 +13,14 @@ export interface RouteQuery {
 
 /** A fixed route, resolved to its capability row and the model the user selected on it. */
 export interface ResolvedRoute {
+  /** After resolution: the row with the selected model's overrides applied (docs/capability-rows.md). */
   readonly row: CapabilityRow;
   /** The model id the user selected (or the row's default), before wire mapping. */
   readonly model: string;
   /** Whether the route id came from a plugin's row table or from the user's config. */
   readonly definedBy: 'plugin-row' | 'user-config';
+  /** Set by resolveRoute: which model override applied, and which facts it set. */
+  readonly modelFacts?: Pick<ModelFacts, 'match' | 'provenance'>;
   /** Set by the hook, never by a tap: the name of the tap that answered. */
   readonly [ANSWERED_BY]?: string;
 }
@@ -76,10 +80,20 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
     }
   }
   const plugin = answeredBy === ROW_TABLE_TAP ? (owner?.plugin ?? resolved.row.plugin) : answeredBy;
+  // The model's own facts last: an override never changes the base URL or the key, so the check above holds.
+  const facts = resolveModelFacts(checked.data, resolved.model);
+  const effective = capabilityRowSchema.safeParse(facts.row);
+  if (!effective.success) {
+    const issue = effective.error.issues[0];
+    throw new RoutePlanError(
+      `route ${query.routeId} with model ${resolved.model} resolves to an invalid row (field ${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'})`,
+    );
+  }
   return {
-    row: { ...checked.data, plugin },
+    row: { ...effective.data, plugin },
     model: resolved.model,
     definedBy: owner?.definedBy ?? resolved.definedBy,
+    modelFacts: { match: facts.match, provenance: facts.provenance },
   };
 }
 
@@ -122,7 +136,5 @@ function originOf(url: string): string | null {
 
 /** The id that goes on the wire for the selected model on this route. */
 export function wireModelFor(route: ResolvedRoute): string {
-  // Own keys only: a model id such as `constructor` must not find Object.prototype members.
-  const map = route.row.model.wire_map;
-  return Object.hasOwn(map, route.model) ? (map[route.model] as string) : route.model;
+  return wireModelOf(route.row, route.model);
 }

@@ -4,7 +4,7 @@ import type { PreparedOutboundRequest } from '../prepare-outbound-request.js';
 import { safeEnvVarName } from '../redaction/safe-env-var-name.js';
 import { ReplyAssembler, type AssistantReply } from '../reply/assemble-reply.js';
 import type { TurnEvent } from '../reply/turn-events.js';
-import { apiKeyFor } from './api-key.js';
+import { apiKeyFor, credentialHeader } from './api-key.js';
 import { openPost, TimeoutFired, type TimeoutPhase } from './open-post.js';
 import { ProviderError } from './provider-error.js';
 import { providerErrorDetail, type ProviderErrorDetail } from './provider-error-text.js';
@@ -62,8 +62,8 @@ export async function sendPreparedRequest(
   const url = requestUrlFor(prepared.url, key, prepared.apiKeyEnv, options.env);
   const headers: Record<string, string> = { ...prepared.headers };
   if (key !== null) {
-    if (prepared.route.row.auth.scheme === 'x-api-key') headers['x-api-key'] = key;
-    else headers['authorization'] = `Bearer ${key}`;
+    const [name, value] = credentialHeader(prepared.route.row.auth, key);
+    headers[name] = value;
   }
   const scrub = [...(key === null ? [] : [key]), ...(options.scrub ?? [])];
   const sleep =

@@ -1,23 +1,22 @@
 import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
 import { isJsonObject, setValueAt } from '@cw/plugin-kit';
-
-type Block = { [key: string]: JsonValue };
-type Turn = { role: 'user' | 'assistant'; content: Block[] };
+import { markCacheBreakpoints, type Block, type Turn } from './anthropic-cache-breakpoints.js';
 
 /** Builds an Anthropic Messages body in wire key order: model, max_tokens, system, messages, tools, tool_choice, stream. */
 export function buildAnthropicBody(context: BuildContext): WireBody {
   const body: WireBody = { model: context.wireModel };
   // Anthropic requires max_tokens; the row names the field, the dialect guarantees it is present.
   setValueAt(body, context.row.output_cap.field ?? 'max_tokens', context.outputCapTokens);
-  if (context.system !== '') body['system'] = context.system;
-  body['messages'] = anthropicTurns(context.messages);
-  if (context.tools.length > 0) {
-    body['tools'] = context.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.parameters as JsonValue,
-    }));
-  }
+  const tools: Block[] = context.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters as JsonValue,
+  }));
+  const turns = anthropicTurns(context.messages);
+  const marks = markCacheBreakpoints(context.row.prompt_cache ?? null, tools, context.system, turns);
+  if (context.system !== '') body['system'] = marks.system;
+  body['messages'] = turns.map((turn, index) => collapse(turn, marks.markedTurns.has(index)));
+  if (tools.length > 0) body['tools'] = tools;
   const toolChoice = anthropicToolChoice(context.toolChoice);
   if (toolChoice !== undefined) body['tool_choice'] = toolChoice;
   // Messages mirrors the caller: the blocking entry point sends stream:false explicitly.
@@ -26,7 +25,7 @@ export function buildAnthropicBody(context: BuildContext): WireBody {
 }
 
 /** Anthropic wants strictly alternating roles, and tool results travel as blocks of a user turn. */
-function anthropicTurns(messages: readonly ConversationMessage[]): JsonValue[] {
+function anthropicTurns(messages: readonly ConversationMessage[]): Turn[] {
   const turns: Turn[] = [];
   const push = (role: Turn['role'], blocks: Block[]): void => {
     const last = turns[turns.length - 1];
@@ -57,11 +56,16 @@ function anthropicTurns(messages: readonly ConversationMessage[]): JsonValue[] {
       }
     }
   }
-  // A lone text block is sent as a plain string: the shorter, more common wire form.
-  return turns.map((turn) => {
-    const only = turn.content.length === 1 ? turn.content[0] : undefined;
-    return { role: turn.role, content: only && only['type'] === 'text' ? (only['text'] as string) : turn.content };
-  });
+  return turns;
+}
+
+/** A lone text block is sent as a plain string, the shorter, more common wire form, unless it carries a breakpoint. */
+function collapse(turn: Turn, marked: boolean): JsonValue {
+  const only = turn.content.length === 1 ? turn.content[0] : undefined;
+  return {
+    role: turn.role,
+    content: !marked && only && only['type'] === 'text' ? (only['text'] as string) : turn.content,
+  };
 }
 
 /** The thinking and redacted_thinking blocks the core left on an assistant message to send back. */

@@ -84,6 +84,7 @@ describe('describeAnthropicBody', () => {
         effortPaths: ['reasoning_effort', 'thinking.effort', 'output_config.effort'],
         budgetPaths: ['thinking.budget_tokens', 'output_config.budget_tokens'],
       },
+      cacheBreakpoints: [],
     });
     expect(describeAnthropicBody({ model: 'm', messages: 'hi' }).itemsKey).toBeNull();
   });

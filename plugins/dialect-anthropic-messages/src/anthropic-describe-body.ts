@@ -16,6 +16,7 @@ const ANTHROPIC_LAYOUT: BodyLayoutSpec = {
   toolChoiceNamePath: 'name',
   streamKey: 'stream',
   reasoning: reasoningLayout(REASONING_KEYS),
+  cacheMarkerKey: 'cache_control',
 };
 
 /** Says where an Anthropic Messages body keeps each region and wire fact. */

@@ -84,3 +84,34 @@ describe('describeBodyLayout', () => {
     expect(describeBodyLayout({}, outside).streamField).toBeNull();
   });
 });
+
+describe('cache breakpoints', () => {
+  const marked = { ...outside, cacheMarkerKey: 'cache_control' };
+  const mark = { type: 'ephemeral' };
+
+  it('lists each marked tool, system block and content block by region, in body order', () => {
+    const layout = describeBodyLayout(
+      {
+        instructions: [{ type: 'text', text: 's', cache_control: mark }],
+        input: [
+          { content: [{ type: 'text', text: 'a', cache_control: mark }] },
+          { content: 'plain' },
+          {
+            content: [
+              { type: 'text', text: 'b' },
+              { type: 'result', cache_control: mark },
+            ],
+          },
+        ],
+        tools: [{ name: 'x' }, { name: 'y', cache_control: mark }],
+      },
+      marked,
+    );
+    expect(layout.cacheBreakpoints).toEqual(['tools', 'system', 'messages', 'messages']);
+  });
+
+  it('is absent for a dialect that names no marker, and empty for an unmarked body', () => {
+    expect(describeBodyLayout({ input: [] }, outside).cacheBreakpoints).toBeUndefined();
+    expect(describeBodyLayout({ instructions: 's', input: [] }, marked).cacheBreakpoints).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { BodyLayout, JsonValue, ReasoningLayout, WireBody } from '@cw/core';
+import type { BodyLayout, CacheBreakpointRegion, JsonValue, ReasoningLayout, WireBody } from '@cw/core';
 import { collectAttachmentParts } from './attachment-parts.js';
 import { isJsonObject, type JsonObject } from './json-guards.js';
 import { toolChoiceFacts } from './tool-choice-facts.js';
@@ -24,6 +24,8 @@ export interface BodyLayoutSpec {
   /** Top-level boolean key that asks for a streamed reply. */
   readonly streamKey: string;
   readonly reasoning: ReasoningLayout;
+  /** The key that marks a block as a prompt-cache breakpoint (`cache_control`), for dialects that have one. */
+  readonly cacheMarkerKey?: string;
 }
 
 /** Describes a body by its dialect's spec: the regions the core accounts and the facts the manifest reports. */
@@ -46,7 +48,34 @@ export function describeBodyLayout(body: WireBody, spec: BodyLayoutSpec): BodyLa
     toolChoice: toolChoiceFacts(body[spec.toolChoiceKey], spec.toolChoiceNamePath),
     streamField: typeof stream === 'boolean' ? stream : null,
     reasoning: spec.reasoning,
+    ...(spec.cacheMarkerKey === undefined
+      ? {}
+      : { cacheBreakpoints: cacheBreakpoints(body, spec, systemField, items, spec.cacheMarkerKey) }),
   };
+}
+
+/**
+ * The breakpoints in body order: marked tool declarations, marked system blocks, then marked blocks
+ * inside the items' `content` arrays.
+ */
+function cacheBreakpoints(
+  body: WireBody,
+  spec: BodyLayoutSpec,
+  systemField: JsonValue | undefined,
+  items: readonly JsonValue[],
+  marker: string,
+): CacheBreakpointRegion[] {
+  const marked = (value: JsonValue | undefined): number =>
+    Array.isArray(value) ? value.filter((entry) => isJsonObject(entry) && entry[marker] !== undefined).length : 0;
+  const tools = body[spec.toolsKey];
+  const regions: CacheBreakpointRegion[] = [];
+  for (let count = marked(tools); count > 0; count--) regions.push('tools');
+  for (let count = marked(systemField); count > 0; count--) regions.push('system');
+  for (const item of items) {
+    if (!isJsonObject(item)) continue;
+    for (let count = marked(item['content']); count > 0; count--) regions.push('messages');
+  }
+  return regions;
 }
 
 // Positions count every item, objects or not, so indexes match the body the core measures.

@@ -5,7 +5,8 @@ const ADAPTIVE = { 'thinking.type': 'adaptive' } as const;
 /**
  * Anthropic's Messages route: adaptive thinking with `output_config.effort` (xhigh and max both
  * send `max`). Off sends nothing: some models refuse an explicit `disabled`. Forced tool use is
- * refused while thinking.
+ * refused while thinking. Haiku 4.5 takes neither adaptive thinking nor an effort: it gets no control.
+ * Prompt caching: a breakpoint after the tools, on the system prompt and on the two latest user turns.
  */
 export const ANTHROPIC_ROW: CapabilityRowInput = {
   provider_id: 'anthropic',
@@ -15,7 +16,10 @@ export const ANTHROPIC_ROW: CapabilityRowInput = {
   route_shape: 'standard',
   endpoint: { base_url: 'https://api.anthropic.com', path: '/v1/messages' },
   auth: { scheme: 'x-api-key', api_key_env: 'ANTHROPIC_API_KEY', headers: { 'anthropic-version': '2023-06-01' } },
-  model: { default: 'claude-sonnet-4-6', catalog: ['claude-sonnet-4-6', 'claude-opus-4-8', 'claude-sonnet-5'] },
+  model: {
+    default: 'claude-sonnet-4-6',
+    catalog: ['claude-sonnet-4-6', 'claude-opus-4-8', 'claude-sonnet-5', 'claude-haiku-4-5'],
+  },
   context: { window_tokens: 200_000, source: 'catalog', output_limit_tokens: 64_000 },
   output_cap: { field: 'max_tokens', default_tokens: 32_000 },
   billing: { kind: 'metered' },
@@ -32,7 +36,10 @@ export const ANTHROPIC_ROW: CapabilityRowInput = {
     // unmodified, with their results; those of earlier turns the API drops from the context itself.
     replay: 'tool-loop',
   },
-  provenance: { source: 'Anthropic docs: Messages API, adaptive thinking, effort, 2026-07' },
+  image_input: true,
+  prompt_cache: { breakpoints: ['tools', 'system', 'conversation-tail'], tail_turns: 2, max_breakpoints: 4 },
+  models: [{ match: { ids: ['claude-haiku-4-5'] }, reasoning: null }],
+  provenance: { source: 'Anthropic docs: Messages API, adaptive thinking, effort, prompt caching, 2026-07' },
 };
 
 /** Every route this plugin registers. */

@@ -6,7 +6,7 @@ const FALLBACK_OUTPUT = 8_192;
 
 const PER_DIALECT: Record<
   string,
-  Pick<CapabilityRowInput, 'output_cap' | 'tool_schema'> & { path: (base: string) => string }
+  Pick<CapabilityRowInput, 'output_cap' | 'tool_schema' | 'prompt_cache'> & { path: (base: string) => string }
 > = {
   'chat-completions': {
     path: () => '/chat/completions',
@@ -19,6 +19,8 @@ const PER_DIALECT: Record<
     path: (base) => (/\/v1\/?$/.test(base) ? '/messages' : '/v1/messages'),
     output_cap: { field: 'max_tokens', default_tokens: FALLBACK_OUTPUT },
     tool_schema: { dialect: 'draft-2020-object', root_must_be_object: true },
+    // As on every Messages route: the last tool is a cache breakpoint.
+    prompt_cache: { breakpoints: ['tools'] },
   },
   'openai-responses': {
     path: () => '/responses',
@@ -57,6 +59,7 @@ export function customRouteRow(routeId: string, route: CustomRouteConfig): Capab
     output_cap: { field: dialect.output_cap.field, default_tokens: outputTokens },
     billing: { kind: 'unknown' },
     tool_schema: dialect.tool_schema,
+    prompt_cache: dialect.prompt_cache ?? null,
     tool_choice: { accepted: ['auto', 'none', 'required', 'named'], fallback: {} },
     // cw cannot know where an arbitrary endpoint takes a reasoning control, so it sends none.
     reasoning: null,

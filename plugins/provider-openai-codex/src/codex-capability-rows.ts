@@ -4,8 +4,9 @@ const SUMMARY = { 'reasoning.summary': 'auto' } as const;
 
 /**
  * OpenAI Codex on the ChatGPT backend: Responses at `/codex/responses`, billed to the ChatGPT plan.
- * The backend answers 400 to `max_output_tokens`, so the row sends no cap (the default still sizes
- * the input budget). Effort is low, medium, high or xhigh; reasoning cannot be turned off.
+ * The backend answers 400 to `max_output_tokens`, so the row sends no cap; it declares 4,096 tokens
+ * of the window kept free for the reply instead (docs/capability-rows.md). Effort is low, medium,
+ * high or xhigh; reasoning cannot be turned off. Each session sends one `prompt_cache_key`.
  */
 export const CODEX_ROW: CapabilityRowInput = {
   provider_id: 'openai-codex',
@@ -17,7 +18,7 @@ export const CODEX_ROW: CapabilityRowInput = {
   auth: { scheme: 'bearer', api_key_env: 'CODEX_ACCESS_TOKEN' },
   model: { default: 'gpt-5.6', catalog: ['gpt-5.6', 'gpt-5.6-codex'] },
   context: { window_tokens: 128_000, source: 'fallback' },
-  output_cap: { field: null, default_tokens: 32_768 },
+  output_cap: { field: null, default_tokens: 4_096, reserve_tokens: 4_096 },
   billing: { kind: 'subscription', plan: 'Codex OAuth quota' },
   tool_schema: { dialect: 'object-root' },
   tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
@@ -32,6 +33,8 @@ export const CODEX_ROW: CapabilityRowInput = {
     replay: 'tool-loop',
   },
   tokenizer: 'o200k_base',
+  image_input: true,
+  prompt_cache: { key_field: 'prompt_cache_key' },
   provenance: { source: 'OpenAI Codex client behaviour and Responses API reference, 2026-08' },
 };
 

@@ -2,7 +2,7 @@ import { PluginRegistry, type LoadedPlugin, type BuildContext, type ReasoningPla
 import { capabilityRowSchema } from '../../../core/src/route/capability-row.js';
 import { describe, expect, it } from 'vitest';
 import { OPENCODE_ZEN_BODY_MATCH, OPENCODE_ZEN_BODY_STAGE, refineOpenCodeZenBody } from './opencode-zen-build-body.js';
-import { OPENCODE_ZEN_CHAT_ROW, OPENCODE_ZEN_RESPONSES_ROW } from './opencode-zen-capability-rows.js';
+import { OPENCODE_ZEN_CHAT_ROW, OPENCODE_ZEN_RESPONSES_ROW, OPENCODE_ZEN_ROW } from './opencode-zen-capability-rows.js';
 import { register } from './index.js';
 
 /** What one register call recorded; the registry fills it in. */
@@ -35,8 +35,10 @@ describe('refineOpenCodeZenBody', () => {
     expect(refineOpenCodeZenBody(body, { row: responses, reasoning: null } as unknown as BuildContext)).toBe(body);
   });
 
-  it('matches the Responses route by id, not the chat route that shares its shape', () => {
-    expect(OPENCODE_ZEN_BODY_MATCH).toEqual({ routeIds: [OPENCODE_ZEN_RESPONSES_ROW.route_id] });
+  it('matches the Responses and model-aware routes by id, not the chat route that shares their shape', () => {
+    expect(OPENCODE_ZEN_BODY_MATCH).toEqual({
+      routeIds: [OPENCODE_ZEN_RESPONSES_ROW.route_id, OPENCODE_ZEN_ROW.route_id],
+    });
     expect(OPENCODE_ZEN_BODY_MATCH.routeIds).not.toContain(OPENCODE_ZEN_CHAT_ROW.route_id);
     expect(OPENCODE_ZEN_BODY_MATCH.routeShapes).toBeUndefined();
   });
@@ -49,7 +51,7 @@ describe('register', () => {
     register(registry.apiFor('@cw/provider-opencode-zen', registered));
     expect(registry.problems).toEqual([]);
     expect(registered).toEqual({
-      routeIds: [OPENCODE_ZEN_CHAT_ROW.route_id, OPENCODE_ZEN_RESPONSES_ROW.route_id],
+      routeIds: [OPENCODE_ZEN_ROW.route_id, OPENCODE_ZEN_CHAT_ROW.route_id, OPENCODE_ZEN_RESPONSES_ROW.route_id],
       dialectIds: [],
       toolNames: [],
       refiners: [{ match: OPENCODE_ZEN_BODY_MATCH, stage: OPENCODE_ZEN_BODY_STAGE }],

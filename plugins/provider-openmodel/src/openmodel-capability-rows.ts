@@ -28,6 +28,7 @@ export const OPENMODEL_ROW: CapabilityRowInput = {
     default_tier: 'high',
     forbids_forced_tool_choice: true,
   },
+  prompt_cache: { breakpoints: ['tools'] },
   provenance: { source: 'OpenModel gateway docs, Anthropic extended thinking, 2026-08' },
 };
 

@@ -1,5 +1,13 @@
 import type { CapabilityRowInput } from '@cw/core';
 
+const XAI_REASONING: CapabilityRowInput['reasoning'] = {
+  key_path: 'reasoning_effort',
+  value_kind: 'effort',
+  values: { off: 'high', minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'xhigh' },
+  default_tier: null,
+  conflicting_params: ['presence_penalty', 'frequency_penalty', 'stop'],
+};
+
 /**
  * xAI's chat route. Tool parameters need an object root (unions are flattened), and the structured
  * outputs engine refuses length and item-count bounds and `null` inside an enum; at most 200 tools.
@@ -24,13 +32,14 @@ export const XAI_ROW: CapabilityRowInput = {
     max_tools: 200,
   },
   tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
-  reasoning: {
-    key_path: 'reasoning_effort',
-    value_kind: 'effort',
-    values: { off: 'high', minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'xhigh' },
-    default_tier: null,
-    conflicting_params: ['presence_penalty', 'frequency_penalty', 'stop'],
-  },
+  reasoning: XAI_REASONING,
+  models: [
+    {
+      // grok-4.5's top effort is high: the tiers above it clamp there.
+      match: { ids: ['grok-4.5'] },
+      reasoning: { ...XAI_REASONING, values: { ...XAI_REASONING.values, xhigh: 'high', max: 'high' } },
+    },
+  ],
   provenance: { source: 'xAI docs: reasoning, structured outputs, function calling, 2026-06' },
 };
 

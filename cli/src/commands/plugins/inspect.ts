@@ -23,9 +23,9 @@ type OclifPlugin = ReturnType<InstanceType<typeof Base>['findPlugin']>;
  * the capability rows it registered, with their provenance, and any problem loading it.
  */
 export default class PluginsInspect extends Base {
-  static override summary = 'Show a plugin: its package facts and the capability rows it registered';
+  static override summary = 'Show a plugin: its package facts and what it registered with cw';
   static override description =
-    'Displays what oclif knows about a plugin (version, commands, dependencies; no paths) and, for cw plugins, every route the plugin registered with its dialect, shape and provenance, and any problem that kept it from loading. A scoped built-in can be named without its scope (provider-deepseek).';
+    'Displays what oclif knows about a plugin (version, commands, dependencies; no paths) and, for cw plugins, every route the plugin registered with its dialect, shape and provenance, its dialects, tools, body refiners and hook taps, and any problem that kept it from loading. A scoped built-in can be named without its scope (provider-deepseek).';
   static override examples = [
     '<%= config.bin %> plugins:inspect @cw/provider-deepseek',
     '<%= config.bin %> plugins inspect provider-moonshot --json',
@@ -75,6 +75,7 @@ export default class PluginsInspect extends Base {
 
   private async describe(core: Core, registry: PluginRegistry, plugin: OclifPlugin): Promise<InspectedPlugin> {
     const { routeView } = await import('../../route-view.js');
+    const { hookTapCounts } = await import('../../render-plugin-registrations.js');
     const dependencies: Record<string, { from: string | null; version: string }> = {};
     for (const dependency of Object.keys(plugin.pjson.dependencies ?? {}).sort()) {
       const { version } = await this.findDep(plugin, dependency);
@@ -108,10 +109,8 @@ export default class PluginsInspect extends Base {
                 route_shapes: (refiner.match.routeShapes ?? []).map(core.safeIdentifier),
                 stage: refiner.stage,
               })),
-              hook_taps: {
-                resolveRoute: registry.hooks.resolveRoute.taps.filter((tap) => tap.name === plugin.name).length,
-                projectTools: registry.hooks.projectTools.taps.filter((tap) => tap.name === plugin.name).length,
-              },
+              tools: (loaded?.toolNames ?? []).map(core.safeIdentifier),
+              hook_taps: hookTapCounts(registry, plugin.name),
               problems: registry.problems
                 .filter((problem) => problem.plugin === plugin.name)
                 .map((problem) => ({ code: problem.code, detail: core.safeErrorText(problem.detail) })),
