@@ -10,7 +10,7 @@ import { redactOutboundMessages, type OutboundRedactionCounts } from './prompt/r
 import { repairToolHistory } from './prompt/repair-tool-history.js';
 import { selectReplay } from './prompt/select-replay.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
-import type { Dialect, RouteShape } from './route/capability-row.js';
+import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
 import { endpointUrl } from './route/endpoint-url.js';
 import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
