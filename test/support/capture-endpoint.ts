@@ -133,9 +133,7 @@ export async function startCaptureEndpoint(): Promise<CaptureEndpoint> {
         return;
       }
       if (streams)
-        response
-          .writeHead(200, { 'content-type': STREAM_TYPE[dialect] ?? 'text/event-stream' })
-          .end(STREAMED[dialect]);
+        response.writeHead(200, { 'content-type': STREAM_TYPE[dialect] ?? 'text/event-stream' }).end(STREAMED[dialect]);
       else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(WHOLE[dialect]));
     });
   });
