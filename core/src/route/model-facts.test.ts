@@ -58,7 +58,7 @@ describe('resolveModelFacts', () => {
     const facts = resolveModelFacts(row, 'acme-old');
     expect(facts.wireModel).toBe('acme-fast');
     expect(facts.row.dialect).toBe('openai-responses');
-    expect(facts.row.endpoint).toEqual({ base_url: 'https://api.acme.test', path: '/responses' });
+    expect(facts.row.endpoint).toEqual({ base_url: 'https://api.acme.test', path: '/responses', streaming_path: null });
     expect(facts.row.output_cap).toEqual({ field: 'max_output_tokens', default_tokens: 8_000, reserve_tokens: null });
     expect(facts.row.context).toEqual({
       window_tokens: 32_000,
