@@ -36,6 +36,7 @@ export async function loadRuntime(config: Config): Promise<Runtime> {
   const registry = await loadRegistry(config);
   const home = core.cwHome();
   const defaultRouteId = (config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
-  const snapshot = await core.loadSnapshot({ home, registry, defaultRouteId });
+  // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
+  const snapshot = await core.loadSnapshot({ home, registry, defaultRouteId, cwd: process.cwd(), env: process.env });
   return { home, registry, snapshot };
 }

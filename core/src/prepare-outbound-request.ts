@@ -147,7 +147,7 @@ export function prepareOutboundRequest(
   };
   const projection = project(hooks, projectionContext);
   const toolSurface: PreparedToolSurface = { activeTools, deferredTools, projection };
-  const system = composeSystemPrompt();
+  const system = composeSystemPrompt(snapshot.promptLayers ?? []);
   const { capTokens, reservationTokens } = outputCapFor(row);
   const wireModel = wireModelFor(route);
   const context: BuildContext = {

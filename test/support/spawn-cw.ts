@@ -33,9 +33,18 @@ export function cwEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
+/** Where a cw child runs; the repository root unless a test needs its own working folder. */
+export interface SpawnOptions {
+  readonly cwd?: string;
+}
+
 /** Starts `node cli/bin/run.js <args>`. */
-export function spawnCw(args: readonly string[], env: Record<string, string>): CwChild {
-  const child = spawn(process.execPath, [CW_BIN, ...args], { env: cwEnv(env), cwd: REPO_ROOT, stdio: 'pipe' });
+export function spawnCw(args: readonly string[], env: Record<string, string>, options: SpawnOptions = {}): CwChild {
+  const child = spawn(process.execPath, [CW_BIN, ...args], {
+    env: cwEnv(env),
+    cwd: options.cwd ?? REPO_ROOT,
+    stdio: 'pipe',
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -50,8 +59,12 @@ export function spawnCw(args: readonly string[], env: Record<string, string>): C
 }
 
 /** Runs cw to the end. */
-export function runCwChild(args: readonly string[], env: Record<string, string>): Promise<CwExit> {
-  return spawnCw(args, env).done;
+export function runCwChild(
+  args: readonly string[],
+  env: Record<string, string>,
+  options: SpawnOptions = {},
+): Promise<CwExit> {
+  return spawnCw(args, env, options).done;
 }
 
 /** A fresh, empty temp folder (for CW_DATA_DIR, TMPDIR, …); `cleanup` removes every folder made. */

@@ -187,6 +187,16 @@ const toolLimits = z
   })
   .strict();
 
+/** What is layered into the system prompt after the base (docs/project-context.md). */
+const contextConfig = z
+  .object({
+    /** Append AGENTS.md from the cw home and from the workspace root down to the working folder. */
+    project_instructions: z.boolean().default(true),
+    /** Append the turn-context block: working folder, git branch and date. */
+    turn_context: z.boolean().default(false),
+  })
+  .strict();
+
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
 export const cwConfigSchema = z
   .object({
@@ -231,6 +241,8 @@ export const cwConfigSchema = z
     tool_limits: toolLimits.default({}),
     /** Replace secret-shaped text in user messages and tool results before it goes to a model (docs/security.md). */
     redact_outbound: z.boolean().default(true),
+    /** System-prompt layers after the base: AGENTS.md files and the turn-context block. */
+    context: contextConfig.default({ project_instructions: true, turn_context: false }),
   })
   .strict();
 

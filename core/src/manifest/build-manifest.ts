@@ -255,6 +255,16 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     tool_choice: toolChoiceLabel(layout.toolChoice),
     system_prompt: {
       assembly: layout.systemValues.length === 0 ? 'none' : prepared.system.assembly,
+      layers: [
+        { kind: 'base' as const, depth: 0, text: prepared.system.basePrompt, truncated: false },
+        ...prepared.system.layers,
+      ].map((layer) => ({
+        kind: layer.kind,
+        depth: layer.depth,
+        bytes: Buffer.byteLength(layer.text, 'utf8'),
+        sha256: sha256Hex(layer.text),
+        truncated: layer.truncated,
+      })),
       effective_system_canonical_json_bytes: classes.system,
       effective_system_sha256: systemSha,
     },

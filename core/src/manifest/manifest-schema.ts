@@ -247,6 +247,21 @@ function buildManifestSchema() {
     system_prompt: z
       .strictObject({
         assembly: z.enum(['base-only', 'base-with-configured-layers', 'base-with-runtime-additions', 'none']),
+        layers: z
+          .array(
+            z.strictObject({
+              kind: z
+                .enum(['base', 'home-instructions', 'workspace-instructions', 'turn-context'])
+                .describe('The bundled base, AGENTS.md in the cw home or in a workspace folder, or the turn context.'),
+              depth: count.describe('Folders below the workspace root an AGENTS.md sits in; 0 for the other kinds.'),
+              bytes: count.describe('UTF-8 bytes the layer adds to the system text, wrapper included (raw text).'),
+              sha256: sha256.describe('SHA-256 of those bytes.'),
+              truncated: z.boolean().describe('Whether the file was longer than its bound and was cut.'),
+            }),
+          )
+          .describe(
+            'The layers of the system text in the order they are joined (docs/project-context.md): sizes and hashes, never the text.',
+          ),
         effective_system_canonical_json_bytes: count,
         effective_system_sha256: z
           .string()

@@ -246,6 +246,13 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
 
   table.subheading('System prompt (as prepared)');
   table.row('assembly', ASSEMBLY_LABELS[body.system_prompt.assembly]);
+  // The base alone needs no list: its size and hash are in the session section.
+  for (const layer of body.system_prompt.layers.length > 1 ? body.system_prompt.layers : []) {
+    table.row(
+      `  ${LAYER_LABELS[layer.kind]}${layer.kind === 'workspace-instructions' ? ` (depth ${layer.depth})` : ''}`,
+      `${number(layer.bytes)} bytes${layer.truncated ? ', cut at its bound' : ''}`,
+    );
+  }
   table.row(
     'effective system',
     `${number(body.system_prompt.effective_system_canonical_json_bytes)} canonical JSON bytes`,
@@ -347,6 +354,13 @@ const ASSEMBLY_LABELS: Readonly<Record<BodyFacts['system_prompt']['assembly'], s
   'base-with-configured-layers': 'base prompt + configured static layers',
   'base-with-runtime-additions': 'base prompt + configured layers + runtime additions',
   none: 'no system prompt',
+};
+
+const LAYER_LABELS: Readonly<Record<BodyFacts['system_prompt']['layers'][number]['kind'], string>> = {
+  base: 'base prompt',
+  'home-instructions': 'AGENTS.md, cw home',
+  'workspace-instructions': 'AGENTS.md',
+  'turn-context': 'turn context',
 };
 
 function billingLabel(billing: RouteFacts['billing']): string {

@@ -1,4 +1,9 @@
+import { realpath } from 'node:fs/promises';
+import { workspaceRoot } from '../agent/workspace-root.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
+import type { PromptLayer } from '../context/prompt-layer.js';
+import { readProjectInstructions } from '../context/project-instructions.js';
+import { turnContextLayer } from '../context/turn-context.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { tapRowTable } from '../route/resolve-route.js';
@@ -19,6 +24,13 @@ export async function loadSnapshot(options: {
   home: string;
   registry: PluginRegistry;
   defaultRouteId: string;
+  /**
+   * The folder the command runs in. When given, the working context is read too: AGENTS.md layers
+   * and the turn-context block (docs/project-context.md). Without it the system prompt is the base.
+   */
+  cwd?: string;
+  /** Read for `CW_DATE`; defaults to the process environment. */
+  env?: NodeJS.ProcessEnv;
 }): Promise<CwSnapshot> {
   const config = await loadConfig(options.home);
   const sessionName = config.session ?? DEFAULT_SESSION;
@@ -33,7 +45,26 @@ export async function loadSnapshot(options: {
     catalog,
     mcp,
     pending: NOTHING_PENDING,
+    ...(options.cwd === undefined
+      ? {}
+      : { promptLayers: await promptLayers(options.home, config, options.cwd, options.env ?? process.env) }),
   };
+}
+
+/** The layers a turn appends to the base prompt, read from the working folder; reads only. */
+async function promptLayers(
+  home: string,
+  config: CwConfig,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<readonly PromptLayer[]> {
+  const { project_instructions, turn_context } = config.context;
+  if (!project_instructions && !turn_context) return [];
+  const workspace = await workspaceRoot(config.workspace, cwd);
+  const here = await realpath(cwd);
+  const layers = project_instructions ? await readProjectInstructions({ home, workspace, cwd: here }) : [];
+  if (turn_context) layers.push(await turnContextLayer({ workspace, cwd: here, env }));
+  return layers;
 }
 
 /**

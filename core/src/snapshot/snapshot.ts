@@ -1,4 +1,5 @@
 import type { CwConfig } from '../config/cw-config.js';
+import type { PromptLayer } from '../context/prompt-layer.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -34,6 +35,8 @@ export interface CwSnapshot {
   readonly catalog: readonly ToolDefinition[];
   readonly mcp: McpState;
   readonly pending: PendingState;
+  /** System-prompt layers after the base (AGENTS.md, turn context); absent or empty means the base only. */
+  readonly promptLayers?: readonly PromptLayer[];
 }
 
 /** Pending state of a session with nothing pending. */

@@ -1,0 +1,99 @@
+import { open, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { type PromptLayer, truncateUtf8 } from './prompt-layer.js';
+
+/** The file name cw reads project instructions from, in the cw home and in each folder. */
+export const INSTRUCTIONS_FILE = 'AGENTS.md';
+/** The most bytes one instructions file contributes; the rest is cut. */
+export const MAX_INSTRUCTIONS_FILE_BYTES = 32 * 1024;
+/** The most bytes all instruction layers together contribute. */
+export const MAX_INSTRUCTIONS_TOTAL_BYTES = 64 * 1024;
+
+/** An instructions file exists but cannot be read; the turn would miss what the user wrote, so it stops. */
+export class ProjectInstructionsError extends Error {
+  override readonly name = 'ProjectInstructionsError';
+  readonly exitCode = 1;
+  readonly safeMessage: string;
+  constructor(where: string, code: string) {
+    super(`cannot read ${INSTRUCTIONS_FILE} (${where}): ${code}; fix its permissions or remove it`);
+    this.safeMessage = this.message;
+  }
+}
+
+/**
+ * The instruction layers of a turn, in the order they are appended: the cw home's AGENTS.md, then
+ * each AGENTS.md from the workspace root down to the working folder (a deeper file is more specific,
+ * so it comes later). Each file and the total are bounded; a file past the total is left out.
+ */
+export async function readProjectInstructions(options: {
+  readonly home: string;
+  /** The workspace root, a real path. */
+  readonly workspace: string;
+  /** The working folder, a real path. */
+  readonly cwd: string;
+}): Promise<PromptLayer[]> {
+  const sources: { kind: PromptLayer['kind']; depth: number; file: string; label: string }[] = [
+    { kind: 'home-instructions', depth: 0, file: join(options.home, INSTRUCTIONS_FILE), label: 'cw home' },
+  ];
+  for (const [depth, folder] of foldersDown(options.workspace, options.cwd).entries()) {
+    const label = relative(options.workspace, folder).split(sep).join('/');
+    sources.push({
+      kind: 'workspace-instructions',
+      depth,
+      file: join(folder, INSTRUCTIONS_FILE),
+      label: label === '' ? '.' : label,
+    });
+  }
+  const layers: PromptLayer[] = [];
+  let budget = MAX_INSTRUCTIONS_TOTAL_BYTES;
+  for (const source of sources) {
+    const text = await readInstructions(source.file, source.kind === 'home-instructions' ? 'cw home' : 'workspace');
+    if (text === null || text.trim() === '') continue;
+    if (budget <= 0) continue;
+    const cut = truncateUtf8(text, Math.min(MAX_INSTRUCTIONS_FILE_BYTES, budget));
+    budget -= Buffer.byteLength(cut.text, 'utf8');
+    const where = source.kind === 'home-instructions' ? 'cw home' : `folder ${source.label}`;
+    layers.push({
+      kind: source.kind,
+      depth: source.depth,
+      text: `\n<instructions source="${INSTRUCTIONS_FILE} in ${where}">\n${cut.text.replace(/\n*$/, '')}\n</instructions>\n`,
+      truncated: cut.truncated,
+    });
+  }
+  return layers;
+}
+
+/** The folders from the workspace root down to `cwd`; only the root when `cwd` is outside it. */
+function foldersDown(workspace: string, cwd: string): string[] {
+  const rel = relative(workspace, cwd);
+  if (rel === '' || rel.startsWith('..') || rel.startsWith(sep)) return [workspace];
+  const folders = [workspace];
+  let folder = workspace;
+  for (const part of rel.split(sep)) {
+    folder = join(folder, part);
+    folders.push(folder);
+  }
+  return folders;
+}
+
+/** A file's text, or null when there is no such file; anything else that stops the read is an error. */
+async function readInstructions(file: string, where: string): Promise<string | null> {
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+    throw new ProjectInstructionsError(where, error.code ?? 'stat failed');
+  });
+  if (info === null || !info.isFile()) return null;
+  try {
+    // Only what the bound can use is read (plus a character's worth, so the cut is exact).
+    const handle = await open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(info.size, MAX_INSTRUCTIONS_FILE_BYTES + 4));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new ProjectInstructionsError(where, (error as NodeJS.ErrnoException).code ?? 'read failed');
+  }
+}

@@ -1,0 +1,145 @@
+// AGENTS.md layers and the turn-context block end to end (docs/project-context.md): the BUILT CLI runs
+// in a working folder inside a temp repository, previews, then sends to a scripted model on 127.0.0.1;
+// the system text the model received holds each layer in order and hashes to what preview showed.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUNDLED_BASE_PROMPT, type RequestManifest } from '@cw/core';
+import { FAKE_KEY } from './support/cw-fixture.js';
+import { folderBytes } from './support/home-bytes.js';
+import { useScriptedModels } from './support/scripted-model.js';
+import { runCwChild } from './support/spawn-cw.js';
+
+const KEY_ENV = 'CW_CONTEXT_KEY';
+const models = useScriptedModels(KEY_ENV, FAKE_KEY);
+const PROMPT = 'what are the rules here?';
+
+/** A repository on branch `feature-x` with AGENTS.md at its root and in pkg/, run from pkg/src. */
+async function makeRepository(): Promise<{ ws: string; cwd: string }> {
+  const ws = await models.folder('cw-context-');
+  await mkdir(join(ws, '.git'), { recursive: true });
+  await writeFile(join(ws, '.git', 'HEAD'), 'ref: refs/heads/feature-x\n');
+  await mkdir(join(ws, 'pkg', 'src'), { recursive: true });
+  await writeFile(join(ws, 'AGENTS.md'), 'Root rule: run npm test before you answer.\n');
+  await writeFile(join(ws, 'pkg', 'AGENTS.md'), 'Package rule: never edit generated files.\n');
+  return { ws, cwd: join(ws, 'pkg', 'src') };
+}
+
+function systemTextOf(body: Record<string, unknown>): string {
+  const messages = body['messages'] as { role: string; content: string }[];
+  return messages
+    .filter((message) => message.role === 'system')
+    .map((message) => message.content)
+    .join('');
+}
+
+function bodyOf(manifest: RequestManifest) {
+  if (!('exact' in manifest.body)) throw new Error(`body unavailable: ${JSON.stringify(manifest.body)}`);
+  return manifest.body.exact;
+}
+
+describe('project instructions and turn context', () => {
+  it('layers AGENTS.md from the cw home and the repository into the system prompt, and send sends it', async () => {
+    const { cwd } = await makeRepository();
+    const model = await models.model('chat-completions', { reply: { text: 'Run the tests first.' } });
+    const home = await models.home(model);
+    await writeFile(join(home, 'AGENTS.md'), 'Home rule: answer briefly.\n');
+    const env = models.envFor(home);
+
+    const before = await folderBytes(home);
+    const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
+    expect(preview.stderr).toBe('');
+    expect(preview.code).toBe(0);
+    expect(await folderBytes(home)).toEqual(before);
+    const body = bodyOf(JSON.parse(preview.stdout) as RequestManifest);
+    expect(body.system_prompt.assembly).toBe('base-with-configured-layers');
+    expect(body.system_prompt.layers.map((layer) => [layer.kind, layer.depth])).toEqual([
+      ['base', 0],
+      ['home-instructions', 0],
+      ['workspace-instructions', 0],
+      ['workspace-instructions', 1],
+    ]);
+    // Sizes and hashes only: no layer text in the manifest.
+    expect(preview.stdout).not.toContain('Root rule');
+    expect(preview.stdout).not.toContain('Home rule');
+
+    const base = await runCwChild(['preview-request', 'base-prompt'], env, { cwd });
+    expect(base.stdout).toBe(BUNDLED_BASE_PROMPT);
+
+    const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd });
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    expect(model.problems).toEqual([]);
+    const [request] = model.requests;
+    expect(request?.canonicalSha256).toBe(body.body_sha256);
+    const system = systemTextOf(request?.view.body ?? {});
+    expect(system.startsWith(BUNDLED_BASE_PROMPT)).toBe(true);
+    const order = ['Home rule', 'Root rule', 'Package rule'].map((text) => system.indexOf(text));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The layer sizes add up to the system text exactly.
+    const total = body.system_prompt.layers.reduce((sum, layer) => sum + layer.bytes, 0);
+    expect(total).toBe(Buffer.byteLength(system, 'utf8'));
+  });
+
+  it('sends the base prompt alone when there is no AGENTS.md and the turn context is off', async () => {
+    const ws = await models.folder('cw-context-');
+    await mkdir(join(ws, '.git'));
+    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
+    const home = await models.home(model);
+    const env = models.envFor(home);
+    const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd: ws });
+    const body = bodyOf(JSON.parse(preview.stdout) as RequestManifest);
+    expect(body.system_prompt.assembly).toBe('base-only');
+    expect(body.system_prompt.layers.map((layer) => layer.kind)).toEqual(['base']);
+    const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd: ws });
+    expect(sent.code).toBe(0);
+    expect(systemTextOf(model.requests[0]?.view.body ?? {})).toBe(BUNDLED_BASE_PROMPT);
+  });
+
+  it('adds a deterministic turn-context block when config turns it on', async () => {
+    const { cwd } = await makeRepository();
+    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
+    const home = await models.home(model, { context: { turn_context: true, project_instructions: false } });
+    const env = models.envFor(home, { CW_DATE: '2026-03-04' });
+    const first = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
+    const second = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
+    expect(first.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const body = bodyOf(JSON.parse(first.stdout) as RequestManifest);
+    expect(body.system_prompt.assembly).toBe('base-with-runtime-additions');
+    expect(body.system_prompt.layers.map((layer) => layer.kind)).toEqual(['base', 'turn-context']);
+
+    const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd });
+    expect(sent.code).toBe(0);
+    expect(model.requests[0]?.canonicalSha256).toBe(body.body_sha256);
+    const system = systemTextOf(model.requests[0]?.view.body ?? {});
+    expect(system.slice(BUNDLED_BASE_PROMPT.length)).toBe(
+      '\n<turn-context>\nworking folder: pkg/src\ngit branch: feature-x\ndate: 2026-03-04\n</turn-context>\n',
+    );
+
+    const otherDay = await runCwChild(
+      ['preview-request', 'json', '--prompt', PROMPT],
+      { ...env, CW_DATE: '2026-03-05' },
+      { cwd },
+    );
+    expect(bodyOf(JSON.parse(otherDay.stdout) as RequestManifest).body_sha256).not.toBe(body.body_sha256);
+
+    const bad = await runCwChild(['preview-request', '--prompt', PROMPT], { ...env, CW_DATE: '2026-02-30' }, { cwd });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe("cw: CW_DATE must be a date written YYYY-MM-DD; unset it to use today's date\n");
+  });
+
+  it('cuts an AGENTS.md longer than its bound and says so', async () => {
+    const { ws, cwd } = await makeRepository();
+    await writeFile(join(ws, 'AGENTS.md'), `${'x'.repeat(40 * 1024)}\n`);
+    const model = await models.model('chat-completions');
+    const home = await models.home(model);
+    const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], models.envFor(home), { cwd });
+    const layers = bodyOf(JSON.parse(preview.stdout) as RequestManifest).system_prompt.layers;
+    const root = layers.find((layer) => layer.kind === 'workspace-instructions' && layer.depth === 0);
+    expect(root?.truncated).toBe(true);
+    expect(root?.bytes).toBeLessThan(33 * 1024);
+    expect(layers.find((layer) => layer.depth === 1)?.truncated).toBe(false);
+  });
+});
