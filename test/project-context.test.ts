@@ -53,7 +53,7 @@ describe('project instructions and turn context', () => {
     expect(await folderBytes(home)).toEqual(before);
     const body = bodyOf(JSON.parse(preview.stdout) as RequestManifest);
     expect(body.system_prompt.assembly).toBe('base-with-configured-layers');
-    expect(body.system_prompt.layers.map((layer) => [layer.kind, layer.depth])).toEqual([
+    expect(body.system_prompt.layers.map((layer) => [layer.layer_kind, layer.folder_depth])).toEqual([
       ['base', 0],
       ['home-instructions', 0],
       ['workspace-instructions', 0],
@@ -78,7 +78,7 @@ describe('project instructions and turn context', () => {
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // The layer sizes add up to the system text exactly.
-    const total = body.system_prompt.layers.reduce((sum, layer) => sum + layer.bytes, 0);
+    const total = body.system_prompt.layers.reduce((sum, layer) => sum + layer.layer_bytes, 0);
     expect(total).toBe(Buffer.byteLength(system, 'utf8'));
   });
 
@@ -91,7 +91,7 @@ describe('project instructions and turn context', () => {
     const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd: ws });
     const body = bodyOf(JSON.parse(preview.stdout) as RequestManifest);
     expect(body.system_prompt.assembly).toBe('base-only');
-    expect(body.system_prompt.layers.map((layer) => layer.kind)).toEqual(['base']);
+    expect(body.system_prompt.layers.map((layer) => layer.layer_kind)).toEqual(['base']);
     const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd: ws });
     expect(sent.code).toBe(0);
     expect(systemTextOf(model.requests[0]?.view.body ?? {})).toBe(BUNDLED_BASE_PROMPT);
@@ -108,7 +108,7 @@ describe('project instructions and turn context', () => {
     expect(second.stdout).toBe(first.stdout);
     const body = bodyOf(JSON.parse(first.stdout) as RequestManifest);
     expect(body.system_prompt.assembly).toBe('base-with-runtime-additions');
-    expect(body.system_prompt.layers.map((layer) => layer.kind)).toEqual(['base', 'turn-context']);
+    expect(body.system_prompt.layers.map((layer) => layer.layer_kind)).toEqual(['base', 'turn-context']);
 
     const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd });
     expect(sent.code).toBe(0);
@@ -137,9 +137,9 @@ describe('project instructions and turn context', () => {
     const home = await models.home(model);
     const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], models.envFor(home), { cwd });
     const layers = bodyOf(JSON.parse(preview.stdout) as RequestManifest).system_prompt.layers;
-    const root = layers.find((layer) => layer.kind === 'workspace-instructions' && layer.depth === 0);
+    const root = layers.find((layer) => layer.layer_kind === 'workspace-instructions' && layer.folder_depth === 0);
     expect(root?.truncated).toBe(true);
-    expect(root?.bytes).toBeLessThan(33 * 1024);
-    expect(layers.find((layer) => layer.depth === 1)?.truncated).toBe(false);
+    expect(root?.layer_bytes).toBeLessThan(33 * 1024);
+    expect(layers.find((layer) => layer.folder_depth === 1)?.truncated).toBe(false);
   });
 });

@@ -250,12 +250,16 @@ function buildManifestSchema() {
         layers: z
           .array(
             z.strictObject({
-              kind: z
+              layer_kind: z
                 .enum(['base', 'home-instructions', 'workspace-instructions', 'turn-context'])
                 .describe('The bundled base, AGENTS.md in the cw home or in a workspace folder, or the turn context.'),
-              depth: count.describe('Folders below the workspace root an AGENTS.md sits in; 0 for the other kinds.'),
-              bytes: count.describe('UTF-8 bytes the layer adds to the system text, wrapper included (raw text).'),
-              sha256: sha256.describe('SHA-256 of those bytes.'),
+              folder_depth: count.describe(
+                'Folders below the workspace root an AGENTS.md sits in; 0 for the other kinds.',
+              ),
+              layer_bytes: count.describe(
+                'UTF-8 bytes the layer adds to the system text, wrapper included (raw text).',
+              ),
+              layer_sha256: sha256.describe('SHA-256 of those bytes.'),
               truncated: z.boolean().describe('Whether the file was longer than its bound and was cut.'),
             }),
           )

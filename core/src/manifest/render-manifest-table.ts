@@ -249,8 +249,8 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
   // The base alone needs no list: its size and hash are in the session section.
   for (const layer of body.system_prompt.layers.length > 1 ? body.system_prompt.layers : []) {
     table.row(
-      `  ${LAYER_LABELS[layer.kind]}${layer.kind === 'workspace-instructions' ? ` (depth ${layer.depth})` : ''}`,
-      `${number(layer.bytes)} bytes${layer.truncated ? ', cut at its bound' : ''}`,
+      `  ${LAYER_LABELS[layer.layer_kind]}${layer.layer_kind === 'workspace-instructions' ? ` (depth ${layer.folder_depth})` : ''}`,
+      `${number(layer.layer_bytes)} bytes${layer.truncated ? ', cut at its bound' : ''}`,
     );
   }
   table.row(
@@ -356,7 +356,7 @@ const ASSEMBLY_LABELS: Readonly<Record<BodyFacts['system_prompt']['assembly'], s
   none: 'no system prompt',
 };
 
-const LAYER_LABELS: Readonly<Record<BodyFacts['system_prompt']['layers'][number]['kind'], string>> = {
+const LAYER_LABELS: Readonly<Record<BodyFacts['system_prompt']['layers'][number]['layer_kind'], string>> = {
   base: 'base prompt',
   'home-instructions': 'AGENTS.md, cw home',
   'workspace-instructions': 'AGENTS.md',
