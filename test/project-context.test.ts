@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_BASE_PROMPT, type RequestManifest } from '@cw/core';
 import { FAKE_KEY } from './support/cw-fixture.js';
-import { folderBytes } from './support/home-bytes.js';
+import { homeBytes } from './support/home-bytes.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -46,11 +46,11 @@ describe('project instructions and turn context', () => {
     await writeFile(join(home, 'AGENTS.md'), 'Home rule: answer briefly.\n');
     const env = models.envFor(home);
 
-    const before = await folderBytes(home);
+    const before = await homeBytes(home);
     const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
     expect(preview.stderr).toBe('');
     expect(preview.code).toBe(0);
-    expect(await folderBytes(home)).toEqual(before);
+    expect(await homeBytes(home)).toEqual(before);
     const body = bodyOf(JSON.parse(preview.stdout) as RequestManifest);
     expect(body.system_prompt.assembly).toBe('base-with-configured-layers');
     expect(body.system_prompt.layers.map((layer) => [layer.layer_kind, layer.folder_depth])).toEqual([

@@ -42,6 +42,18 @@ export { endpointUrl, type EndpointTarget } from './route/endpoint-url.js';
 export { MODEL_PLACEHOLDER } from './route/endpoint-path.js';
 export type { CwSnapshot } from './snapshot/snapshot.js';
 export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
+export { activeSessionName } from './config/active-session.js';
+export {
+  readGoal,
+  setGoal,
+  clearGoal,
+  GoalStateError,
+  MAX_GOAL_TEXT,
+  MAX_GOAL_TOKEN_BUDGET,
+  type Goal,
+} from './goal/goal-store.js';
+export { goalView, type GoalView } from './goal/goal-view.js';
+export { refuseSendOnGoal } from './goal/goal-gate.js';
 export { previewRequest } from './manifest/build-manifest.js';
 export { planTurn, awaitsContinuation, type TurnPlan, type TurnInput } from './plan-turn.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';

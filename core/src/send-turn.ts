@@ -4,6 +4,8 @@ import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { sha256Hex } from './canonical/sha256.js';
 import { SEARCH_TOOLS_NAME, searchToolsImplementation } from './catalog/defer-catalog.js';
+import { readGoalGateWaiting } from './goal/goal-gate.js';
+import { recordGoalUsage } from './goal/record-goal-usage.js';
 import { renderManifest } from './manifest/build-manifest.js';
 import type { RequestManifest } from './manifest/manifest-schema.js';
 import { planTurn, type ReadyTurn, type TurnInput } from './plan-turn.js';
@@ -123,8 +125,10 @@ export interface SendTurnOptions extends LockEvents {
  * planned by planTurn from the session as it stands (so each one is what preview would describe),
  * only a reply the dialect says is complete is kept, and each step is saved as it completes.
  */
-export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
-  const name = snapshot.session.name;
+export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
+  const name = loaded.session.name;
+  // The goal as a send reads it: a short update by another process is waited out, not refused.
+  const snapshot = withGoalGate(loaded, await readGoalGateWaiting(options.home, name));
   // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock
   // is taken: history only grows while waiting, so nothing another send does could unblock it, and
   // the home is left untouched.
@@ -144,11 +148,13 @@ export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): 
     name,
     async () => {
       let messages = await readSession(options.home, name);
+      // Read again under the lock: a send that ran meanwhile may have used up the budget.
+      let goal = await readGoalGateWaiting(options.home, name);
       let prompt = options.prompt;
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
       for (let step = 1; ; step++) {
-        const current: CwSnapshot = { ...snapshot, session: { name, messages } };
+        const current: CwSnapshot = { ...withGoalGate(snapshot, goal), session: { name, messages } };
         const plan = planTurn(current, prompt, options.entrypoint);
         if (plan.status === 'blocked') throw plan.error;
         if (first === null) {
@@ -169,6 +175,8 @@ export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): 
         const added: ConversationMessage[] =
           prompt === undefined ? [assistant] : [{ role: 'user', content: prompt }, assistant];
         messages = await save(options.home, name, messages, added, reply);
+        // Every completed request counts against the goal, so the next step meets the gate as it now stands.
+        goal = await recordGoalUsage(options.home, name, plan, reply);
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
           steps.push({ input: plan.input, bodySha256, reply, finishReason, toolResults });
           const firstPlan = first as { plan: ReadyTurn; snapshot: CwSnapshot };
@@ -220,6 +228,11 @@ export async function sendTurn(snapshot: CwSnapshot, options: SendTurnOptions): 
     },
     options,
   );
+}
+
+/** The snapshot with the goal gate as it now stands. */
+function withGoalGate(snapshot: CwSnapshot, goal: CwSnapshot['pending']['goal']): CwSnapshot {
+  return goal === snapshot.pending.goal ? snapshot : { ...snapshot, pending: { ...snapshot.pending, goal } };
 }
 
 /** One request of the loop: the prepared bytes out, the decoded reply back. */

@@ -1,21 +1,25 @@
-// What a folder holds, byte for byte: every entry's relative path with the SHA-256 of its content
-// (folders marked as such), so "preview changed nothing" is a plain equality.
+// A byte-level picture of a cw home: every entry's relative path, kind, mode and content hash, and
+// every file's modification time. Two equal pictures mean nothing in the home was created, removed,
+// rewritten or touched.
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Every entry under `folder`, sorted, as `path` for a folder and `path sha256` for a file. */
-export async function folderBytes(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  const lines = await Promise.all(
-    entries.map(async (entry) => {
-      const path = join(entry.parentPath, entry.name).slice(folder.length + 1);
-      if (!entry.isFile()) return `${path}/`;
-      const digest = createHash('sha256')
-        .update(await readFile(join(entry.parentPath, entry.name)))
+/** The picture of `home`, sorted by path. */
+export async function homeBytes(home: string): Promise<string[]> {
+  const lines: string[] = [];
+  const entries = (await readdir(home, { recursive: true })).sort();
+  for (const entry of entries) {
+    const path = join(home, entry);
+    const info = await lstat(path);
+    if (info.isFile()) {
+      const hash = createHash('sha256')
+        .update(await readFile(path))
         .digest('hex');
-      return `${path} ${digest}`;
-    }),
-  );
-  return lines.sort();
+      lines.push(`file ${entry} ${info.mode.toString(8)} ${info.mtimeMs} ${hash}`);
+    } else {
+      lines.push(`${info.isDirectory() ? 'dir' : 'other'} ${entry} ${info.mode.toString(8)}`);
+    }
+  }
+  return lines;
 }

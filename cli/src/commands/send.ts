@@ -46,6 +46,8 @@ export default class Send extends Command {
       const { loadRuntime } = await import('../load-runtime.js');
       const { snapshot, home, registry } = await loadRuntime(this.config);
       if (args.prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
+      // A goal that stops the turn stops it before any MCP server starts.
+      await core.refuseSendOnGoal(home, snapshot.session.name);
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       const { projectionWarningLine } = await import('../render-projection-warning.js');

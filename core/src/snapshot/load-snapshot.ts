@@ -1,17 +1,17 @@
 import { realpath } from 'node:fs/promises';
 import { workspaceRoot } from '../agent/workspace-root.js';
+import { sessionNameOf } from '../config/active-session.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
 import { turnContextLayer } from '../context/turn-context.js';
+import { readGoalGate } from '../goal/goal-gate.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { tapRowTable } from '../route/resolve-route.js';
 import { readSession } from '../state/session-store.js';
 import { tapProjectionEngine } from '../tools/project-tools.js';
 import { NOTHING_PENDING, type CwSnapshot, type McpState } from './snapshot.js';
-
-const DEFAULT_SESSION = 'default';
 
 /** Taps the core's own stages into a registry's hooks; done once per process, before any request. */
 export function tapCoreStages(registry: PluginRegistry): void {
@@ -33,9 +33,10 @@ export async function loadSnapshot(options: {
   env?: NodeJS.ProcessEnv;
 }): Promise<CwSnapshot> {
   const config = await loadConfig(options.home);
-  const sessionName = config.session ?? DEFAULT_SESSION;
+  const sessionName = sessionNameOf(config);
   const messages = await readSession(options.home, sessionName);
   const { mcp, catalog } = await mcpPart(options.home, config, options.registry.toolCatalog);
+  const goal = await readGoalGate(options.home, sessionName);
   return {
     config,
     registry: options.registry,
@@ -44,7 +45,7 @@ export async function loadSnapshot(options: {
     // The tools plugins registered, in load order (built-ins first), then the snapshot's MCP tools.
     catalog,
     mcp,
-    pending: NOTHING_PENDING,
+    pending: { ...NOTHING_PENDING, goal },
     ...(options.cwd === undefined
       ? {}
       : { promptLayers: await promptLayers(options.home, config, options.cwd, options.env ?? process.env) }),

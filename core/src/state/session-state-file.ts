@@ -1,0 +1,9 @@
+import { join } from 'node:path';
+
+/**
+ * Where a per-session state file lives (the goal, the auto-routing choice): next to the session's
+ * messages, so it goes wherever the session goes. `file` is a plain name such as `goal.json`.
+ */
+export function sessionStateFile(home: string, session: string, file: string): string {
+  return join(home, 'sessions', `${session}.${file}`);
+}
