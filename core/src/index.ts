@@ -55,6 +55,10 @@ export {
 export { goalView, type GoalView } from './goal/goal-view.js';
 export { refuseSendOnGoal } from './goal/goal-gate.js';
 export { previewRequest } from './manifest/build-manifest.js';
+export { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
+export { PromptResolutionError } from './submit/prompt-resolution-error.js';
+export type { TurnPrompt } from './submit/user-message.js';
+export type { ResolvedPrompt, WorkingContext } from './submit/resolve-prompt.js';
 export { planTurn, awaitsContinuation, type TurnPlan, type TurnInput } from './plan-turn.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';
 export { renderManifestTable } from './manifest/render-manifest-table.js';

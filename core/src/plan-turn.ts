@@ -12,6 +12,7 @@ import {
 import { safeErrorText } from './redaction/index.js';
 import { RoutePlanError } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
+import type { TurnPrompt } from './submit/user-message.js';
 import { ToolChoiceError } from './tools/project-tools.js';
 
 /**
@@ -54,7 +55,7 @@ export type TurnPlan = ReadyTurn | BlockedTurn;
  * real turn meets them: pending state and the prompt, then route, projection and body, then MCP
  * tools that cannot be known offline, transforms that would rewrite the body, and the input budget.
  */
-export function planTurn(snapshot: CwSnapshot, prompt: string | undefined, entrypoint: Entrypoint): TurnPlan {
+export function planTurn(snapshot: CwSnapshot, prompt: TurnPrompt | undefined, entrypoint: Entrypoint): TurnPlan {
   // Without a prompt, a session whose last message is a tool result is a loop that stopped between
   // steps: its next request is the continuation, and that is what is planned.
   const input: TurnInput | null =

@@ -21,6 +21,7 @@ import {
   type ToolProjection,
 } from './tools/project-tools.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
+import { renderPrompt, withoutImages, type TurnPrompt } from './submit/user-message.js';
 
 /** The one value that both preview describes and send puts on the wire. */
 export interface PreparedOutboundRequest {
@@ -60,6 +61,17 @@ export interface PreparedOutboundRequest {
   readonly outboundRedaction: OutboundRedactionCounts;
   /** The body key that carries the session's prompt-cache key, or null when the route takes none. */
   readonly promptCacheKeyField: string | null;
+  /** The new user message as the session stores it (before outbound redaction); null on a continuation. */
+  readonly userMessage: Extract<ConversationMessage, { role: 'user' }> | null;
+  /** What the prompt's file mentions became on this route (docs/file-mentions.md). */
+  readonly promptFiles: PromptFileCounts;
+}
+
+/** Files a prompt mentioned: text files inlined, images attached, images left out on a route without image input. */
+export interface PromptFileCounts {
+  readonly textFiles: number;
+  readonly attachedImages: number;
+  readonly strippedImages: number;
 }
 
 /** The tool surface of a turn: what projection started from and what it produced. */
@@ -90,8 +102,11 @@ export class RequestPreparationError extends Error {
  */
 export function prepareOutboundRequest(
   snapshot: CwSnapshot,
-  /** The new user message, or undefined for an agent-loop continuation (the history ends with tool results). */
-  prompt: string | undefined,
+  /**
+   * The new user message (typed text, or a prompt resolved as a submit resolves it), or undefined for
+   * an agent-loop continuation (the history ends with tool results).
+   */
+  prompt: TurnPrompt | undefined,
   entrypoint: Entrypoint,
 ): PreparedOutboundRequest {
   const { hooks } = snapshot.registry;
@@ -122,14 +137,14 @@ export function prepareOutboundRequest(
     row.tool_schema.max_tools,
     loadedToolNames(snapshot.session.messages),
   );
+  // The prompt's mentions become the user message this route is sent; a route without image input
+  // gets no image parts, neither new nor stored ones.
+  const rendered = prompt === undefined ? null : renderPrompt(prompt, row.image_input);
+  const history = row.image_input ? snapshot.session.messages : withoutImages(snapshot.session.messages);
   // Secrets go before anything reads the text: the body, the auto reasoning tier and the cache key.
   const outbound = redactOutboundMessages(
     selectReplay(
-      repairToolHistory(
-        prompt === undefined
-          ? snapshot.session.messages
-          : [...snapshot.session.messages, { role: 'user', content: prompt }],
-      ),
+      repairToolHistory(rendered === null ? history : [...history, rendered.message]),
       row.dialect,
       row.reasoning?.replay ?? 'tool-loop',
     ),
@@ -231,6 +246,12 @@ export function prepareOutboundRequest(
     outputReservationTokens: reservationTokens,
     outboundRedaction: outbound.counts,
     promptCacheKeyField,
+    userMessage: rendered?.message ?? null,
+    promptFiles: {
+      textFiles: rendered?.textFileCount ?? 0,
+      attachedImages: rendered?.attachedImageCount ?? 0,
+      strippedImages: rendered?.strippedImageCount ?? 0,
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import { planTurn, type ReadyTurn, type TurnInput } from './plan-turn.js';
 import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
+import { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
@@ -128,11 +129,14 @@ export interface SendTurnOptions extends LockEvents {
 export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
   const name = loaded.session.name;
   // The goal as a send reads it: a short update by another process is waited out, not refused.
-  const snapshot = withGoalGate(loaded, await readGoalGateWaiting(options.home, name));
+  const gated = withGoalGate(loaded, await readGoalGateWaiting(options.home, name));
+  // The prompt is resolved once, as preview resolves it (file mentions, the pending skill); a failure
+  // stops the turn below, before anything is sent or saved.
+  const { snapshot, prompt: resolvedPrompt } = await resolveTurnPrompt(gated, options.prompt);
   // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock
   // is taken: history only grows while waiting, so nothing another send does could unblock it, and
   // the home is left untouched.
-  const planned = planTurn(snapshot, options.prompt, options.entrypoint);
+  const planned = planTurn(snapshot, resolvedPrompt, options.entrypoint);
   if (planned.status === 'blocked') throw planned.error;
   requestUrlFor(
     planned.prepared.url,
@@ -150,7 +154,7 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
       let messages = await readSession(options.home, name);
       // Read again under the lock: a send that ran meanwhile may have used up the budget.
       let goal = await readGoalGateWaiting(options.home, name);
-      let prompt = options.prompt;
+      let prompt = resolvedPrompt;
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
       for (let step = 1; ; step++) {
@@ -172,8 +176,9 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
           ...(reply.replay.length === 0 ? {} : { replay: { dialect: plan.prepared.dialect, items: reply.replay } }),
           body_sha256: bodySha256,
         };
-        const added: ConversationMessage[] =
-          prompt === undefined ? [assistant] : [{ role: 'user', content: prompt }, assistant];
+        // The user message as this route was sent it: mentioned files inline, images it took.
+        const user = plan.prepared.userMessage;
+        const added: ConversationMessage[] = user === null ? [assistant] : [user, assistant];
         messages = await save(options.home, name, messages, added, reply);
         // Every completed request counts against the goal, so the next step meets the gate as it now stands.
         goal = await recordGoalUsage(options.home, name, plan, reply);
@@ -249,7 +254,7 @@ async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnO
   return sendPreparedRequest(prepared, dialect, {
     env: options.env,
     settings,
-    scrub: options.prompt === undefined ? [] : [options.prompt],
+    scrub: [options.prompt, prepared.userMessage?.content].filter((text): text is string => text !== undefined),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onText ? { onText: options.onText } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),

@@ -36,7 +36,9 @@ export default class PreviewRequest extends Command {
       }
       const { loadRuntime } = await import('../load-runtime.js');
       const { snapshot, registry } = await loadRuntime(this.config);
-      const { manifest } = core.previewRequest(snapshot, args.prompt, args.entrypoint);
+      // Resolved as cw send resolves it (file mentions, the pending skill), reading only.
+      const turn = await core.resolveTurnPrompt(snapshot, args.prompt);
+      const { manifest } = core.previewRequest(turn.snapshot, turn.prompt, args.entrypoint);
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       if (args.output === 'json') {

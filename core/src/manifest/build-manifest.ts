@@ -18,6 +18,7 @@ import {
 } from '../redaction/index.js';
 import type { ModelMatch } from '../route/model-facts.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
+import type { TurnPrompt } from '../submit/user-message.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
 import { classValues } from './byte-classes.js';
@@ -52,7 +53,7 @@ export interface PreviewOptions {
 /** Describes the next turn for `prompt` without sending anything: the rendering of its plan. */
 export function previewRequest(
   snapshot: CwSnapshot,
-  prompt: string | undefined,
+  prompt: TurnPrompt | undefined,
   entrypoint: Entrypoint,
   options: PreviewOptions = {},
 ): PreviewResult {
@@ -270,6 +271,11 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     },
     message_count: classes.messageCount,
     attachment_count: classes.attachmentCount,
+    prompt_files: {
+      text_file_count: prepared.promptFiles.textFiles,
+      attached_image_count: prepared.promptFiles.attachedImages,
+      stripped_image_count: prepared.promptFiles.strippedImages,
+    },
     body_canonical_json_bytes: classes.body,
     system_canonical_json_bytes: classes.system,
     tool_schema_canonical_json_bytes: classes.toolSchemas,

@@ -275,6 +275,17 @@ function buildManifestSchema() {
       .describe('How the system prompt was assembled and what its wire region measures.'),
     message_count: count.describe('Turn items, excluding Chat system-role items.'),
     attachment_count: count.describe('Attachment parts (images, files) across the items.'),
+    prompt_files: z
+      .strictObject({
+        text_file_count: count.describe("Text files the prompt's @mentions put inline in the user message."),
+        attached_image_count: count.describe('Images the mentions attached as image parts.'),
+        stripped_image_count: count.describe(
+          'Images left out because the route takes no images (capability row image_input); a note stands in their place.',
+        ),
+      })
+      .describe(
+        "What the new prompt's file mentions became on this route (docs/file-mentions.md); zeros without a prompt.",
+      ),
     body_canonical_json_bytes: count.describe('Canonical JSON (RFC 8785) size of the whole body.'),
     system_canonical_json_bytes: count,
     tool_schema_canonical_json_bytes: count,

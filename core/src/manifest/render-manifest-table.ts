@@ -258,6 +258,15 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
     `${number(body.system_prompt.effective_system_canonical_json_bytes)} canonical JSON bytes`,
   );
 
+  const files = body.prompt_files;
+  // Shown only when the prompt mentioned files, so a plain prompt's table stays as it was.
+  if (files.text_file_count + files.attached_image_count + files.stripped_image_count > 0) {
+    table.subheading('Mentioned files (docs/file-mentions.md)');
+    table.row('text files inline', number(files.text_file_count));
+    table.row('images attached', number(files.attached_image_count));
+    table.row('images left out', `${number(files.stripped_image_count)} (the route takes no images)`);
+  }
+
   table.subheading('Sizes (canonical JSON bytes, exact)');
   table.row('whole body', number(body.body_canonical_json_bytes));
   table.row('system', number(body.system_canonical_json_bytes));

@@ -18,7 +18,24 @@ export type ToolCall = z.output<typeof toolCallSchema>;
 
 /** Validates one stored conversation message. */
 export const conversationMessageSchema = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('user'), content: z.string() }).readonly(),
+  z
+    .strictObject({
+      role: z.literal('user'),
+      content: z.string(),
+      /** Images a file mention attached (docs/file-mentions.md), base64, for routes that take images. */
+      images: z
+        .array(
+          z
+            .strictObject({
+              media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+              data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+            })
+            .readonly(),
+        )
+        .readonly()
+        .optional(),
+    })
+    .readonly(),
   z
     .strictObject({
       role: z.literal('assistant'),

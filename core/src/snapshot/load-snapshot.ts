@@ -6,6 +6,7 @@ import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
 import { turnContextLayer } from '../context/turn-context.js';
 import { readGoalGate } from '../goal/goal-gate.js';
+import type { WorkingContext } from '../submit/resolve-prompt.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { tapRowTable } from '../route/resolve-route.js';
@@ -48,24 +49,23 @@ export async function loadSnapshot(options: {
     pending: { ...NOTHING_PENDING, goal },
     ...(options.cwd === undefined
       ? {}
-      : { promptLayers: await promptLayers(options.home, config, options.cwd, options.env ?? process.env) }),
+      : await workingPart(options.home, config, options.cwd, options.env ?? process.env)),
   };
 }
 
-/** The layers a turn appends to the base prompt, read from the working folder; reads only. */
-async function promptLayers(
+/** The working context of a snapshot loaded for a folder, and the layers a turn appends to the base prompt. Reads only. */
+async function workingPart(
   home: string,
   config: CwConfig,
   cwd: string,
   env: NodeJS.ProcessEnv,
-): Promise<readonly PromptLayer[]> {
-  const { project_instructions, turn_context } = config.context;
-  if (!project_instructions && !turn_context) return [];
+): Promise<{ workingContext: WorkingContext; promptLayers: readonly PromptLayer[] }> {
   const workspace = await workspaceRoot(config.workspace, cwd);
   const here = await realpath(cwd);
+  const { project_instructions, turn_context } = config.context;
   const layers = project_instructions ? await readProjectInstructions({ home, workspace, cwd: here }) : [];
   if (turn_context) layers.push(await turnContextLayer({ workspace, cwd: here, env }));
-  return layers;
+  return { workingContext: { workspace, cwd: here }, promptLayers: layers };
 }
 
 /**

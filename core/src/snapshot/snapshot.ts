@@ -1,5 +1,6 @@
 import type { CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
+import type { WorkingContext } from '../submit/resolve-prompt.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -35,6 +36,11 @@ export interface CwSnapshot {
   readonly catalog: readonly ToolDefinition[];
   readonly mcp: McpState;
   readonly pending: PendingState;
+  /**
+   * Where prompts are resolved (file mentions, workspace skills): present when the snapshot was
+   * loaded for a working folder, as the CLI does; absent, a prompt is sent as typed.
+   */
+  readonly workingContext?: WorkingContext;
   /** System-prompt layers after the base (AGENTS.md, turn context); absent or empty means the base only. */
   readonly promptLayers?: readonly PromptLayer[];
 }

@@ -35,7 +35,13 @@ function anthropicTurns(messages: readonly ConversationMessage[]): Turn[] {
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        push('user', [{ type: 'text', text: message.content }]);
+        push('user', [
+          { type: 'text', text: message.content },
+          ...(message.images ?? []).map((image) => ({
+            type: 'image',
+            source: { type: 'base64', media_type: image.media_type, data: image.data },
+          })),
+        ]);
         break;
       case 'assistant': {
         const blocks: Block[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];

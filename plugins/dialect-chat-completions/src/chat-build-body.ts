@@ -37,7 +37,19 @@ function chatMessages(context: BuildContext): JsonValue[] {
 function chatMessage(message: ConversationMessage): JsonValue {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: message.content };
+      // Images a file mention attached go as image_url parts after the text, as data URLs.
+      if (message.images === undefined || message.images.length === 0)
+        return { role: 'user', content: message.content };
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.content },
+          ...message.images.map((image) => ({
+            type: 'image_url',
+            image_url: { url: `data:${image.media_type};base64,${image.data}` },
+          })),
+        ],
+      };
     case 'assistant': {
       const calls = message.tool_calls ?? [];
       const reasoning = reasoningOf(message);

@@ -51,7 +51,10 @@ function geminiContents(messages: readonly ConversationMessage[]): JsonValue[] {
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        push('user', [{ text: message.content }]);
+        push('user', [
+          { text: message.content },
+          ...(message.images ?? []).map((image) => ({ inlineData: { mimeType: image.media_type, data: image.data } })),
+        ]);
         break;
       case 'assistant':
         // A reply with neither text nor calls nor signature has no part to send; the API refuses empty parts.

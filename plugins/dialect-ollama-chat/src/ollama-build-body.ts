@@ -35,7 +35,10 @@ function ollamaMessages(context: BuildContext): JsonValue[] {
 function ollamaMessage(message: ConversationMessage): JsonValue {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: message.content };
+      // Ollama takes images as a list of base64 strings beside the text.
+      return message.images === undefined || message.images.length === 0
+        ? { role: 'user', content: message.content }
+        : { role: 'user', content: message.content, images: message.images.map((image) => image.data) };
     case 'assistant': {
       const thinking = thinkingOf(message);
       const calls = message.tool_calls ?? [];

@@ -30,7 +30,19 @@ export function buildResponsesBody(context: BuildContext): WireBody {
 function responsesItems(message: ConversationMessage): JsonValue[] {
   switch (message.role) {
     case 'user':
-      return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: message.content }] }];
+      return [
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: message.content },
+            ...(message.images ?? []).map((image) => ({
+              type: 'input_image',
+              image_url: `data:${image.media_type};base64,${image.data}`,
+            })),
+          ],
+        },
+      ];
     case 'assistant': {
       const items: JsonValue[] = [];
       // Replayed as an input message with string content, the form the API documents for earlier

@@ -1,0 +1,63 @@
+import type { ConversationMessage } from '../prompt/conversation.js';
+import type { MentionedFile } from './file-mentions.js';
+import type { ResolvedPrompt } from './resolve-prompt.js';
+
+type MentionedImage = Extract<MentionedFile, { kind: 'image' }>;
+
+/** What the prompt of a turn is: text as typed (the library's default), or a prompt resolved as a submit does. */
+export type TurnPrompt = string | ResolvedPrompt;
+
+/** A user message, and what became of the files it mentioned on this route. */
+export interface RenderedPrompt {
+  readonly message: Extract<ConversationMessage, { role: 'user' }>;
+  readonly textFileCount: number;
+  readonly attachedImageCount: number;
+  /** Images left out because the route's model takes none (capability row `image_input`). */
+  readonly strippedImageCount: number;
+}
+
+/**
+ * Renders a turn's prompt as the user message a route is sent: text files inline after the prompt,
+ * images as image parts when the route takes them, else a note in their place (counted).
+ */
+export function renderPrompt(prompt: TurnPrompt, imageInput: boolean): RenderedPrompt {
+  if (typeof prompt === 'string') {
+    return {
+      message: { role: 'user', content: prompt },
+      textFileCount: 0,
+      attachedImageCount: 0,
+      strippedImageCount: 0,
+    };
+  }
+  let content = prompt.text;
+  const images: { media_type: MentionedImage['mediaType']; data: string }[] = [];
+  let textFileCount = 0;
+  let strippedImageCount = 0;
+  for (const file of prompt.files) {
+    const path = JSON.stringify(file.path);
+    if (file.kind === 'text') {
+      textFileCount += 1;
+      content += `\n\n<file path=${path}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</file>`;
+    } else if (imageInput) {
+      images.push({ media_type: file.mediaType, data: file.data });
+      content += `\n\n<image path=${path} attached="${images.length}" />`;
+    } else {
+      strippedImageCount += 1;
+      content += `\n\n<image path=${path} omitted="this model does not take images" />`;
+    }
+  }
+  return {
+    message: images.length === 0 ? { role: 'user', content } : { role: 'user', content, images },
+    textFileCount,
+    attachedImageCount: images.length,
+    strippedImageCount,
+  };
+}
+
+/** History for a route that takes no images: stored image parts are left out (their notes stay in the text). */
+export function withoutImages(messages: readonly ConversationMessage[]): readonly ConversationMessage[] {
+  if (!messages.some((message) => message.role === 'user' && message.images !== undefined)) return messages;
+  return messages.map((message) =>
+    message.role === 'user' && message.images !== undefined ? { role: 'user', content: message.content } : message,
+  );
+}
