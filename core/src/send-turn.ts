@@ -12,6 +12,7 @@ import { planTurn, type ReadyTurn, type TurnInput } from './plan-turn.js';
 import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
+import { runMessageSubmitHooks } from './submit/message-submit-hooks.js';
 import { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
@@ -130,9 +131,10 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
   const name = loaded.session.name;
   // The goal as a send reads it: a short update by another process is waited out, not refused.
   const gated = withGoalGate(loaded, await readGoalGateWaiting(options.home, name));
+  const hooked = await runSubmitHooks(gated, options);
   // The prompt is resolved once, as preview resolves it (file mentions, the pending skill); a failure
   // stops the turn below, before anything is sent or saved.
-  const { snapshot, prompt: resolvedPrompt } = await resolveTurnPrompt(gated, options.prompt);
+  const { snapshot, prompt: resolvedPrompt } = await resolveTurnPrompt(hooked.snapshot, hooked.prompt);
   // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock
   // is taken: history only grows while waiting, so nothing another send does could unblock it, and
   // the home is left untouched.
@@ -238,6 +240,33 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
 /** The snapshot with the goal gate as it now stands. */
 function withGoalGate(snapshot: CwSnapshot, goal: CwSnapshot['pending']['goal']): CwSnapshot {
   return goal === snapshot.pending.goal ? snapshot : { ...snapshot, pending: { ...snapshot.pending, goal } };
+}
+
+/**
+ * Runs the configured message_submit hooks on a new prompt (docs/hooks.md) and returns the prompt they
+ * left, with the hooks no longer pending. A goal that stops the turn stops it first: hooks never run
+ * for a turn that cannot go. A hook that blocks or fails throws; nothing has been sent or saved.
+ */
+async function runSubmitHooks(
+  snapshot: CwSnapshot,
+  options: SendTurnOptions,
+): Promise<{ snapshot: CwSnapshot; prompt: string | undefined }> {
+  const hooks = snapshot.config.hooks.message_submit;
+  if (options.prompt === undefined || hooks.length === 0 || snapshot.pending.messageSubmitHooks === 0)
+    return { snapshot, prompt: options.prompt };
+  const before = planTurn(snapshot, options.prompt, options.entrypoint);
+  if (before.status === 'blocked' && before.reason.startsWith('goal-')) throw before.error;
+  const prompt = await runMessageSubmitHooks(
+    hooks,
+    { prompt: options.prompt, session: snapshot.session.name },
+    {
+      cwd: snapshot.workingContext?.cwd ?? process.cwd(),
+      // The same environment tools get: no route's API key, nothing named like a credential.
+      env: toolEnvironment(options.env, snapshot.registry.rows, snapshot.config),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  return { snapshot: { ...snapshot, pending: { ...snapshot.pending, messageSubmitHooks: 0 } }, prompt };
 }
 
 /** One request of the loop: the prepared bytes out, the decoded reply back. */

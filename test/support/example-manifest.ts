@@ -24,6 +24,7 @@ export function unavailableManifest(
       approval_mode: 'ask',
       allowed_tool_gate_count: null,
       disallowed_tool_gate_count: null,
+      message_submit_hook_count: 0,
       base_prompt: { origin: 'bundled with this cw build', bytes: 590, sha256: 'c'.repeat(64) },
       ...session,
     },

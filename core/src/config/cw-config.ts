@@ -197,6 +197,23 @@ const contextConfig = z
   })
   .strict();
 
+/** One program `cw send` runs on the prompt before it is resolved (docs/hooks.md). */
+const messageSubmitHook = z
+  .object({
+    /** The program and its arguments; no shell is involved. */
+    command: z.array(z.string().min(1).max(4096)).min(1).max(256),
+    /** How long the hook may run before the send stops. */
+    timeout_ms: z.number().int().positive().max(600_000).default(10_000),
+  })
+  .strict();
+
+const hooksConfig = z
+  .object({
+    /** Run in order on every new prompt `cw send` submits; preview never runs them. */
+    message_submit: z.array(messageSubmitHook).max(16).default([]),
+  })
+  .strict();
+
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
 export const cwConfigSchema = z
   .object({
@@ -243,6 +260,8 @@ export const cwConfigSchema = z
     redact_outbound: z.boolean().default(true),
     /** System-prompt layers after the base: AGENTS.md files and the turn-context block. */
     context: contextConfig.default({ project_instructions: true, turn_context: false }),
+    /** Programs cw send runs on a new prompt before it resolves it (docs/hooks.md). */
+    hooks: hooksConfig.default({ message_submit: [] }),
   })
   .strict();
 
@@ -252,6 +271,8 @@ export type CwConfig = z.output<typeof cwConfigSchema>;
 export type ToolGatesConfig = z.output<typeof toolGates>;
 /** Timeouts as config writes them. */
 export type TimeoutsConfig = z.output<typeof timeoutsConfig>;
+/** One message-submit hook from config, defaults filled in. */
+export type MessageSubmitHookConfig = z.output<typeof messageSubmitHook>;
 /** One custom route from config. */
 export type CustomRouteConfig = z.output<typeof customRoute>;
 

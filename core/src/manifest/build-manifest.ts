@@ -137,6 +137,7 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     approval_mode: snapshot.config.approval,
     allowed_tool_gate_count: gates?.allow === undefined ? null : gates.allow.length,
     disallowed_tool_gate_count: gates?.deny === undefined ? null : gates.deny.length,
+    message_submit_hook_count: snapshot.config.hooks.message_submit.length,
     base_prompt: {
       origin: BASE_PROMPT_ORIGIN,
       bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),

@@ -98,6 +98,9 @@ function buildManifestSchema() {
     disallowed_tool_gate_count: count
       .nullable()
       .describe('Entries in the config deny-list gate (tools.deny), or null when there is none.'),
+    message_submit_hook_count: count.describe(
+      'Hooks in config hooks.message_submit: cw send runs them on a new prompt, preview never does (docs/hooks.md).',
+    ),
     base_prompt: basePromptSchema.describe(
       'Provenance of the base prompt: origin, byte count and hash, never the text.',
     ),

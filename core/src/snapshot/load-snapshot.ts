@@ -46,7 +46,8 @@ export async function loadSnapshot(options: {
     // The tools plugins registered, in load order (built-ins first), then the snapshot's MCP tools.
     catalog,
     mcp,
-    pending: { ...NOTHING_PENDING, goal },
+    // Configured hooks are pending on every new prompt: a submit runs them, a preview must not.
+    pending: { ...NOTHING_PENDING, goal, messageSubmitHooks: config.hooks.message_submit.length },
     ...(options.cwd === undefined
       ? {}
       : await workingPart(options.home, config, options.cwd, options.env ?? process.env)),
