@@ -42,7 +42,8 @@ export { endpointUrl, type EndpointTarget } from './route/endpoint-url.js';
 export { MODEL_PLACEHOLDER } from './route/endpoint-path.js';
 export type { CwSnapshot } from './snapshot/snapshot.js';
 export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
-export { activeSessionName } from './config/active-session.js';
+export { activeSessionName, sessionNameOf } from './config/active-session.js';
+export { loadConfig } from './config/cw-config.js';
 export {
   readGoal,
   setGoal,
@@ -54,6 +55,16 @@ export {
 } from './goal/goal-store.js';
 export { goalView, type GoalView } from './goal/goal-view.js';
 export { refuseSendOnGoal } from './goal/goal-gate.js';
+export {
+  discoverSkills,
+  findSkill,
+  nameOf as skillNameOf,
+  type FoundSkill,
+  type SkillSource,
+} from './skills/discover-skills.js';
+export { readPendingSkill, setPendingSkill, clearPendingSkill, PendingSkillError } from './skills/pending-skill.js';
+export { SKILL_NAME_PATTERN } from './skills/skill-file.js';
+export { skillView, type SkillView } from './skills/skill-view.js';
 export { previewRequest } from './manifest/build-manifest.js';
 export { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
 export { PromptResolutionError } from './submit/prompt-resolution-error.js';

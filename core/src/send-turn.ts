@@ -14,6 +14,7 @@ import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import { runMessageSubmitHooks } from './submit/message-submit-hooks.js';
 import { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
+import { clearPendingSkill } from './skills/pending-skill.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
@@ -182,6 +183,10 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
         const user = plan.prepared.userMessage;
         const added: ConversationMessage[] = user === null ? [assistant] : [user, assistant];
         messages = await save(options.home, name, messages, added, reply);
+        // The pending skill wrapped this prompt and the turn is saved: it is used up (docs/skills.md).
+        if (user !== null && typeof prompt === 'object' && prompt.skill !== null) {
+          await clearPendingSkill(options.home, name, prompt.skill);
+        }
         // Every completed request counts against the goal, so the next step meets the gate as it now stands.
         goal = await recordGoalUsage(options.home, name, plan, reply);
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {

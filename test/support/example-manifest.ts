@@ -25,6 +25,8 @@ export function unavailableManifest(
       allowed_tool_gate_count: null,
       disallowed_tool_gate_count: null,
       message_submit_hook_count: 0,
+      pending_skill: null,
+      goal_state: 'none',
       base_prompt: { origin: 'bundled with this cw build', bytes: 590, sha256: 'c'.repeat(64) },
       ...session,
     },

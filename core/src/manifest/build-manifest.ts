@@ -138,12 +138,22 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     allowed_tool_gate_count: gates?.allow === undefined ? null : gates.allow.length,
     disallowed_tool_gate_count: gates?.deny === undefined ? null : gates.deny.length,
     message_submit_hook_count: snapshot.config.hooks.message_submit.length,
+    pending_skill: pendingSkillName(snapshot),
+    goal_state: snapshot.pending.goal,
     base_prompt: {
       origin: BASE_PROMPT_ORIGIN,
       bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
       sha256: sha256Hex(BUNDLED_BASE_PROMPT),
     },
   };
+}
+
+/** The pending skill's name; a pending-skill file that cannot be read names none (its problem is the plan's reason). */
+function pendingSkillName(snapshot: CwSnapshot): string | null {
+  const pending = snapshot.pendingSkill ?? null;
+  if (pending === null) return null;
+  const name = pending.status === 'ready' ? pending.skill.name : pending.name;
+  return name === null ? null : safeIdentifier(name);
 }
 
 function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {

@@ -101,6 +101,16 @@ function buildManifestSchema() {
     message_submit_hook_count: count.describe(
       'Hooks in config hooks.message_submit: cw send runs them on a new prompt, preview never does (docs/hooks.md).',
     ),
+    pending_skill: label
+      .nullable()
+      .describe(
+        'The skill `cw skills use` set to wrap the next prompt (docs/skills.md), or null; preview never clears it.',
+      ),
+    goal_state: z
+      .enum(['none', 'within-budget', 'budget-exhausted', 'not-snapshottable'])
+      .describe(
+        "The session goal's token-budget gate (docs/goal.md): none, within-budget, budget-exhausted, or not-snapshottable when its file cannot be read or is locked.",
+      ),
     base_prompt: basePromptSchema.describe(
       'Provenance of the base prompt: origin, byte count and hash, never the text.',
     ),

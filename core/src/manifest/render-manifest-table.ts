@@ -147,11 +147,13 @@ function renderSession(table: TableWriter, session: SessionFacts): void {
   );
   table.row('hypothetical prompt', session.hypothetical_prompt_supplied ? 'supplied' : 'not supplied');
   table.row('mode', session.mode);
-  table.row('approval', 'tool calls are returned, never executed');
+  table.row('approval', session.approval_mode);
   table.row('tool allow gate', gate(session.allowed_tool_gate_count));
   table.row('tool deny gate', gate(session.disallowed_tool_gate_count));
   if (session.message_submit_hook_count > 0)
     table.row('message hooks', `${number(session.message_submit_hook_count)} (cw send runs them; preview does not)`);
+  if (session.pending_skill !== null) table.row('pending skill', `${session.pending_skill} (wraps the next prompt)`);
+  if (session.goal_state !== 'none') table.row('goal', session.goal_state);
   table.row('base prompt', `${session.base_prompt.origin}, ${number(session.base_prompt.bytes)} bytes`);
   table.hash('base sha256', session.base_prompt.sha256, 'none');
   table.blank();

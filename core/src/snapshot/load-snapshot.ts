@@ -10,6 +10,7 @@ import type { WorkingContext } from '../submit/resolve-prompt.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { tapRowTable } from '../route/resolve-route.js';
+import { loadPendingSkill, type PendingSkill } from '../skills/load-pending-skill.js';
 import { readSession } from '../state/session-store.js';
 import { tapProjectionEngine } from '../tools/project-tools.js';
 import { NOTHING_PENDING, type CwSnapshot, type McpState } from './snapshot.js';
@@ -50,7 +51,7 @@ export async function loadSnapshot(options: {
     pending: { ...NOTHING_PENDING, goal, messageSubmitHooks: config.hooks.message_submit.length },
     ...(options.cwd === undefined
       ? {}
-      : await workingPart(options.home, config, options.cwd, options.env ?? process.env)),
+      : await workingPart(options.home, config, sessionName, options.cwd, options.env ?? process.env)),
   };
 }
 
@@ -58,15 +59,22 @@ export async function loadSnapshot(options: {
 async function workingPart(
   home: string,
   config: CwConfig,
+  session: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ workingContext: WorkingContext; promptLayers: readonly PromptLayer[] }> {
+): Promise<{
+  workingContext: WorkingContext;
+  promptLayers: readonly PromptLayer[];
+  pendingSkill: PendingSkill | null;
+}> {
   const workspace = await workspaceRoot(config.workspace, cwd);
   const here = await realpath(cwd);
   const { project_instructions, turn_context } = config.context;
   const layers = project_instructions ? await readProjectInstructions({ home, workspace, cwd: here }) : [];
   if (turn_context) layers.push(await turnContextLayer({ workspace, cwd: here, env }));
-  return { workingContext: { workspace, cwd: here }, promptLayers: layers };
+  // Read, never taken: only a send that goes out consumes it (docs/skills.md).
+  const pendingSkill = await loadPendingSkill(home, session, workspace);
+  return { workingContext: { workspace, cwd: here }, promptLayers: layers, pendingSkill };
 }
 
 /**

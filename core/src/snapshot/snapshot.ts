@@ -2,6 +2,7 @@ import type { CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import type { WorkingContext } from '../submit/resolve-prompt.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { PendingSkill } from '../skills/load-pending-skill.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 
@@ -43,6 +44,8 @@ export interface CwSnapshot {
   readonly workingContext?: WorkingContext;
   /** System-prompt layers after the base (AGENTS.md, turn context); absent or empty means the base only. */
   readonly promptLayers?: readonly PromptLayer[];
+  /** The skill `cw skills use` set for the next prompt (docs/skills.md); absent or null means none. */
+  readonly pendingSkill?: PendingSkill | null;
 }
 
 /** Pending state of a session with nothing pending. */

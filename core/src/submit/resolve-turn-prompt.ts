@@ -14,13 +14,19 @@ export async function resolveTurnPrompt(
   prompt: string | undefined,
 ): Promise<{ snapshot: CwSnapshot; prompt: TurnPrompt | undefined }> {
   if (prompt === undefined || snapshot.workingContext === undefined) return { snapshot, prompt };
+  const failed = (message: string) => ({
+    snapshot: { ...snapshot, pending: { ...snapshot.pending, promptResolutionError: message } },
+    prompt,
+  });
+  const pending = snapshot.pendingSkill ?? null;
+  if (pending?.status === 'broken') return failed(pending.problem);
   try {
-    return { snapshot, prompt: await resolvePrompt(prompt, snapshot.workingContext) };
+    return {
+      snapshot,
+      prompt: await resolvePrompt(prompt, snapshot.workingContext, pending === null ? null : pending.skill),
+    };
   } catch (error) {
     if (!(error instanceof PromptResolutionError)) throw error;
-    return {
-      snapshot: { ...snapshot, pending: { ...snapshot.pending, promptResolutionError: error.message } },
-      prompt,
-    };
+    return failed(error.message);
   }
 }

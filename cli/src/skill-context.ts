@@ -1,0 +1,19 @@
+/** A `cw skills` command cannot do what was asked; the message is cw's words and safe names only. */
+export class SkillUseError extends Error {
+  override readonly name = 'SkillUseError';
+  readonly exitCode = 1;
+  readonly safeMessage: string;
+  constructor(message: string) {
+    super(message);
+    this.safeMessage = message;
+  }
+}
+
+/** What the skills commands act on: the cw home, the active session, and the workspace skills are read from. */
+export async function loadSkillContext(): Promise<{ home: string; session: string; workspace: string }> {
+  const core = await import('@cw/core');
+  const home = core.cwHome();
+  const config = await core.loadConfig(home);
+  const workspace = await core.workspaceRoot(config.workspace);
+  return { home, session: core.sessionNameOf(config), workspace };
+}
