@@ -328,6 +328,8 @@ describe('cw send refuses a turn that does not fit the input budget', () => {
           max_output_tokens: 1_024,
         },
       },
+      // Without compaction the overflow is refused as is (docs/compaction.md covers the other case).
+      compaction: { enabled: false },
     });
     const history = Array.from({ length: 10 }, (_unused, index) => ({
       role: index % 2 === 0 ? 'user' : 'assistant',

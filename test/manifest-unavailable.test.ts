@@ -320,6 +320,7 @@ describe('runtime transforms take only the body', () => {
           max_output_tokens: 1_024,
         },
       },
+      compaction: { enabled: false },
     };
     const { manifest, plan } = await previewFor({ config, history });
     expect(reasonOf(manifest, 'route')).toBeNull();

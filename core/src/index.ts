@@ -55,6 +55,9 @@ export {
 } from './goal/goal-store.js';
 export { goalView, type GoalView } from './goal/goal-view.js';
 export { refuseSendOnGoal } from './goal/goal-gate.js';
+export { compactSession } from './compaction/compact-session.js';
+export type { Compacted } from './compaction/compact-history.js';
+export { CompactionError } from './compaction/compaction-error.js';
 export {
   discoverSkills,
   findSkill,

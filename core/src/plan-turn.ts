@@ -1,4 +1,5 @@
 import type { Entrypoint } from './body/wire-body.js';
+import { compactionDue } from './compaction/compaction-due.js';
 import type { UnavailableReason } from './manifest/unavailable-reason.js';
 import { ContextOverflowError } from './plan/context-overflow-error.js';
 import { measureBody, type MeasuredBody } from './plan/measure-body.js';
@@ -45,6 +46,11 @@ export interface BlockedTurn {
   readonly toolSurface: PreparedToolSurface | null;
   /** Set when the body was built and measured. */
   readonly measured: MeasuredBody | null;
+  /**
+   * True when auto-compaction is the only thing stopping the turn: cw send compacts and plans again
+   * (docs/compaction.md); preview reports `runtime-transforms-before-send`.
+   */
+  readonly compaction: boolean;
 }
 
 /** What the core decided about the next turn: preview renders it, send acts on it. */
@@ -53,7 +59,8 @@ export type TurnPlan = ReadyTurn | BlockedTurn;
 /**
  * Plans the next turn once, with every reason a turn can be stopped in one place and in the order a
  * real turn meets them: pending state and the prompt, then route, projection and body, then MCP
- * tools that cannot be known offline, transforms that would rewrite the body, and the input budget.
+ * tools that cannot be known offline, transforms that would rewrite the body (auto-compaction among
+ * them), and the input budget.
  */
 export function planTurn(snapshot: CwSnapshot, prompt: TurnPrompt | undefined, entrypoint: Entrypoint): TurnPlan {
   // Without a prompt, a session whose last message is a tool result is a loop that stopped between
@@ -101,11 +108,15 @@ export function planTurn(snapshot: CwSnapshot, prompt: TurnPrompt | undefined, e
   }
   const measured = measureBody(prepared);
   const measuredKnown = { ...known, measured };
-  const transforms = snapshot.pending.runtimeTransforms;
+  const compaction = compactionDue(snapshot, measured);
+  const transforms = [...snapshot.pending.runtimeTransforms, ...(compaction === null ? [] : [compaction])];
   if (transforms.length > 0) {
     const detail = safeErrorText(transforms.join('; '));
     const error = new TurnBlockedError('runtime-transforms-before-send', detail);
-    return stop('runtime-transforms-before-send', detail, error, measuredKnown);
+    return stop('runtime-transforms-before-send', detail, error, {
+      ...measuredKnown,
+      compaction: compaction !== null && transforms.length === 1,
+    });
   }
   if (measured.headroom < 0) {
     const error = new ContextOverflowError({
@@ -130,6 +141,7 @@ interface BlockedKnown {
   readonly prepared?: PreparedOutboundRequest;
   readonly toolSurface?: PreparedToolSurface | null;
   readonly measured?: MeasuredBody;
+  readonly compaction?: boolean;
 }
 
 function blocked(reason: UnavailableReason, detail: string | null, error: Error, known: BlockedKnown): BlockedTurn {
@@ -142,6 +154,7 @@ function blocked(reason: UnavailableReason, detail: string | null, error: Error,
     prepared: known.prepared ?? null,
     toolSurface: known.toolSurface ?? null,
     measured: known.measured ?? null,
+    compaction: known.compaction ?? false,
   };
 }
 

@@ -3,6 +3,8 @@ import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-t
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { sha256Hex } from './canonical/sha256.js';
+import { compactHistory } from './compaction/compact-history.js';
+import type { SideRequestOptions } from './side-request/side-request.js';
 import { SEARCH_TOOLS_NAME, searchToolsImplementation } from './catalog/defer-catalog.js';
 import { readGoalGateWaiting } from './goal/goal-gate.js';
 import { recordGoalUsage } from './goal/record-goal-usage.js';
@@ -119,6 +121,8 @@ export interface SendTurnOptions extends LockEvents {
   readonly onRetry?: (notice: RetryNotice) => void;
   /** Called when a step's request is about to go out (1-based). */
   readonly onStep?: (step: number, input: TurnInput) => void;
+  /** Called after auto-compaction replaced older messages with a summary, before the request goes out. */
+  readonly onCompaction?: (done: { readonly summarised: number; readonly kept: number }) => void;
 }
 
 /**
@@ -139,14 +143,11 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
   // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock
   // is taken: history only grows while waiting, so nothing another send does could unblock it, and
   // the home is left untouched.
+  // Auto-compaction is the one block a send resolves itself: it compacts under the lock, then plans again.
   const planned = planTurn(snapshot, resolvedPrompt, options.entrypoint);
-  if (planned.status === 'blocked') throw planned.error;
-  requestUrlFor(
-    planned.prepared.url,
-    apiKeyFor(planned.prepared, options.env),
-    planned.prepared.apiKeyEnv,
-    options.env,
-  );
+  if (planned.status === 'blocked' && (!planned.compaction || planned.prepared === null)) throw planned.error;
+  const firstPrepared = planned.prepared as NonNullable<typeof planned.prepared>;
+  requestUrlFor(firstPrepared.url, apiKeyFor(firstPrepared, options.env), firstPrepared.apiKeyEnv, options.env);
   const loop = options.loop;
   const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
   const alwaysAllowed = new Set<string>();
@@ -161,8 +162,19 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
       for (let step = 1; ; step++) {
-        const current: CwSnapshot = { ...withGoalGate(snapshot, goal), session: { name, messages } };
-        const plan = planTurn(current, prompt, options.entrypoint);
+        let current: CwSnapshot = { ...withGoalGate(snapshot, goal), session: { name, messages } };
+        let plan = planTurn(current, prompt, options.entrypoint);
+        if (plan.status === 'blocked' && plan.compaction) {
+          // Summarised and saved before the request goes out; what no longer fits after it is refused below.
+          const compacted = await compactHistory(current, sideOptions(options));
+          if (compacted !== null) {
+            messages = compacted.messages;
+            goal = compacted.goal;
+            options.onCompaction?.({ summarised: compacted.summarised, kept: compacted.kept });
+            current = { ...withGoalGate(snapshot, goal), session: { name, messages } };
+            plan = planTurn(current, prompt, options.entrypoint);
+          }
+        }
         if (plan.status === 'blocked') throw plan.error;
         if (first === null) {
           first = { plan, snapshot: current };
@@ -240,6 +252,18 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
     },
     options,
   );
+}
+
+/** How a side request of this send (a compaction summary) is sent: the send's own settings. */
+function sideOptions(options: SendTurnOptions): SideRequestOptions {
+  return {
+    home: options.home,
+    entrypoint: options.entrypoint,
+    env: options.env,
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+  };
 }
 
 /** The snapshot with the goal gate as it now stands. */

@@ -131,6 +131,10 @@ export default class Send extends Command {
           onRetry: (retry) =>
             notice(`retry ${retry.attempt} of ${retries} in ${retry.delayMs} ms after ${retry.cause}`),
           onStep: () => spinner.start(),
+          onCompaction: (done) =>
+            notice(
+              `compacted the session: ${done.summarised} earlier messages replaced by a summary (docs/compaction.md)`,
+            ),
           // Text as it arrives, for a person; --json prints one document at the end instead.
           ...(args.json
             ? {}

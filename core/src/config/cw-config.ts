@@ -214,6 +214,18 @@ const hooksConfig = z
   })
   .strict();
 
+/** When cw send summarises older turns before a request (docs/compaction.md). */
+const compactionConfig = z
+  .object({
+    /** false: never compact before a send; `cw compact` still works on demand. */
+    enabled: z.boolean().default(true),
+    /** The share of the route's input budget the next request's estimate must reach to compact first. */
+    threshold: z.number().min(0.1).max(1).default(0.8),
+    /** The latest user turns kept word for word; everything before them is summarised. */
+    keep_recent_turns: z.number().int().min(1).max(50).default(1),
+  })
+  .strict();
+
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
 export const cwConfigSchema = z
   .object({
@@ -262,6 +274,8 @@ export const cwConfigSchema = z
     context: contextConfig.default({ project_instructions: true, turn_context: false }),
     /** Programs cw send runs on a new prompt before it resolves it (docs/hooks.md). */
     hooks: hooksConfig.default({ message_submit: [] }),
+    /** Summarise older turns when the next request nears the route's input budget (docs/compaction.md). */
+    compaction: compactionConfig.default({ enabled: true, threshold: 0.8, keep_recent_turns: 1 }),
   })
   .strict();
 
@@ -273,6 +287,8 @@ export type ToolGatesConfig = z.output<typeof toolGates>;
 export type TimeoutsConfig = z.output<typeof timeoutsConfig>;
 /** One message-submit hook from config, defaults filled in. */
 export type MessageSubmitHookConfig = z.output<typeof messageSubmitHook>;
+/** The compaction policy from config, defaults filled in. */
+export type CompactionConfig = z.output<typeof compactionConfig>;
 /** One custom route from config. */
 export type CustomRouteConfig = z.output<typeof customRoute>;
 

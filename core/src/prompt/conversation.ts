@@ -34,6 +34,8 @@ export const conversationMessageSchema = z.discriminatedUnion('role', [
         )
         .readonly()
         .optional(),
+      /** Set on a compaction summary: how many earlier messages it stands in for (docs/compaction.md). */
+      summary_of: z.number().int().positive().optional(),
     })
     .readonly(),
   z

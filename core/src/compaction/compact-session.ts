@@ -1,0 +1,43 @@
+import { readGoalGateWaiting } from '../goal/goal-gate.js';
+import { TurnBlockedError } from '../plan/turn-blocked-error.js';
+import type { SideRequestOptions } from '../side-request/side-request.js';
+import type { CwSnapshot } from '../snapshot/snapshot.js';
+import type { LockEvents } from '../state/file-lock.js';
+import { readSession, withSessionLock } from '../state/session-store.js';
+import { compactHistory, type Compacted } from './compact-history.js';
+import { isCompactable, splitHistory } from './split-history.js';
+
+/**
+ * `cw compact`: summarises the session's older turns now, whatever the threshold, on the session's
+ * route, under the session lock. Null when there is nothing older than the kept turns. The goal gate
+ * applies as it does to any request.
+ */
+export async function compactSession(
+  snapshot: CwSnapshot,
+  options: SideRequestOptions & LockEvents,
+): Promise<Compacted | null> {
+  const name = snapshot.session.name;
+  const keep = snapshot.config.compaction.keep_recent_turns;
+  // Nothing to do is known without a lock, so a session with nothing to compact is left untouched.
+  if (!isCompactable(splitHistory(snapshot.session.messages, keep))) return null;
+  const gate = async () => {
+    const goal = await readGoalGateWaiting(options.home, name);
+    if (goal === 'budget-exhausted') throw new TurnBlockedError('goal-token-budget-exhausted', null);
+    if (goal === 'not-snapshottable') throw new TurnBlockedError('goal-state-not-snapshottable', null);
+    return goal;
+  };
+  await gate();
+  return withSessionLock(
+    options.home,
+    name,
+    async () => {
+      const goal = await gate();
+      const messages = await readSession(options.home, name);
+      return compactHistory(
+        { ...snapshot, pending: { ...snapshot.pending, goal }, session: { name, messages } },
+        options,
+      );
+    },
+    options,
+  );
+}
