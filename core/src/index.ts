@@ -58,6 +58,7 @@ export { refuseSendOnGoal } from './goal/goal-gate.js';
 export { compactSession } from './compaction/compact-session.js';
 export type { Compacted } from './compaction/compact-history.js';
 export { CompactionError } from './compaction/compaction-error.js';
+export { AutoRouteError } from './auto-route/classify-route.js';
 export {
   discoverSkills,
   findSkill,

@@ -1,4 +1,5 @@
 import type { Entrypoint } from './body/wire-body.js';
+import { onRoute } from './auto-route/on-route.js';
 import { compactionDue } from './compaction/compaction-due.js';
 import type { UnavailableReason } from './manifest/unavailable-reason.js';
 import { ContextOverflowError } from './plan/context-overflow-error.js';
@@ -62,11 +63,15 @@ export type TurnPlan = ReadyTurn | BlockedTurn;
  * tools that cannot be known offline, transforms that would rewrite the body (auto-compaction among
  * them), and the input budget.
  */
-export function planTurn(snapshot: CwSnapshot, prompt: TurnPrompt | undefined, entrypoint: Entrypoint): TurnPlan {
+export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, entrypoint: Entrypoint): TurnPlan {
   // Without a prompt, a session whose last message is a tool result is a loop that stopped between
   // steps: its next request is the continuation, and that is what is planned.
-  const input: TurnInput | null =
-    prompt !== undefined ? 'prompt' : awaitsContinuation(snapshot) ? 'continuation' : null;
+  const input: TurnInput | null = prompt !== undefined ? 'prompt' : awaitsContinuation(loaded) ? 'continuation' : null;
+  // Under auto routing a continuation stays on the route chosen for the prompt that started the loop.
+  const snapshot =
+    input === 'continuation' && loaded.pending.autoRouting && loaded.autoRouteChoice
+      ? onRoute(loaded, loaded.autoRouteChoice)
+      : loaded;
   const early = blockedBeforeRoute(snapshot, input);
   if (early !== null || input === null) {
     const reason = early?.reason ?? 'no-hypothetical-prompt-supplied';
@@ -169,7 +174,8 @@ function blockedBeforeRoute(
   const pending = snapshot.pending;
   if (pending.goal === 'not-snapshottable') return { reason: 'goal-state-not-snapshottable', detail: null };
   if (pending.goal === 'budget-exhausted') return { reason: 'goal-token-budget-exhausted', detail: null };
-  if (input === 'continuation') return null;
+  if (input === 'continuation')
+    return pending.autoRouting ? { reason: 'auto-route-unresolved-until-next-prompt', detail: null } : null;
   if (input === null) {
     return {
       reason: pending.autoRouting ? 'auto-route-unresolved-until-next-prompt' : 'no-hypothetical-prompt-supplied',

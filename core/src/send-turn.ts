@@ -3,6 +3,9 @@ import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-t
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { sha256Hex } from './canonical/sha256.js';
+import { type AutoRouteChoice, writeAutoRouteChoice } from './auto-route/auto-route-choice.js';
+import { classifyRoute } from './auto-route/classify-route.js';
+import { onRoute } from './auto-route/on-route.js';
 import { compactHistory } from './compaction/compact-history.js';
 import type { SideRequestOptions } from './side-request/side-request.js';
 import { SEARCH_TOOLS_NAME, searchToolsImplementation } from './catalog/defer-catalog.js';
@@ -14,6 +17,7 @@ import { planTurn, type ReadyTurn, type TurnInput } from './plan-turn.js';
 import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
+import type { TurnPrompt } from './submit/user-message.js';
 import { runMessageSubmitHooks } from './submit/message-submit-hooks.js';
 import { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
 import { clearPendingSkill } from './skills/pending-skill.js';
@@ -121,6 +125,8 @@ export interface SendTurnOptions extends LockEvents {
   readonly onRetry?: (notice: RetryNotice) => void;
   /** Called when a step's request is about to go out (1-based). */
   readonly onStep?: (step: number, input: TurnInput) => void;
+  /** Called with the route auto routing chose, before the turn is planned on it. */
+  readonly onAutoRoute?: (route: string) => void;
   /** Called after auto-compaction replaced older messages with a summary, before the request goes out. */
   readonly onCompaction?: (done: { readonly summarised: number; readonly kept: number }) => void;
 }
@@ -139,7 +145,10 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
   const hooked = await runSubmitHooks(gated, options);
   // The prompt is resolved once, as preview resolves it (file mentions, the pending skill); a failure
   // stops the turn below, before anything is sent or saved.
-  const { snapshot, prompt: resolvedPrompt } = await resolveTurnPrompt(hooked.snapshot, hooked.prompt);
+  const resolved = await resolveTurnPrompt(hooked.snapshot, hooked.prompt);
+  const resolvedPrompt = resolved.prompt;
+  // Auto routing asks the classifier route once, for the prompt as resolved; the turn is then planned on its choice.
+  const { snapshot, choice } = await routeAutomatically(resolved.snapshot, resolvedPrompt, options);
   // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock
   // is taken: history only grows while waiting, so nothing another send does could unblock it, and
   // the home is left untouched.
@@ -199,6 +208,8 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
         if (user !== null && typeof prompt === 'object' && prompt.skill !== null) {
           await clearPendingSkill(options.home, name, prompt.skill);
         }
+        // The route auto routing chose lands with the turn it routed (docs/auto-routing.md).
+        if (user !== null && choice !== null) await writeAutoRouteChoice(options.home, name, choice);
         // Every completed request counts against the goal, so the next step meets the gate as it now stands.
         goal = await recordGoalUsage(options.home, name, plan, reply);
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
@@ -254,7 +265,42 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
   );
 }
 
-/** How a side request of this send (a compaction summary) is sent: the send's own settings. */
+/**
+ * Under auto routing, a new prompt is routed before it is planned: the goal and a prompt that cannot
+ * be resolved stop the turn first, so the classifier is never asked for a turn that cannot go.
+ */
+async function routeAutomatically(
+  snapshot: CwSnapshot,
+  prompt: TurnPrompt | undefined,
+  options: SendTurnOptions,
+): Promise<{ snapshot: CwSnapshot; choice: AutoRouteChoice | null }> {
+  if (!snapshot.pending.autoRouting) return { snapshot, choice: null };
+  // A continuation stays on the route chosen for the prompt that started the loop, as planTurn plans it.
+  if (prompt === undefined)
+    return {
+      snapshot: snapshot.autoRouteChoice ? onRoute(snapshot, snapshot.autoRouteChoice) : snapshot,
+      choice: null,
+    };
+  const unrouted = planTurn(
+    { ...snapshot, pending: { ...snapshot.pending, autoRouting: false } },
+    prompt,
+    options.entrypoint,
+  );
+  if (
+    unrouted.status === 'blocked' &&
+    (unrouted.reason.startsWith('goal-') || unrouted.reason === 'prompt-resolution-failed')
+  )
+    throw unrouted.error;
+  const text = typeof prompt === 'string' ? prompt : prompt.text;
+  const chosen = await classifyRoute(snapshot, text, sideOptions(options));
+  options.onAutoRoute?.(chosen.route);
+  return {
+    snapshot: withGoalGate(onRoute(snapshot, chosen.route), chosen.goal),
+    choice: { version: 1, route: chosen.route, classifier_route: chosen.classifierRoute },
+  };
+}
+
+/** How a side request of this send (a compaction summary, a classification) is sent: the send's own settings. */
 function sideOptions(options: SendTurnOptions): SideRequestOptions {
   return {
     home: options.home,

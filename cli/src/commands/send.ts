@@ -131,6 +131,7 @@ export default class Send extends Command {
           onRetry: (retry) =>
             notice(`retry ${retry.attempt} of ${retries} in ${retry.delayMs} ms after ${retry.cause}`),
           onStep: () => spinner.start(),
+          onAutoRoute: (route) => notice(`auto routing chose route ${core.safeIdentifier(route)}`),
           onCompaction: (done) =>
             notice(
               `compacted the session: ${done.summarised} earlier messages replaced by a summary (docs/compaction.md)`,

@@ -1,4 +1,6 @@
+import { onRoute } from '../auto-route/on-route.js';
 import { readGoalGateWaiting } from '../goal/goal-gate.js';
+import { CompactionError } from './compaction-error.js';
 import { TurnBlockedError } from '../plan/turn-blocked-error.js';
 import type { SideRequestOptions } from '../side-request/side-request.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
@@ -13,9 +15,14 @@ import { isCompactable, splitHistory } from './split-history.js';
  * applies as it does to any request.
  */
 export async function compactSession(
-  snapshot: CwSnapshot,
+  loaded: CwSnapshot,
   options: SideRequestOptions & LockEvents,
 ): Promise<Compacted | null> {
+  if (loaded.pending.autoRouting && !loaded.autoRouteChoice)
+    throw new CompactionError('auto routing has not chosen a route for this session yet; send a prompt first');
+  // Under auto routing, the summary goes to the route chosen for the session's latest prompt.
+  const snapshot =
+    loaded.pending.autoRouting && loaded.autoRouteChoice ? onRoute(loaded, loaded.autoRouteChoice) : loaded;
   const name = snapshot.session.name;
   const keep = snapshot.config.compaction.keep_recent_turns;
   // Nothing to do is known without a lock, so a session with nothing to compact is left untouched.

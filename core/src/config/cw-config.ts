@@ -226,6 +226,23 @@ const compactionConfig = z
   })
   .strict();
 
+const routeId = z.string().min(1).max(64);
+
+/** One route auto routing may choose, with optional words telling the classifier when it fits. */
+const autoCandidate = z.union([
+  routeId,
+  z.object({ route: routeId, when: z.string().min(1).max(500).optional() }).strict(),
+]);
+
+/** Auto model routing: a classifier route picks one of the candidates for each new prompt (docs/auto-routing.md). */
+const autoConfig = z
+  .object({
+    /** The route the small classifying request goes to. */
+    classifier_route: routeId,
+    candidates: z.array(autoCandidate).min(1).max(16),
+  })
+  .strict();
+
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
 export const cwConfigSchema = z
   .object({
@@ -276,8 +293,14 @@ export const cwConfigSchema = z
     hooks: hooksConfig.default({ message_submit: [] }),
     /** Summarise older turns when the next request nears the route's input budget (docs/compaction.md). */
     compaction: compactionConfig.default({ enabled: true, threshold: 0.8, keep_recent_turns: 1 }),
+    /** With `route: "auto"`: which routes a classifier chooses from, and where it runs (docs/auto-routing.md). */
+    auto: autoConfig.optional(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (config) => config.route !== 'auto' || config.auto !== undefined,
+    'route auto needs an auto object with classifier_route and candidates (docs/auto-routing.md)',
+  );
 
 /** A validated config. */
 export type CwConfig = z.output<typeof cwConfigSchema>;
@@ -287,6 +310,8 @@ export type ToolGatesConfig = z.output<typeof toolGates>;
 export type TimeoutsConfig = z.output<typeof timeoutsConfig>;
 /** One message-submit hook from config, defaults filled in. */
 export type MessageSubmitHookConfig = z.output<typeof messageSubmitHook>;
+/** Auto routing's config: the classifier route and the candidates. */
+export type AutoRoutingConfig = z.output<typeof autoConfig>;
 /** The compaction policy from config, defaults filled in. */
 export type CompactionConfig = z.output<typeof compactionConfig>;
 /** One custom route from config. */

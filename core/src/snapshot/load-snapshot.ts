@@ -6,6 +6,8 @@ import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
 import { turnContextLayer } from '../context/turn-context.js';
 import { readGoalGate } from '../goal/goal-gate.js';
+import { AUTO_ROUTE } from '../auto-route/on-route.js';
+import { readAutoRouteChoice } from '../auto-route/auto-route-choice.js';
 import type { WorkingContext } from '../submit/resolve-prompt.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
@@ -47,8 +49,16 @@ export async function loadSnapshot(options: {
     // The tools plugins registered, in load order (built-ins first), then the snapshot's MCP tools.
     catalog,
     mcp,
-    // Configured hooks are pending on every new prompt: a submit runs them, a preview must not.
-    pending: { ...NOTHING_PENDING, goal, messageSubmitHooks: config.hooks.message_submit.length },
+    // Configured hooks are pending on every new prompt: a submit runs them, a preview must not. So is
+    // auto routing: a submit asks the classifier route, a preview must not.
+    pending: {
+      ...NOTHING_PENDING,
+      goal,
+      messageSubmitHooks: config.hooks.message_submit.length,
+      autoRouting: config.route === AUTO_ROUTE,
+    },
+    autoRouteChoice:
+      config.route === AUTO_ROUTE ? ((await readAutoRouteChoice(options.home, sessionName))?.route ?? null) : null,
     ...(options.cwd === undefined
       ? {}
       : await workingPart(options.home, config, sessionName, options.cwd, options.env ?? process.env)),

@@ -44,6 +44,8 @@ export interface CwSnapshot {
   readonly workingContext?: WorkingContext;
   /** System-prompt layers after the base (AGENTS.md, turn context); absent or empty means the base only. */
   readonly promptLayers?: readonly PromptLayer[];
+  /** Under auto routing: the route chosen for the session's latest prompt, which a loop continuation stays on. */
+  readonly autoRouteChoice?: string | null;
   /** The skill `cw skills use` set for the next prompt (docs/skills.md); absent or null means none. */
   readonly pendingSkill?: PendingSkill | null;
 }
