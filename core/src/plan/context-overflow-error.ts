@@ -5,8 +5,9 @@ export interface ContextOverflow {
 }
 
 /**
- * The turn does not fit the route's input budget. cw has no overflow recovery (no compaction yet),
- * so it refuses rather than send a request the provider would reject or silently truncate.
+ * The turn does not fit the route's input budget, and compaction is off or could not make it fit
+ * (docs/compaction.md), so cw refuses rather than send a request the provider would reject or
+ * silently truncate.
  */
 export class ContextOverflowError extends Error {
   override readonly name = 'ContextOverflowError';
@@ -14,7 +15,7 @@ export class ContextOverflowError extends Error {
   constructor(readonly overflow: ContextOverflow) {
     super(
       `this turn needs about ${overflow.estimatedInputTokens} input tokens but the input budget of this route is ${overflow.inputBudgetTokens}; ` +
-        'start a new session (config field session) or pick a route with a larger context window; nothing was sent',
+        'run cw compact, start a new session (config field session) or pick a route with a larger context window; nothing was sent',
     );
   }
 }
