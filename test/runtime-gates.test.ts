@@ -15,6 +15,11 @@ import { runCwChild } from './support/spawn-cw.js';
 const KEY_ENV = 'CW_GATES_KEY';
 const models = useScriptedModels(KEY_ENV, FAKE_KEY);
 type Reasons = [string | null, string | null, string | null];
+/** config.json as this test edits it. */
+interface Config {
+  routes: { fault: Record<string, unknown>; other?: Record<string, unknown> };
+  [key: string]: unknown;
+}
 
 describe('runtime gates from real configuration', () => {
   it('each gate in precedence order: preview leaves the home byte-identical, send stops the same way', async () => {
@@ -29,10 +34,10 @@ describe('runtime gates from real configuration', () => {
     const home = await models.home(model, { workspace: ws, approval: 'read-only', reasoning: 'high' });
     const env = models.envFor(home);
     const configFile = join(home, 'config.json');
-    const baseConfig = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, any>;
+    const baseConfig = JSON.parse(await readFile(configFile, 'utf8')) as Config;
     baseConfig.routes.fault = { ...baseConfig.routes.fault, context_window: 12_000, max_output_tokens: 1_000 };
     baseConfig.routes.other = { ...baseConfig.routes.fault };
-    let config: Record<string, any> = {
+    let config: Config = {
       ...baseConfig,
       route: 'auto',
       auto: { classifier_route: 'fault', candidates: ['fault', 'other'] },
@@ -40,7 +45,7 @@ describe('runtime gates from real configuration', () => {
       mcpServers: { files: { command: process.execPath, args: ['no-such-server.js'] } },
       compaction: { threshold: 0.4 },
     };
-    const setConfig = async (next: Record<string, any>) => {
+    const setConfig = async (next: Config) => {
       config = next;
       await writeFile(configFile, JSON.stringify(config));
     };
@@ -92,7 +97,9 @@ describe('runtime gates from real configuration', () => {
       expect(sent.code, sent.stderr).toBe(1);
       const reason = reasons.find((found) => found !== null) ?? 'none';
       // An overflow is said in figures (docs/preview-request.md); every other gate by its reason.
-      expect(sent.stderr).toContain(reason === 'input-budget-exceeded' ? 'but the input budget of this route is' : reason);
+      expect(sent.stderr).toContain(
+        reason === 'input-budget-exceeded' ? 'but the input budget of this route is' : reason,
+      );
       expect(await homeBytes(home)).toEqual(before);
       expect(model.requests).toHaveLength(0);
       return manifest;
@@ -128,7 +135,7 @@ describe('runtime gates from real configuration', () => {
     );
 
     // 3. A fixed route: hooks, which win over prompt resolution.
-    const { auto: _auto, ...fixed } = { ...config, route: 'fault', model: 'm' };
+    const { auto: _auto, ...fixed }: Config = { ...config, route: 'fault', model: 'm' };
     await setConfig(fixed);
     const hooked = await gate(
       mention,
