@@ -15,7 +15,7 @@ export class ContextOverflowError extends Error {
   constructor(readonly overflow: ContextOverflow) {
     super(
       `this turn needs about ${overflow.estimatedInputTokens} input tokens but the input budget of this route is ${overflow.inputBudgetTokens}; ` +
-        'run cw compact, start a new session (config field session) or pick a route with a larger context window; nothing was sent',
+        'run cw compact, start a new session or pick a route with a larger context window; nothing was sent',
     );
   }
 }
