@@ -224,5 +224,13 @@ describe('goal-state-not-snapshottable', () => {
     for (const prompt of ['hello', undefined]) {
       expect(reasons(await preview(home, env, prompt))).toEqual(Array(3).fill('goal-state-not-snapshottable'));
     }
-  });
+    // cw send waits out a short update; a lock that stays is not snapshottable there either, and
+    // nothing is sent or saved.
+    const before = await homeBytes(home);
+    const send = await runCwChild(['send', '--prompt', 'hello'], env);
+    expect(send.code).toBe(1);
+    expect(send.stderr).toContain('goal-state-not-snapshottable');
+    expect(model.requests).toHaveLength(0);
+    expect(await homeBytes(home)).toEqual(before);
+  }, 60_000);
 });
