@@ -29,6 +29,17 @@ export async function errorLine(error: unknown): Promise<{ text: string; usage: 
 /** Prints a failure as one redacted line on stderr and exits non-zero. */
 export async function reportError(command: Command, error: unknown): Promise<never> {
   const { text, usage, exitCode } = await errorLine(error);
-  process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
+  const lines = await problemLines(error);
+  if (lines !== null) process.stderr.write(lines.map((line) => `cw: ${line}\n`).join(''));
+  else process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
   return command.exit(exitCode);
+}
+
+/** An error that lists several problems (a config error) prints one line for each. */
+async function problemLines(error: unknown): Promise<string[] | null> {
+  const problems = (error as { problems?: unknown }).problems;
+  if (!Array.isArray(problems) || problems.length === 0 || !problems.every((line) => typeof line === 'string'))
+    return null;
+  const { terminalSafe } = await import('@cw/core');
+  return problems.map((line: string) => terminalSafe(line));
 }
