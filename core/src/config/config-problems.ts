@@ -63,7 +63,7 @@ export function schemaProblems(
   for (const issue of issues) {
     const path = issue.path.filter((segment): segment is ConfigPathSegment => typeof segment !== 'symbol');
     if (issue.code === 'unrecognized_keys') {
-      const known = objectKeysAt(schema, path);
+      const known = knownFieldsAt(schema, path);
       for (const key of issue.keys) {
         const hint = known === undefined ? '' : knownFieldsHint(key, known);
         problems.push({
@@ -244,7 +244,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** The field names the object at `path` takes, when the schema there is a plain object. */
-function objectKeysAt(schema: z.ZodType, path: readonly ConfigPathSegment[]): string[] | undefined {
+export function knownFieldsAt(schema: z.ZodType, path: readonly ConfigPathSegment[]): string[] | undefined {
   let node: z.ZodType | undefined = unwrap(schema);
   for (const segment of path) {
     const def = defOf(node);
