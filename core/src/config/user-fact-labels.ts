@@ -1,5 +1,5 @@
 import { fingerprint } from '../canonical/sha256.js';
-import { isShowableUserLabel } from '../redaction/safe-user-label.js';
+import { isShowableUserHost, isShowableUserLabel } from '../redaction/safe-user-label.js';
 import type { CwConfig } from './cw-config.js';
 
 // The manifest fingerprints these values by the seed's rules, and an endpoint's host by its
@@ -11,15 +11,15 @@ import type { CwConfig } from './cw-config.js';
  */
 export function userFactLabels(config: CwConfig): ReadonlyMap<string, string> {
   const labels = new Map<string, string>();
-  const add = (raw: string | undefined): void => {
-    if (raw !== undefined && isShowableUserLabel(raw)) labels.set(fingerprint(raw), raw.trim());
+  const add = (raw: string | undefined, showable = isShowableUserLabel): void => {
+    if (raw !== undefined && showable(raw)) labels.set(fingerprint(raw), raw.trim());
   };
   add(config.route);
   add(config.model);
   for (const [routeId, route] of Object.entries(config.routes)) {
     add(routeId);
     add(route.model);
-    add(authorityOf(route.base_url));
+    add(authorityOf(route.base_url), isShowableUserHost);
   }
   for (const routeId of Object.keys(config.route_timeouts)) add(routeId);
   return labels;

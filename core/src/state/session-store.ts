@@ -57,8 +57,7 @@ export async function readSession(home: string, name: string): Promise<readonly 
     throw unreadableSession(name, 'is not valid JSON');
   }
   const parsed = sessionFile.safeParse(raw);
-  if (!parsed.success)
-    throw unreadableSession(name, 'has an unexpected shape');
+  if (!parsed.success) throw unreadableSession(name, 'has an unexpected shape');
   return parsed.data.messages;
 }
 
