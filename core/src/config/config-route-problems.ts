@@ -51,5 +51,9 @@ export function configRouteProblems(
       message: `no such route; found ${describeFound(selected)}; accepted: ${known.map((id) => formatConfigPath([id], names)).join(', ')} (cw routes lists them; the default is ${defaultRouteId})`,
     });
   }
-  return problems.sort((a, b) => (a.position?.line ?? Infinity) - (b.position?.line ?? Infinity));
+  return problems.sort(
+    (a, b) =>
+      (a.position?.line ?? Infinity) - (b.position?.line ?? Infinity) ||
+      (a.position?.column ?? 0) - (b.position?.column ?? 0),
+  );
 }

@@ -43,12 +43,13 @@ export default class ConfigValidate extends Command {
         };
         process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
         invalid = problems.length > 0;
-        return;
+      } else if (problems.length > 0) {
+        throw new core.ConfigError(problems.map(core.formatConfigProblem));
+      } else {
+        process.stdout.write(
+          text === null ? 'No config.json in the cw home: the built-in defaults apply.\n' : 'config.json is valid.\n',
+        );
       }
-      if (problems.length > 0) throw new core.ConfigError(problems.map(core.formatConfigProblem));
-      process.stdout.write(
-        text === null ? 'No config.json in the cw home: the built-in defaults apply.\n' : 'config.json is valid.\n',
-      );
     } catch (error) {
       await reportError(this, error);
     }
