@@ -4,7 +4,14 @@ import { isShowableUserHost, isShowableUserLabel, safeUserLabel } from './safe-u
 
 describe('safeUserLabel', () => {
   it('shows the model ids and route ids people write, slashes and tags included', () => {
-    for (const id of ['meta-llama/Llama-3.3-70B-Instruct', 'qwen3:8b', 'gpt-4.1', 'local', 'my-box', '@cf/meta/llama-3']) {
+    for (const id of [
+      'meta-llama/Llama-3.3-70B-Instruct',
+      'qwen3:8b',
+      'gpt-4.1',
+      'local',
+      'my-box',
+      '@cf/meta/llama-3',
+    ]) {
       expect(safeUserLabel(id)).toBe(id);
     }
   });

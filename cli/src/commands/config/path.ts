@@ -21,13 +21,16 @@ export default class ConfigPath extends Command {
         process.stdout.write(`${terminalSafe(paths.configFile)}\n`);
         return;
       }
+      // bin/run.js sets CW_DATA_DIR from the home rules when it is unset; the rules say why.
+      const derived = cwPaths({ ...process.env, CW_DATA_DIR: '' });
       const document = {
         home: paths.home,
         home_source: paths.homeSource,
         config_file: paths.configFile,
         sessions: paths.sessions,
-        plugins: paths.plugins,
-        plugins_source: paths.pluginsSource,
+        // Where oclif really keeps installed and linked plugins in this process.
+        plugins: this.config.dataDir,
+        plugins_source: this.config.dataDir === derived.plugins ? derived.pluginsSource : 'CW_DATA_DIR',
       };
       process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     } catch (error) {
