@@ -58,12 +58,14 @@ export function schemaProblems(
   config: ConfigText,
   accepted: AcceptedValues,
   fieldNames: ReadonlySet<string>,
+  /** The fields an object takes where the schema cannot be looked into (a transform picks the shape). */
+  knownFields: AcceptedValues = () => undefined,
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const issue of issues) {
     const path = issue.path.filter((segment): segment is ConfigPathSegment => typeof segment !== 'symbol');
     if (issue.code === 'unrecognized_keys') {
-      const known = knownFieldsAt(schema, path);
+      const known = knownFieldsAt(schema, path) ?? knownFields(path);
       for (const key of issue.keys) {
         const hint = known === undefined ? '' : knownFieldsHint(key, known);
         problems.push({

@@ -343,7 +343,16 @@ export function checkConfigText(text: string, options: ConfigCheckOptions = {}):
     path.length === 3 && path[0] === 'routes' && path[2] === 'dialect' && options.dialectIds?.length
       ? options.dialectIds
       : undefined;
-  return { ok: false, problems: schemaProblems(cwConfigSchema, result.error.issues, parsed, accepted, names), parsed };
+  // An MCP entry's shape is chosen by the key it has (url or command), so its fields are named here.
+  const knownFields = (path: readonly ConfigPathSegment[]): readonly string[] | undefined => {
+    if (path.length !== 2 || path[0] !== 'mcpServers') return undefined;
+    const entry = (parsed.value as { mcpServers?: Record<string, unknown> }).mcpServers?.[String(path[1])];
+    const shape =
+      typeof entry === 'object' && entry !== null && Object.hasOwn(entry, 'url') ? mcpHttpServer : mcpStdioServer;
+    return Object.keys(shape.shape);
+  };
+  const problems = schemaProblems(cwConfigSchema, result.error.issues, parsed, accepted, names, knownFields);
+  return { ok: false, problems, parsed };
 }
 
 /** The config file's place in the cw home. */
