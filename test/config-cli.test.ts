@@ -80,6 +80,18 @@ describe('config.json is JSONC', () => {
   });
 });
 
+describe('a field written twice', () => {
+  it('counts once, the last time, for commands that read; cw config validate reports it', async () => {
+    await homeWithText('{\n  "route": "moonshot",\n  "route": "deepseek"\n}\n');
+    expect(await runCw(['config', 'get', 'route'])).toMatchObject({ exitCode: 0, stdout: 'deepseek\n' });
+    const result = await runCw(['config', 'validate']);
+    expect(result).toMatchObject({
+      exitCode: 1,
+      stderr: 'cw: config.json:3:3: route: written twice in one object; remove one (only the last would count)\n',
+    });
+  });
+});
+
 describe('cw config path', () => {
   it('prints where config.json is, and with --json every folder and why', async () => {
     const folder = await home();

@@ -40,8 +40,8 @@ async function humanTable(config: unknown, registry: PluginRegistry): Promise<st
   }
 }
 
-function configErrors(config: unknown): string {
-  const checked = checkConfigText(JSON.stringify(config), { dialectIds: ['chat-completions'] });
+async function configErrors(config: unknown): Promise<string> {
+  const checked = await checkConfigText(JSON.stringify(config), { dialectIds: ['chat-completions'] });
   return checked.ok ? '' : checked.problems.map(formatConfigProblem).join('\n');
 }
 
@@ -58,8 +58,8 @@ describe("the user's own facts in human output", () => {
     async (_category, text) => {
       const outputs = [
         await humanTable(hostileConfig(text), registry),
-        configErrors(hostileConfig(text)),
-        configErrors({ reasoning: text, session: text, routes: { [text]: { provider: 'custom' } } }),
+        await configErrors(hostileConfig(text)),
+        await configErrors({ reasoning: text, session: text, routes: { [text]: { provider: 'custom' } } }),
       ];
       for (const output of outputs) {
         expect(output.includes(text.trim())).toBe(false);
@@ -69,9 +69,9 @@ describe("the user's own facts in human output", () => {
     },
   );
 
-  it('naughty strings as config values never put a control character into a config error', () => {
+  it('naughty strings as config values never put a control character into a config error', async () => {
     for (const text of BLNS) {
-      const output = configErrors({ reasoning: text, routes: { [text]: { provider: 'custom', model: text } } });
+      const output = await configErrors({ reasoning: text, routes: { [text]: { provider: 'custom', model: text } } });
       expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     }
   });

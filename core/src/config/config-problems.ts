@@ -32,7 +32,11 @@ export function formatConfigProblem(problem: ConfigProblem): string {
 }
 
 /** Every syntax problem, then every duplicated field: what must be fixed before the schema can judge. */
-export function textProblems(config: ConfigText, fieldNames: ReadonlySet<string>): ConfigProblem[] {
+export function textProblems(
+  config: ConfigText,
+  fieldNames: ReadonlySet<string>,
+  refuseDuplicates: boolean,
+): ConfigProblem[] {
   const syntax = config.syntaxProblems.map((problem) => ({
     position: problem.position,
     field: null,
@@ -44,6 +48,7 @@ export function textProblems(config: ConfigText, fieldNames: ReadonlySet<string>
       { position: positionOf(config, config.tree.offset), field: null, message: 'must be a JSON object ({ … })' },
     ];
   }
+  if (!refuseDuplicates) return [];
   return duplicateFields(config.tree).map(({ path, node }) => ({
     position: positionOf(config, node.offset),
     field: formatConfigPath(path, fieldNames),

@@ -1,5 +1,5 @@
-import { type Edit, type Node, applyEdits, parseTree } from 'jsonc-parser';
-import type { ConfigPathSegment } from './config-text.js';
+import type { Edit, Node } from 'jsonc-parser';
+import { type ConfigPathSegment, loadJsonc } from './config-text.js';
 
 // jsonc-parser's own `modify` either writes everything on one line or reformats every line its edit
 // touches (a neighbouring `{ "deny": ["shell"] }` would be spread over five lines). These edits are
@@ -7,7 +7,12 @@ import type { ConfigPathSegment } from './config-text.js';
 // the indentation and line ends the file already uses; comments elsewhere stay where they are.
 
 /** Sets (or, with `undefined`, removes) the value at `path` in JSONC text that parses. */
-export function editConfigText(text: string, path: readonly ConfigPathSegment[], value: unknown): string {
+export async function editConfigText(
+  text: string,
+  path: readonly ConfigPathSegment[],
+  value: unknown,
+): Promise<string> {
+  const { applyEdits, parseTree } = await loadJsonc();
   const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
   if (tree === undefined) return value === undefined ? text : `${render(nest(path, value), '', style(text))}\n`;
   const edits = value === undefined ? removal(text, tree, path) : setting(text, tree, path, value);

@@ -1,4 +1,12 @@
-import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
+
+let jsonc: typeof import('jsonc-parser') | undefined;
+
+/** jsonc-parser, loaded on first use: a config.json that is plain valid JSON never needs it. */
+export async function loadJsonc(): Promise<typeof import('jsonc-parser')> {
+  jsonc ??= await import('jsonc-parser');
+  return jsonc;
+}
 
 /** Where in config.json a problem sits: 1-based line and column (UTF-16 code units, as editors count). */
 export interface TextPosition {
@@ -44,7 +52,8 @@ const SYNTAX_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** Parses config.json text as JSONC, collecting every syntax problem rather than stopping at the first. */
-export function parseConfigText(text: string): ConfigText {
+export async function parseConfigText(text: string): Promise<ConfigText> {
+  const { parseTree, printParseErrorCode } = await loadJsonc();
   const errors: ParseError[] = [];
   // A BOM is what some editors save; it is not part of the JSON.
   const body = text.startsWith('\ufeff') ? ` ${text.slice(1)}` : text;

@@ -316,6 +316,8 @@ export class ConfigError extends Error {
 export interface ConfigCheckOptions {
   /** The dialect ids loaded plugins registered; listed when a route's dialect is not accepted. */
   readonly dialectIds?: readonly string[];
+  /** Refuse a field written twice in one object (default true); commands that only read take the last, as JSON does. */
+  readonly refuseDuplicateFields?: boolean;
 }
 
 /** A config text checked: the config when it is valid, else every problem found in it. */
@@ -332,10 +334,10 @@ export function configFieldNames(): ReadonlySet<string> {
 }
 
 /** Checks config.json text (JSONC: comments and trailing commas allowed) and lists every problem in it. */
-export function checkConfigText(text: string, options: ConfigCheckOptions = {}): ConfigCheck {
-  const parsed = parseConfigText(text);
+export async function checkConfigText(text: string, options: ConfigCheckOptions = {}): Promise<ConfigCheck> {
+  const parsed = await parseConfigText(text);
   const names = configFieldNames();
-  const before = textProblems(parsed, names);
+  const before = textProblems(parsed, names, options.refuseDuplicateFields ?? true);
   if (before.length > 0) return { ok: false, problems: before, parsed };
   const result = cwConfigSchema.safeParse(parsed.value);
   if (result.success) return { ok: true, config: result.data, parsed };
@@ -375,7 +377,22 @@ export async function readConfigText(home: string): Promise<string | null> {
 export async function loadConfig(home: string, options: ConfigCheckOptions = {}): Promise<CwConfig> {
   const text = await readConfigText(home);
   if (text === null) return cwConfigSchema.parse({});
-  const checked = checkConfigText(text, options);
+  // Plain valid JSON that the schema accepts needs no JSONC parser: the common case stays fast. A
+  // field written twice is taken last, as JSON does, on either path; cw config validate reports it.
+  const plain = plainJson(text);
+  if (plain !== undefined) {
+    const quick = cwConfigSchema.safeParse(plain.value);
+    if (quick.success) return quick.data;
+  }
+  const checked = await checkConfigText(text, { refuseDuplicateFields: false, ...options });
   if (!checked.ok) throw new ConfigError(checked.problems.map(formatConfigProblem));
   return checked.config;
+}
+
+function plainJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }

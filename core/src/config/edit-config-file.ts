@@ -40,14 +40,14 @@ export async function editConfigFile(
   try {
     await withFileLock(file, async () => {
       const before = (await readConfigText(home)) ?? '';
-      const current = checkConfigText(before, options);
+      const current = await checkConfigText(before, options);
       // Edits on text that does not parse could land anywhere: the syntax is fixed by hand first.
       if (!current.ok && current.parsed.syntaxProblems.length > 0) {
         throw new ConfigError([...current.problems.map(formatConfigProblem), NOTHING_CHANGED]);
       }
       let after = before.trim() === '' ? '{}\n' : before;
-      for (const edit of edits(current.parsed.value)) after = editConfigText(after, edit.path, edit.value);
-      const checked = checkConfigText(after, options);
+      for (const edit of edits(current.parsed.value)) after = await editConfigText(after, edit.path, edit.value);
+      const checked = await checkConfigText(after, options);
       const problems = checked.ok ? (options.moreProblems?.(checked.config, checked.parsed) ?? []) : checked.problems;
       if (problems.length > 0) throw new ConfigError([...problems.map(formatConfigProblem), NOTHING_CHANGED]);
       if (after === before) return;

@@ -24,7 +24,7 @@ export default class ConfigValidate extends Command {
       if (text !== null) {
         const { loadRegistry } = await import('../../load-runtime.js');
         const registry = await loadRegistry(this.config);
-        const checked = core.checkConfigText(text, { dialectIds: registry.dialectIds });
+        const checked = await core.checkConfigText(text, { dialectIds: registry.dialectIds });
         const defaultRoute = (this.config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
         problems = checked.ok
           ? core.configRouteProblems(checked.config, checked.parsed, registry, defaultRoute)
