@@ -127,6 +127,10 @@ describe('cw config get', () => {
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toMatch(/^cw: modle is not a config field; accepted: route, model, /);
     expect((await runCw(['config', 'get', 'routes..x'])).exitCode).toBe(2);
+    // oclif's own parse errors are usage errors too.
+    expect((await runCw(['config', 'get'])).exitCode).toBe(2);
+    expect((await runCw(['config', 'set', 'route'])).exitCode).toBe(2);
+    expect((await runCw(['config', 'validate', '--bogus'])).exitCode).toBe(2);
   });
 
   it('a secret-shaped string is withheld; a key variable name is shown', async () => {

@@ -13,7 +13,8 @@ interface ExitCoded {
  */
 export async function errorLine(error: unknown): Promise<{ text: string; usage: string; exitCode: number }> {
   const { safeErrorText, terminalSafe } = await import('@cw/core');
-  const exitCode = (error as ExitCoded).exitCode ?? 1;
+  // oclif's own parse errors (a missing argument, an unknown flag) carry their exit code, 2, here.
+  const exitCode = (error as ExitCoded).exitCode ?? (error as { oclif?: { exit?: number } }).oclif?.exit ?? 1;
   const message = error instanceof Error ? error.message : String(error);
   const isUsage = error instanceof Error && error.name === 'UsageError';
   const safeMessage = (error as ExitCoded).safeMessage;

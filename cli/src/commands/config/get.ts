@@ -12,7 +12,7 @@ export default class ConfigGet extends Command {
     '<%= config.bin %> config get tools --json',
   ];
   static override args = {
-    key: Args.string({ required: true, description: 'A dotted config key, such as routes.local.model.' }),
+    key: Args.string({ required: true, description: 'A config key: a dotted path such as route or tools.deny.' }),
   };
   static override flags = {
     json: Flags.boolean({ description: 'Print the value as JSON, strings included.' }),

@@ -13,7 +13,7 @@ export default class ConfigSet extends Command {
     '<%= config.bin %> config set routes.local.model qwen3-coder',
   ];
   static override args = {
-    key: Args.string({ required: true, description: 'A dotted config key, such as routes.local.model.' }),
+    key: Args.string({ required: true, description: 'A config key: a dotted path such as route or tools.deny.' }),
     value: Args.string({ required: true, description: 'The value: JSON, or else a plain string.' }),
   };
 

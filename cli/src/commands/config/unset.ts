@@ -8,7 +8,7 @@ export default class ConfigUnset extends Command {
     'Removes the value at a dotted key, so its default applies again. The result is checked as cw config set checks it; the rest of the file is kept as written.';
   static override examples = ['<%= config.bin %> config unset model', '<%= config.bin %> config unset routes.local'];
   static override args = {
-    key: Args.string({ required: true, description: 'A dotted config key, such as routes.local.model.' }),
+    key: Args.string({ required: true, description: 'A config key: a dotted path such as route or tools.deny.' }),
   };
 
   async run(): Promise<void> {
