@@ -241,7 +241,7 @@ describe('cw config validate', () => {
     const result = await runCw(['config', 'validate']);
     expect(result.exitCode).toBe(1);
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines, result.stderr).toHaveLength(2);
     expect(lines[0]).toMatch(
       /^cw: config\.json:1:\d+: route: no such route; found "nowhere"; accepted: deepseek, .*\blocal\b/,
     );
