@@ -184,7 +184,9 @@ describe('grammar edge cases, end to end', () => {
     await home({ tools: { allow: 'read_file' } });
     const result = await runCw(['preview-request', 'json', '--prompt', 'x']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/config\.json field tools.allow/);
+    expect(result.stderr).toMatch(
+      /^cw: config\.json:1:\d+: tools\.allow: wrong type; found "read_file"; accepted: an array\n$/,
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { execute, settings } from '@oclif/core';
+import { cwPaths } from '@cw/core/home';
 
 // Compiled JavaScript only: skip oclif's TypeScript probing, which costs start-up time.
 settings.enableAutoTranspile = false;
@@ -10,5 +11,8 @@ const args = process.argv.slice(2);
 const promptAt = args.findIndex((arg) => arg === '--prompt' || arg.startsWith('--prompt='));
 if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--')
   args.splice(promptAt, 0, '--');
+
+// oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
+if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;
 
 await execute({ args, dir: import.meta.url });

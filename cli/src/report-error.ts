@@ -13,7 +13,8 @@ interface ExitCoded {
  */
 export async function errorLine(error: unknown): Promise<{ text: string; usage: string; exitCode: number }> {
   const { safeErrorText, terminalSafe } = await import('@cw/core');
-  const exitCode = (error as ExitCoded).exitCode ?? 1;
+  // oclif's own parse errors (a missing argument, an unknown flag) carry their exit code, 2, here.
+  const exitCode = (error as ExitCoded).exitCode ?? (error as { oclif?: { exit?: number } }).oclif?.exit ?? 1;
   const message = error instanceof Error ? error.message : String(error);
   const isUsage = error instanceof Error && error.name === 'UsageError';
   const safeMessage = (error as ExitCoded).safeMessage;
@@ -29,6 +30,17 @@ export async function errorLine(error: unknown): Promise<{ text: string; usage: 
 /** Prints a failure as one redacted line on stderr and exits non-zero. */
 export async function reportError(command: Command, error: unknown): Promise<never> {
   const { text, usage, exitCode } = await errorLine(error);
-  process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
+  const lines = await problemLines(error);
+  if (lines !== null) process.stderr.write(lines.map((line) => `cw: ${line}\n`).join(''));
+  else process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
   return command.exit(exitCode);
+}
+
+/** An error that lists several problems (a config error) prints one line for each. */
+async function problemLines(error: unknown): Promise<string[] | null> {
+  const problems = (error as { problems?: unknown }).problems;
+  if (!Array.isArray(problems) || problems.length === 0 || !problems.every((line) => typeof line === 'string'))
+    return null;
+  const { terminalSafe } = await import('@cw/core');
+  return problems.map((line: string) => terminalSafe(line));
 }

@@ -3,7 +3,7 @@
 
 export type { JsonValue } from './canonical/canonical-json.js';
 export { fingerprint } from './canonical/sha256.js';
-export { cwHome } from './config/cw-home.js';
+export { cwHome, cwPaths, type CwPaths, type HomeSource } from './config/cw-home.js';
 export type { CustomRouteConfig } from './config/cw-config.js';
 export {
   PLUGIN_API_VERSION,
@@ -171,3 +171,22 @@ export {
 export { findLiteralSecret, type LiteralSecret } from './mcp/find-literal-secret.js';
 export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
 export { openMcpForSend, type OpenMcp } from './mcp/open-mcp-for-send.js';
+export {
+  ConfigError,
+  cwConfigSchema,
+  loadConfig,
+  checkConfigText,
+  configFieldNames,
+  configFile,
+  readConfigText,
+  type ConfigCheck,
+  type ConfigCheckOptions,
+} from './config/cw-config.js';
+export { parseConfigKey, formatConfigPath, ConfigKeyError } from './config/config-key-path.js';
+export { formatConfigProblem, describeFound, knownFieldsAt, type ConfigProblem } from './config/config-problems.js';
+export { nodeAt, positionAt, type ConfigPathSegment } from './config/config-text.js';
+export { editConfigFile, type ConfigEdit } from './config/edit-config-file.js';
+export { userFactLabels } from './config/user-fact-labels.js';
+export { safeConfigValue } from './redaction/safe-config-value.js';
+export { safeUserLabel, isShowableUserLabel } from './redaction/safe-user-label.js';
+export { configRouteProblems } from './config/config-route-problems.js';

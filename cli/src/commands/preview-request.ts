@@ -44,7 +44,9 @@ export default class PreviewRequest extends Command {
       if (args.output === 'json') {
         process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
       } else {
-        process.stdout.write(core.renderManifestTable(manifest, { color: useColor() }));
+        // The table is for the person who wrote the config: their own ids and hosts show as written.
+        const userFacts = core.userFactLabels(turn.snapshot.config);
+        process.stdout.write(core.renderManifestTable(manifest, { color: useColor(), userFacts }));
       }
     } catch (error) {
       await reportError(this, error);

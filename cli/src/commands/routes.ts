@@ -22,20 +22,36 @@ export default class Routes extends Command {
       const { listRoutes } = await import('../list-routes.js');
       const { routeView, routeCells, renderTable, ROUTE_COLUMNS } = await import('../route-view.js');
       const { routes, unresolved } = listRoutes(core, snapshot);
-      for (const entry of unresolved) {
-        process.stderr.write(
-          `cw: warning: configured route ${core.safeIdentifier(entry.routeId)} does not resolve: ${core.safeErrorText(entry.detail)}\n`,
-        );
-      }
       const views = routes.map((entry) => routeView(core, entry.row, entry.definedBy));
       const defaultRoute = core.safeIdentifier(snapshot.config.route ?? snapshot.defaultRouteId);
+      // A configured route that does not resolve is listed with its problem, not left out.
+      const problems = unresolved.map((entry) => ({
+        route_id: core.safeIdentifier(entry.routeId),
+        defined_by: 'user-config' as const,
+        problem: core.safeErrorText(entry.detail),
+      }));
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ default_route: defaultRoute, routes: views }, null, 2)}\n`);
+        const document = { default_route: defaultRoute, routes: views, unresolved_routes: problems };
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
         return;
       }
-      process.stdout.write(renderTable(ROUTE_COLUMNS, views.map(routeCells)));
+      // The table is read by the person who wrote the config: their own route ids and models show as written.
+      const labels = core.userFactLabels(snapshot.config);
+      const own = (cell: string): string => labels.get(cell) ?? cell;
+      for (const entry of unresolved) {
+        process.stderr.write(
+          `cw: warning: configured route ${core.safeUserLabel(entry.routeId)} does not resolve: ${core.safeErrorText(entry.detail)}\n`,
+        );
+      }
       process.stdout.write(
-        `\n${views.length} routes; the active route is ${defaultRoute}. Details: cw routes --json\n`,
+        renderTable(
+          ROUTE_COLUMNS,
+          views.map((view) => routeCells(view).map(own)),
+        ),
+      );
+      const broken = unresolved.length === 0 ? '' : ` ${unresolved.length} configured route(s) do not resolve (above).`;
+      process.stdout.write(
+        `\n${views.length} routes; the active route is ${own(defaultRoute)}.${broken} Details: cw routes --json\n`,
       );
     } catch (error) {
       await reportError(this, error);

@@ -1,10 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import {
+  type ConfigProblem,
+  formatConfigProblem,
+  schemaFieldNames,
+  schemaProblems,
+  textProblems,
+} from './config-problems.js';
+import { type ConfigPathSegment, type ConfigText, parseConfigText } from './config-text.js';
 import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
 import { hasMalformedEnvReference } from '../mcp/expand-env-references.js';
 import { baseUrlSchema } from '../route/base-url.js';
-import { safeIdentifier } from '../redaction/safe-label.js';
 import { REASONING_SELECTIONS, labelSchema } from '../route/capability-row.js';
 
 const customRoute = z
@@ -317,87 +324,116 @@ export type CompactionConfig = z.output<typeof compactionConfig>;
 /** One custom route from config. */
 export type CustomRouteConfig = z.output<typeof customRoute>;
 
-/** A config problem the user must fix; the message names the file and the field, never the value. */
+const MAX_LISTED_PROBLEMS = 50;
+
+/**
+ * config.json cannot be used. Every problem is listed, one per line, each naming the field, its line
+ * and column, what was found and what is accepted; the lines are cw's words and showable labels only.
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly exitCode = 1;
-  /** The message as printed: cw's own words, schema facts, and user keys only as safe labels. */
+  /** The message as printed: every problem line, joined by newlines. */
   readonly safeMessage: string;
-  constructor(message: string, safeMessage: string = message) {
-    super(message);
-    this.safeMessage = safeMessage;
+  /** One printable line per problem. */
+  readonly problems: readonly string[];
+  constructor(allProblems: readonly string[]) {
+    // A file that is not JSON at all (a binary pasted in) could yield thousands of lines.
+    const problems =
+      allProblems.length > MAX_LISTED_PROBLEMS
+        ? [
+            ...allProblems.slice(0, MAX_LISTED_PROBLEMS),
+            `config.json: ${allProblems.length - MAX_LISTED_PROBLEMS} more problems not listed`,
+          ]
+        : allProblems;
+    const text = problems.join('\n');
+    super(text);
+    this.safeMessage = text;
+    this.problems = problems;
+  }
+}
+
+/** What a config check needs beyond the text: values plugins supply that the schema cannot list. */
+export interface ConfigCheckOptions {
+  /** The dialect ids loaded plugins registered; listed when a route's dialect is not accepted. */
+  readonly dialectIds?: readonly string[];
+  /** Refuse a field written twice in one object (default true); commands that only read take the last, as JSON does. */
+  readonly refuseDuplicateFields?: boolean;
+}
+
+/** A config text checked: the config when it is valid, else every problem found in it. */
+export type ConfigCheck =
+  | { readonly ok: true; readonly config: CwConfig; readonly parsed: ConfigText }
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[]; readonly parsed: ConfigText };
+
+let fieldNames: ReadonlySet<string> | undefined;
+
+/** Every field name the config schema declares: cw's own words, always printable in a path. */
+export function configFieldNames(): ReadonlySet<string> {
+  fieldNames ??= schemaFieldNames(cwConfigSchema);
+  return fieldNames;
+}
+
+/** Checks config.json text (JSONC: comments and trailing commas allowed) and lists every problem in it. */
+export async function checkConfigText(text: string, options: ConfigCheckOptions = {}): Promise<ConfigCheck> {
+  const parsed = await parseConfigText(text);
+  const names = configFieldNames();
+  const before = textProblems(parsed, names, options.refuseDuplicateFields ?? true);
+  if (before.length > 0) return { ok: false, problems: before, parsed };
+  const result = cwConfigSchema.safeParse(parsed.value);
+  if (result.success) return { ok: true, config: result.data, parsed };
+  const accepted = (path: readonly ConfigPathSegment[]): readonly string[] | undefined =>
+    path.length === 3 && path[0] === 'routes' && path[2] === 'dialect' && options.dialectIds?.length
+      ? options.dialectIds
+      : undefined;
+  // An MCP entry's shape is chosen by the key it has (url or command), so its fields are named here.
+  const knownFields = (path: readonly ConfigPathSegment[]): readonly string[] | undefined => {
+    if (path.length !== 2 || path[0] !== 'mcpServers') return undefined;
+    const entry = (parsed.value as { mcpServers?: Record<string, unknown> }).mcpServers?.[String(path[1])];
+    const shape =
+      typeof entry === 'object' && entry !== null && Object.hasOwn(entry, 'url') ? mcpHttpServer : mcpStdioServer;
+    return Object.keys(shape.shape);
+  };
+  const problems = schemaProblems(cwConfigSchema, result.error.issues, parsed, accepted, names, knownFields);
+  return { ok: false, problems, parsed };
+}
+
+/** The config file's place in the cw home. */
+export function configFile(home: string): string {
+  return join(home, 'config.json');
+}
+
+/** Reads config.json as text; null when there is none. A read failure is a ConfigError naming only the code. */
+export async function readConfigText(home: string): Promise<string | null> {
+  try {
+    return await readFile(configFile(home), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new ConfigError([`config.json: cannot be read (${code ?? 'read error'})`]);
   }
 }
 
 /** Reads and validates `config.json` in the cw home; a missing file is an empty config. */
-export async function loadConfig(home: string): Promise<CwConfig> {
-  const file = join(home, 'config.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return cwConfigSchema.parse({});
-    throw new ConfigError(
-      `cannot read config.json in the cw home folder: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`,
-    );
+export async function loadConfig(home: string, options: ConfigCheckOptions = {}): Promise<CwConfig> {
+  const text = await readConfigText(home);
+  if (text === null) return cwConfigSchema.parse({});
+  // Plain valid JSON that the schema accepts needs no JSONC parser: the common case stays fast. A
+  // field written twice is taken last, as JSON does, on either path; cw config validate reports it.
+  const plain = plainJson(text);
+  if (plain !== undefined) {
+    const quick = cwConfigSchema.safeParse(plain.value);
+    if (quick.success) return quick.data;
   }
-  let raw: unknown;
+  const checked = await checkConfigText(text, { refuseDuplicateFields: false, ...options });
+  if (!checked.ok) throw new ConfigError(checked.problems.map(formatConfigProblem));
+  return checked.config;
+}
+
+function plainJson(text: string): { value: unknown } | undefined {
   try {
-    raw = JSON.parse(text);
+    return { value: JSON.parse(text) as unknown };
   } catch {
-    throw new ConfigError('config.json is not valid JSON: fix the syntax (a JSON object is expected)');
-  }
-  const parsed = cwConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path ?? [];
-    const problem = issue ? describeProblem(issue) : 'is invalid';
-    throw new ConfigError(
-      `config.json ${describeField(path, String)}: ${problem}`,
-      `config.json ${describeField(path, safeIdentifier)}: ${problem}`,
-    );
-  }
-  return parsed.data;
-}
-
-/**
- * Names a config field in words. Route and server names are the user's own keys, so they stand as
- * separate words: the printer can then redact a hostile name without losing the rest of the message.
- */
-function describeField(path: readonly PropertyKey[], label: (key: string) => string): string {
-  const words = path.map(String);
-  if (words.length === 0) return 'top level';
-  const [first, key, ...rest] = words;
-  if ((first === 'routes' || first === 'mcpServers') && key !== undefined) {
-    return rest.length === 0 ? `${first} entry ${label(key)}` : `${first} entry ${label(key)}, field ${rest.join(' ')}`;
-  }
-  return `field ${words.join(' ')}`;
-}
-
-/**
- * Says what is wrong in cw's words. Zod's own messages quote the allowed values and sometimes the
- * user's keys; the allowed values are ours and worth showing, the user's keys are not.
- */
-function describeProblem(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_value':
-      return `must be one of ${issue.values.map(String).join(', ')}`;
-    case 'invalid_type':
-      return `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`;
-    case 'unrecognized_keys':
-      return `has ${issue.keys.length === 1 ? 'an unknown field' : `${issue.keys.length} unknown fields`}; see the README for the fields config.json takes`;
-    case 'invalid_format':
-      // A pattern's message is ours (set in the schema above) or zod's, which names the pattern only.
-      if (issue.format === 'regex') return issue.message;
-      return `must be a valid ${issue.format}${issue.format === 'url' ? ' (http or https)' : ''}`;
-    case 'custom':
-      // Our own refinements: the message is cw's words (set in the schema).
-      return issue.message;
-    case 'too_big':
-      return `is too long or too large (at most ${String(issue.maximum)})`;
-    case 'too_small':
-      return `is too short or too small (at least ${String(issue.minimum)})`;
-    default:
-      return 'is invalid';
+    return undefined;
   }
 }

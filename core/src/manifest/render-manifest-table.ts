@@ -7,6 +7,20 @@ import { REASON_LABELS, type TokenizerReason, type UnavailableReason } from './u
 export interface TableOptions {
   /** ANSI styling; the caller decides (a TTY, and NO_COLOR unset). */
   readonly color: boolean;
+  /**
+   * Fingerprints of values the user wrote in config, mapped to the values as written (userFactLabels).
+   * The table shows those as written; the JSON manifest keeps its fingerprints (docs/security.md).
+   */
+  readonly userFacts?: ReadonlyMap<string, string>;
+}
+
+/** Shows a fingerprint the user's own fact stands behind as the fact; any other text as it is. */
+type OwnFacts = (text: string) => string;
+
+function ownFacts(labels: ReadonlyMap<string, string> | undefined): OwnFacts {
+  if (labels === undefined || labels.size === 0) return (text) => text;
+  // The values were checked showable when the map was made; terminalSafe is a second guard.
+  return (text) => text.replace(/sha256:[0-9a-f]{12}/g, (word) => terminalSafe(labels.get(word) ?? word));
 }
 
 /** Every line of the table fits this many columns. */
@@ -94,8 +108,9 @@ export function renderManifestTable(manifest: RequestManifest, options: TableOpt
     'Typed counts, hashes and provenance for the next primary agent turn. No prompt, message or system prompt text.',
   );
   table.blank();
-  renderSession(table, manifest.session);
-  section(table, 'Route', manifest.route, (route) => renderRoute(table, route));
+  const own = ownFacts(options.userFacts);
+  renderSession(table, manifest.session, own);
+  section(table, 'Route', manifest.route, (route) => renderRoute(table, route, own));
   section(table, 'Tools (the exact catalog this request would send)', manifest.tools, (tools) =>
     renderTools(table, tools),
   );
@@ -131,15 +146,18 @@ function section<Facts>(
   table.blank();
 }
 
-function renderSession(table: TableWriter, session: SessionFacts): void {
+function renderSession(table: TableWriter, session: SessionFacts, own: OwnFacts): void {
   table.heading('Session');
   table.row('session', `${session.session_name} (${plural(session.stored_message_count, 'stored message')})`);
   table.row(
     'agent',
     `${session.agent_role} agent, ${session.lane_kind === 'cli-single-turn' ? 'one turn per cw command' : session.lane_kind}`,
   );
-  table.row('requested route', session.requested_route);
-  table.row('requested model', session.requested_model === 'route-default' ? 'route default' : session.requested_model);
+  table.row('requested route', own(session.requested_route));
+  table.row(
+    'requested model',
+    session.requested_model === 'route-default' ? 'route default' : own(session.requested_model),
+  );
   table.row('routing', session.routing_mode === 'auto' ? 'auto model routing' : 'fixed route');
   table.row(
     'requested reasoning',
@@ -159,17 +177,17 @@ function renderSession(table: TableWriter, session: SessionFacts): void {
   table.blank();
 }
 
-function renderRoute(table: TableWriter, route: RouteFacts): void {
+function renderRoute(table: TableWriter, route: RouteFacts, own: OwnFacts): void {
   table.row('provider', `${route.provider_id} (${route.provider_display})`);
-  table.row('route', route.route_id);
+  table.row('route', own(route.route_id));
   table.row(
     'defined by',
     `${route.route_defined_by === 'plugin-row' ? 'plugin row' : 'config.json'}, ${route.registered_by}`,
   );
   table.row('routing source', 'active fixed route');
   table.row('dialect / shape', `${route.dialect} / ${route.route_shape}`);
-  table.row('endpoint', route.endpoint_host_class);
-  table.row('wire model', route.wire_model);
+  table.row('endpoint', own(route.endpoint_host_class));
+  table.row('wire model', own(route.wire_model));
   table.row('model facts', MODEL_FACTS_LABELS[route.model_facts_source]);
   table.row('entry point', route.caller_entrypoint);
   table.row(

@@ -1,5 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { editConfigFile } from '../config/edit-config-file.js';
 import {
   loadConfig,
   MCP_SERVER_NAME_PATTERN,
@@ -8,8 +7,6 @@ import {
 } from '../config/cw-config.js';
 import { safeEnvVarName } from '../redaction/safe-env-var-name.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
-import { withFileLock } from '../state/file-lock.js';
 import { findLiteralSecret } from './find-literal-secret.js';
 import { McpSnapshotError, updateMcpSnapshot } from './mcp-snapshot-store.js';
 
@@ -114,31 +111,23 @@ function refuseLiteralSecret(server: McpServerConfig): void {
   }
 }
 
-/** Read config.json as written, let `change` edit its `mcpServers`, write it back: under a lock, atomically. */
+/**
+ * Lets `change` edit the `mcpServers` of config.json as written, then writes only the entries it
+ * added or removed: comments and the rest of the file are kept. A config that does not load is
+ * reported, never silently rewritten; the write is atomic and under a lock (editConfigFile).
+ */
 async function editConfig(home: string, change: (servers: Record<string, unknown>) => void): Promise<void> {
-  // A config that does not load is reported, never silently rewritten.
-  await loadConfig(home);
-  await mkdir(home, { recursive: true, mode: 0o700 });
-  const file = join(home, 'config.json');
-  await withFileLock(file, async () => {
-    const raw = await readRawConfig(file);
-    const servers = isObject(raw['mcpServers']) ? { ...raw['mcpServers'] } : {};
+  await editConfigFile(home, (current) => {
+    const written = isObject(current) && isObject(current['mcpServers']) ? current['mcpServers'] : {};
+    const servers = { ...written };
     change(servers);
-    await writeFileAtomic(file, `${JSON.stringify({ ...raw, mcpServers: servers }, null, 2)}\n`);
+    const removed = Object.keys(written).filter((name) => !Object.hasOwn(servers, name));
+    const added = Object.keys(servers).filter((name) => !Object.hasOwn(written, name));
+    return [
+      ...removed.map((name) => ({ path: ['mcpServers', name], value: undefined })),
+      ...added.map((name) => ({ path: ['mcpServers', name], value: servers[name] })),
+    ];
   });
-}
-
-async function readRawConfig(file: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  const raw: unknown = JSON.parse(text);
-  if (!isObject(raw)) throw new McpConfigEditError('config.json is not a JSON object; nothing was changed');
-  return raw;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

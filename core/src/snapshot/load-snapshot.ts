@@ -36,7 +36,7 @@ export async function loadSnapshot(options: {
   /** Read for `CW_DATE`; defaults to the process environment. */
   env?: NodeJS.ProcessEnv;
 }): Promise<CwSnapshot> {
-  const config = await loadConfig(options.home);
+  const config = await loadConfig(options.home, { dialectIds: options.registry.dialectIds });
   const sessionName = sessionNameOf(config);
   const messages = await readSession(options.home, sessionName);
   const { mcp, catalog } = await mcpPart(options.home, config, options.registry.toolCatalog);

@@ -2,6 +2,7 @@ import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { type ConversationMessage, conversationMessageSchema } from '../prompt/conversation.js';
+import { safeUserLabel } from '../redaction/safe-user-label.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { HomeNotWritableError, withFileLock, type LockEvents } from './file-lock.js';
 
@@ -15,9 +16,22 @@ export class SessionError extends Error {
     message: string,
     /** Set when the session was changed behind the lock, rather than being unreadable. */
     readonly changed = false,
+    /** The message as printed, when it names only the session and its file in the cw home. */
+    readonly safeMessage?: string,
   ) {
     super(message);
   }
+}
+
+// The file to move aside is the user's own, named relative to the cw home: redacting it as a path
+// would hide the one thing the message asks them to act on.
+function unreadableSession(name: string, problem: string): SessionError {
+  const label = safeUserLabel(name);
+  return new SessionError(
+    `session ${name} ${problem}; move sessions/${name}.json aside to start fresh`,
+    false,
+    `session ${label} ${problem}; move sessions/${label}.json (in the cw home, cw config path --json) aside to start fresh`,
+  );
 }
 
 /** Where a named session lives inside the cw home. */
@@ -40,11 +54,10 @@ export async function readSession(home: string, name: string): Promise<readonly 
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new SessionError(`session ${name} is not valid JSON; move sessions/${name}.json aside to start fresh`);
+    throw unreadableSession(name, 'is not valid JSON');
   }
   const parsed = sessionFile.safeParse(raw);
-  if (!parsed.success)
-    throw new SessionError(`session ${name} has an unexpected shape; move sessions/${name}.json aside to start fresh`);
+  if (!parsed.success) throw unreadableSession(name, 'has an unexpected shape');
   return parsed.data.messages;
 }
 
