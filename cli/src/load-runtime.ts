@@ -1,5 +1,5 @@
 import type { Config } from '@oclif/core';
-import type { CwSnapshot, PluginDescriptor, PluginRegistry } from '@cw/core';
+import type { CwSnapshot, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
 
 /** The loaded registry and snapshot every command that prepares a request needs. */
 export interface Runtime {
@@ -30,13 +30,45 @@ export async function loadRegistry(config: Config): Promise<PluginRegistry> {
   return registry;
 }
 
-/** Loads everything a request is prepared from. */
-export async function loadRuntime(config: Config): Promise<Runtime> {
+/**
+ * Loads everything a request is prepared from. `overrides` are the command line's route, model,
+ * reasoning and session choices: preview and send given the same flags plan the same request.
+ */
+export async function loadRuntime(config: Config, overrides: SnapshotOverrides = {}): Promise<Runtime> {
   const core = await import('@cw/core');
   const registry = await loadRegistry(config);
   const home = core.cwHome();
   const defaultRouteId = (config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
   // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
-  const snapshot = await core.loadSnapshot({ home, registry, defaultRouteId, cwd: process.cwd(), env: process.env });
+  const snapshot = await core.loadSnapshot({
+    home,
+    registry,
+    defaultRouteId,
+    cwd: process.cwd(),
+    env: process.env,
+    overrides,
+  });
   return { home, registry, snapshot };
+}
+
+/**
+ * loadRuntime for `cw send`: a session file that is not a session is moved aside (named in
+ * `onMoved`, relative to the cw home) and the session starts fresh, so the file is kept and the
+ * send goes on. Preview never does this: it reports the session and writes nothing.
+ */
+export async function loadRuntimeForSend(
+  config: Config,
+  overrides: SnapshotOverrides,
+  onMoved: (moved: { name: string; file: string }) => void,
+): Promise<Runtime> {
+  try {
+    return await loadRuntime(config, overrides);
+  } catch (error) {
+    const key = (error as { corruptKey?: unknown }).corruptKey;
+    if (typeof key !== 'string') throw error;
+    const core = await import('@cw/core');
+    const file = await core.moveCorruptSessionAside(core.cwHome(), key);
+    onMoved({ name: key.split('/').at(-1) ?? key, file });
+    return loadRuntime(config, overrides);
+  }
 }

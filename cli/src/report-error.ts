@@ -32,3 +32,15 @@ export async function reportError(command: Command, error: unknown): Promise<nev
   process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
   return command.exit(exitCode);
 }
+
+/**
+ * Like reportError, and with `json` also one JSON document on stdout (`{"error": …}`), so a script
+ * that asked for JSON always gets JSON, failures included.
+ */
+export async function reportErrorAs(command: Command, error: unknown, json: boolean): Promise<never> {
+  if (json) {
+    const { jsonErrorDocument } = await import('./json-error.js');
+    process.stdout.write(`${JSON.stringify(await jsonErrorDocument(error), null, 2)}\n`);
+  }
+  return reportError(command, error);
+}
