@@ -185,7 +185,12 @@ async function cellHome(cell: MatrixCell): Promise<string> {
   const home = await tempHome(cellConfig(cell, TRANSPORT));
   homes.push(home);
   const { history } = scenarioOf(cell);
-  if (history.length > 0) await writeSession(home, 'default', [...history]);
+  // The same history where each path reads it: cw in this repository (its workspace's session) and
+  // a snapshot loaded without a working folder (the session kept by name only).
+  if (history.length > 0) {
+    await writeSession(home, 'default', [...history]);
+    await writeSession(home, 'default', [...history], null);
+  }
   return home;
 }
 

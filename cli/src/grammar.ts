@@ -30,11 +30,11 @@ export class UsageError extends Error {
 
 /** Usage line for `cw preview-request`. */
 export const PREVIEW_REQUEST_USAGE =
-  'Usage: cw preview-request [json|manifest] [-r ROUTE] [-m MODEL] [--reasoning R] [-s NAME|-n|-c] [--blocking] [--prompt <text>|-] | base-prompt  (flags first; --prompt takes the rest)';
+  'Usage: cw preview-request [json|manifest] [flags] [--prompt <text>|-] | base-prompt  (flags first; --prompt takes the rest; see --help)';
 
 /** Usage line for `cw send`. */
 export const SEND_USAGE =
-  'Usage: cw send [-r ROUTE] [-m MODEL] [--reasoning R] [-s NAME|-n|-c] [--json] [--blocking] [--max-retries N] [--max-steps N] [--approval P] [--no-tools] [--prompt <text>|-]';
+  'Usage: cw send [flags] [--prompt <text>|-]  (flags first; --prompt takes the rest; see cw send --help)';
 
 /** A flag word a command may accept before `--prompt`. */
 export type FlagWord =

@@ -69,9 +69,11 @@ export default class PreviewRequest extends Command {
         process.stdout.write(core.renderManifestTable(manifest, { color: useColor() }));
       }
     } catch (error) {
+      // this.exit() (diff's "they differ") is oclif's own, not a failure to report.
+      if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
       // A script that asked for JSON gets its failure as JSON too.
-      const before = wordsBeforePrompt(this.argv);
-      await reportErrorAs(this, error, before.includes('--json') || before.includes('json'));
+      // (The bare word `json` keeps the preview grammar's plain error line.)
+      await reportErrorAs(this, error, wordsBeforePrompt(this.argv).includes('--json'));
     }
   }
 
@@ -80,8 +82,14 @@ export default class PreviewRequest extends Command {
     const { parseDiffArgs } = await import('../grammar.js');
     const args = parseDiffArgs(argv);
     const core = await import('@cw/core');
-    const [a, b] = await Promise.all([readManifest(args.files[0], 'A'), readManifest(args.files[1], 'B')]);
-    const diff = core.diffManifests(core.parseManifestText(a, 'A'), core.parseManifestText(b, 'B'));
+    let diff: ReturnType<typeof core.diffManifests>;
+    try {
+      const [a, b] = await Promise.all([readManifest(args.files[0], 'A'), readManifest(args.files[1], 'B')]);
+      diff = core.diffManifests(core.parseManifestText(a, 'A'), core.parseManifestText(b, 'B'));
+    } catch (error) {
+      // Trouble is 2, as with diff(1): 1 is kept for "the manifests differ".
+      throw Object.assign(error as Error, { exitCode: 2 });
+    }
     if (args.json) process.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
     else process.stdout.write(core.renderManifestDiff(diff, { color: useColor() }));
     // Like diff(1): 0 when the manifests are the same, 1 when they differ, 2 for trouble.

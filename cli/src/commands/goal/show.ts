@@ -16,8 +16,8 @@ export default class GoalShow extends Command {
       const { flags } = await this.parse(GoalShow);
       const core = await import('@cw/core');
       const home = core.cwHome();
-      const session = await core.activeSessionName(home);
-      const goal = await core.readGoal(home, session);
+      const { name: session, key } = await core.activeSession(home, process.cwd());
+      const goal = await core.readGoal(home, key);
       const view = goal === null ? null : core.goalView(goal);
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ session: core.safeIdentifier(session), goal: view }, null, 2)}\n`);
