@@ -13,7 +13,9 @@ interface ExitCoded {
  */
 export async function errorLine(error: unknown): Promise<{ text: string; usage: string; exitCode: number }> {
   const { safeErrorText, terminalSafe } = await import('@cw/core');
-  const exitCode = (error as ExitCoded).exitCode ?? 1;
+  // oclif's own parse errors (unknown flag, missing or extra argument) are usage errors: exit 2. Their
+  // text repeats what was typed, so it crosses the error-text allowlist like any host text.
+  const exitCode = (error as ExitCoded).exitCode ?? (isOclifParseError(error) ? 2 : 1);
   const message = error instanceof Error ? error.message : String(error);
   const isUsage = error instanceof Error && error.name === 'UsageError';
   const safeMessage = (error as ExitCoded).safeMessage;
@@ -24,6 +26,10 @@ export async function errorLine(error: unknown): Promise<{ text: string; usage: 
       : safeErrorText(message);
   const usage = isUsage ? terminalSafe(message.split('\n').slice(1).join(' ')) : '';
   return { text, usage, exitCode };
+}
+
+function isOclifParseError(error: unknown): boolean {
+  return error instanceof Error && (error as { oclif?: unknown }).oclif !== undefined && 'parse' in error;
 }
 
 /** Prints a failure as one redacted line on stderr and exits non-zero. */

@@ -64,7 +64,9 @@ export async function readGoal(home: string, session: string): Promise<Goal | nu
   }
   const parsed = goalFileSchema.safeParse(raw);
   if (!parsed.success)
-    throw new GoalStateError(`the goal of session ${nameOf(session)} has an unexpected shape; cw goal clear removes it`);
+    throw new GoalStateError(
+      `the goal of session ${nameOf(session)} has an unexpected shape; cw goal clear removes it`,
+    );
   return parsed.data;
 }
 

@@ -1,6 +1,7 @@
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConversationMessage } from '../prompt/conversation.js';
+import { safeIdentifier } from '../redaction/safe-label.js';
 import { withFileLock } from './file-lock.js';
 import { storedSessions } from './select-session.js';
 import { parseSessionKey, sessionKeyOf, SESSION_NAME_PATTERN, workspaceSessionsFolder } from './session-location.js';
@@ -119,7 +120,7 @@ export async function renameSession(home: string, key: string, newName: string):
   const { workspaceKey } = parseSessionKey(key);
   const target = sessionKeyOf(workspaceKey, newName);
   if (await exists(sessionPath(home, target)))
-    throw new SessionNotFoundError(`a session named ${newName} already exists in this workspace`);
+    throw new SessionNotFoundError(`a session named ${safeIdentifier(newName)} already exists in this workspace`);
   await withFileLock(sessionPath(home, key), () =>
     withFileLock(sessionPath(home, target), async () => {
       const { name } = parseSessionKey(key);
@@ -143,7 +144,7 @@ async function filesOf(home: string, key: string): Promise<{ folder: string; ent
 async function mustExist(home: string, key: string): Promise<void> {
   if (!(await exists(sessionPath(home, key))))
     throw new SessionNotFoundError(
-      `no session named ${parseSessionKey(key).name} in this workspace; cw sessions lists them`,
+      `no session named ${safeIdentifier(parseSessionKey(key).name)} in this workspace; cw sessions lists them`,
     );
 }
 
