@@ -1,4 +1,5 @@
 import { Flags, type Command, type Interfaces } from '@oclif/core';
+import { closestWord } from './closest-word.js';
 import { UsageError, approvalValue, maxRetriesValue, maxStepsValue, splitAtPrompt } from './grammar.js';
 
 // The flags `cw send` and `cw preview-request` share, declared for oclif: shown in help, completed by
@@ -125,7 +126,7 @@ async function usageErrorFrom(error: unknown, flags: Interfaces.FlagInput, usage
   const unknownFlags = (error as { flags?: unknown }).flags;
   if (Array.isArray(unknownFlags) && typeof unknownFlags[0] === 'string') {
     const word = await flagLabel(unknownFlags[0]);
-    const near = closest(unknownFlags[0].split('=')[0] ?? '', [...known, '--prompt']);
+    const near = closestWord(unknownFlags[0].split('=')[0] ?? '', [...known, '--prompt']);
     return new UsageError(
       `Unknown flag ${word}.${near === undefined ? '' : ` Did you mean ${near}?`} Flags come before \`--prompt\`, which takes the rest as prompt text.`,
       usage,
@@ -156,30 +157,4 @@ async function flagLabel(typed: string): Promise<string> {
   return /^-{1,2}[A-Za-z][A-Za-z0-9-]{0,39}$/.test(name) && safeIdentifier(bare) === bare
     ? `\`${name}\``
     : '(not shown: it does not look like a flag name)';
-}
-
-/** The known flag within two edits of `typed`, for a did-you-mean. */
-function closest(typed: string, known: readonly string[]): string | undefined {
-  let best: { word: string; distance: number } | undefined;
-  for (const word of known) {
-    const distance = editDistance(typed, word);
-    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { word, distance };
-  }
-  return best?.word;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

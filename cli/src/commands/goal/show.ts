@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportErrorAs } from '../../report-error.js';
 
 /** `cw goal show`: the active session's goal, its budget and what has been used. Reads only. */
 export default class GoalShow extends Command {
@@ -41,7 +41,8 @@ export default class GoalShow extends Command {
         ].join('\n'),
       );
     } catch (error) {
-      await reportError(this, error);
+      // A script that asked for JSON gets its failure as JSON too.
+      await reportErrorAs(this, error, this.argv.includes('--json'));
     }
   }
 }
