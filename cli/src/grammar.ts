@@ -1,5 +1,11 @@
 // Argument grammar shared by `cw preview-request` and `cw send`.
 //
+// The commands parse their flags with oclif (command-line.ts: declared, in help, validated); this
+// module keeps what oclif cannot do — the terminal `--prompt` (splitAtPrompt), the preview's bare
+// mode words and their order rules (previewOutputOf), the value checks whose messages name the flag
+// — and parseArgs, the grammar as one function over the words, which the tests hold the command
+// path to (command-line.test.ts).
+//
 // oclif hands us argv words that the shell has already split, not one raw line, so the rules are
 // about words:
 // - Each word before `--prompt` must equal a flag exactly. Words are never trimmed or re-split:
