@@ -35,20 +35,8 @@ export async function loadRegistry(config: Config): Promise<PluginRegistry> {
  * reasoning and session choices: preview and send given the same flags plan the same request.
  */
 export async function loadRuntime(config: Config, overrides: SnapshotOverrides = {}): Promise<Runtime> {
-  const core = await import('@cw/core');
   const registry = await loadRegistry(config);
-  const home = core.cwHome();
-  const defaultRouteId = (config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
-  // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
-  const snapshot = await core.loadSnapshot({
-    home,
-    registry,
-    defaultRouteId,
-    cwd: process.cwd(),
-    env: process.env,
-    overrides,
-  });
-  return { home, registry, snapshot };
+  return { ...(await snapshotOf(config, registry, overrides)), registry };
 }
 
 /**
@@ -61,14 +49,36 @@ export async function loadRuntimeForSend(
   overrides: SnapshotOverrides,
   onMoved: (moved: { name: string; file: string }) => void,
 ): Promise<Runtime> {
+  const registry = await loadRegistry(config);
   try {
-    return await loadRuntime(config, overrides);
+    return { ...(await snapshotOf(config, registry, overrides)), registry };
   } catch (error) {
     const key = (error as { corruptKey?: unknown }).corruptKey;
     if (typeof key !== 'string') throw error;
     const core = await import('@cw/core');
     const file = await core.moveCorruptSessionAside(core.cwHome(), key);
     onMoved({ name: key.split('/').at(-1) ?? key, file });
-    return loadRuntime(config, overrides);
+    return { ...(await snapshotOf(config, registry, overrides)), registry };
   }
+}
+
+/** The snapshot of the cw home for the current folder, with the command line's overrides. Reads only. */
+async function snapshotOf(
+  config: Config,
+  registry: PluginRegistry,
+  overrides: SnapshotOverrides,
+): Promise<{ home: string; snapshot: CwSnapshot }> {
+  const core = await import('@cw/core');
+  const home = core.cwHome();
+  const defaultRouteId = (config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
+  // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
+  const snapshot = await core.loadSnapshot({
+    home,
+    registry,
+    defaultRouteId,
+    cwd: process.cwd(),
+    env: process.env,
+    overrides,
+  });
+  return { home, snapshot };
 }
