@@ -87,8 +87,6 @@ export default class Send extends Command {
         process.stderr.write(line);
       };
       const notice = (text: string): void => stderrLine(`cw: ${core.terminalSafe(text)}\n`);
-      // A fresh session's name is said once, so it can be picked again with -s.
-      if (line.choices.session?.kind === 'new') notice(`new session ${core.safeIdentifier(snapshot.session.name)}`);
       const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
       const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
       const interactive = posture === 'ask' && canAsk();
@@ -187,6 +185,8 @@ export default class Send extends Command {
         else if (!streamed) process.stdout.write('\n');
         midLine = false;
       }
+      // A fresh session's name is said once it holds the turn, so it can be picked again with -s.
+      if (line.choices.session?.kind === 'new') notice(`new session ${core.safeIdentifier(snapshot.session.name)}`);
       if (sent.stopped === 'step-limit') {
         notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
       } else if (sent.stopped === 'tool-calls-returned' && !args.json) {
