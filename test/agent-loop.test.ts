@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import type { FaultDialect } from './support/fault-home.js';
 import {
   type ScriptedCall,
@@ -52,7 +52,7 @@ const mathOf = (ws: string): Promise<string> => readFile(join(ws, 'src', 'math.j
 
 /** The stored messages, body_sha256 included. */
 async function storedMessages(home: string): Promise<Record<string, unknown>[]> {
-  const text = await readFile(join(home, 'sessions', 'default.json'), 'utf8');
+  const text = await readFile(await sessionFile(home), 'utf8');
   return (JSON.parse(text) as { messages: Record<string, unknown>[] }).messages;
 }
 
@@ -479,7 +479,7 @@ describe('confinement and safety through the loop', () => {
     expectScriptRan(model, 4);
     expect(run.stdout).toContain('all done');
 
-    const session = await readFile(join(home, 'sessions', 'default.json'), 'utf8');
+    const session = await readFile(await sessionFile(home), 'utf8');
     for (const secret of [FAKE_KEY, OTHER_SECRET, ...leaks]) expect(session).not.toContain(secret);
     const tools = (await storedMessages(home)).filter((message) => message['role'] === 'tool');
     expect(tools.map((message) => [message['tool_call_id'], message['status']])).toEqual([

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RequestManifest } from '@cw/core';
-import { FAKE_KEY, writeSession } from './support/cw-fixture.js';
+import { FAKE_KEY, sessionFile, writeSession } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
 import { type ScriptedModel, unanswered, useScriptedModels, type WireView } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -60,7 +60,7 @@ async function homeWith(model: ScriptedModel, compaction: Record<string, unknown
   Object.assign(config.routes.fault, SMALL_ROUTE);
   const { writeFile } = await import('node:fs/promises');
   await writeFile(join(home, 'config.json'), JSON.stringify(config));
-  await writeSession(home, 'default', messages);
+  await writeSession(home, 'default', messages, ws);
   return { home, env: models.envFor(home), ws };
 }
 
@@ -80,7 +80,7 @@ async function preview(home: string, env: Record<string, string>, ws: string, pr
 
 const stored = async (home: string) =>
   (
-    JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as {
+    JSON.parse(await readFile(await sessionFile(home), 'utf8')) as {
       messages: Record<string, unknown>[];
     }
   ).messages;
@@ -236,6 +236,8 @@ describe('auto-compaction before a send', () => {
     const { env, ws } = await homeWith(model, { threshold: 1.5 }, []);
     const run = await runCwChild(['preview-request', 'json', '--prompt', 'x'], env, { cwd: ws });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('cw: config.json field compaction threshold: is too long or too large (at most 1)\n');
+    expect(run.stderr).toMatch(
+      /^cw: config\.json:1:\d+: compaction\.threshold: too large; found 1\.5; accepted: at most 1\n$/,
+    );
   });
 });

@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { writeSession } from './support/cw-fixture.js';
+import { sessionFile, writeSession } from './support/cw-fixture.js';
 import { useFaultHomes } from './support/fault-home.js';
 import { data, type FaultHandler } from './support/fault-server.js';
 import {
@@ -136,7 +136,7 @@ async function startTimeOf(pid: number): Promise<string | null> {
 }
 
 async function writeLock(home: string, owner: unknown): Promise<string> {
-  const lock = join(home, 'sessions', 'default.json.lock');
+  const lock = `${await sessionFile(home)}.lock`;
   await mkdir(lock, { recursive: true });
   if (owner !== undefined) await writeFile(join(lock, 'owner.json'), JSON.stringify(owner));
   return lock;

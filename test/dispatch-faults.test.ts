@@ -2,9 +2,8 @@
 // its dialect says it finished; every failure exits 1 with one line that says what happened, and
 // leaves the session byte-identical. The server is started by the tests, on 127.0.0.1.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_KEY, writeSession } from './support/cw-fixture.js';
+import { FAKE_KEY, writeSession, sessionFile } from './support/cw-fixture.js';
 import { useFaultHomes, type FaultDialect as Dialect } from './support/fault-home.js';
 import { data, type FaultHandler, json, sse, startFaultServer } from './support/fault-server.js';
 import { runCw } from './support/run-cw.js';
@@ -152,7 +151,7 @@ describe('dispatch against a misbehaving provider', () => {
     await writeSession(folder, 'default', HISTORY);
     process.env['CW_HOME'] = folder;
     process.env[KEY_ENV] = FAKE_KEY;
-    return { home: folder, session: () => readFile(join(folder, 'sessions', 'default.json'), 'utf8') };
+    return { home: folder, session: async () => readFile(await sessionFile(folder), 'utf8') };
   }
 
   /** Runs one send and checks it failed closed: exit 1, one cw line, the session untouched. */

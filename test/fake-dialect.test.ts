@@ -57,7 +57,7 @@ describe('a fourth dialect with its own key names', () => {
     homes.push(home);
     if (history.length > 0) {
       const { writeSession } = await import('./support/cw-fixture.js');
-      await writeSession(home, 'default', history);
+      await writeSession(home, 'default', history, null);
     }
     return loadSnapshot({ home, registry, defaultRouteId: DEFAULT_ROUTE_ID });
   };

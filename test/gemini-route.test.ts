@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Entrypoint } from '@cw/core';
-import { FAKE_KEY, REPO_ROOT } from './support/cw-fixture.js';
+import { FAKE_KEY, REPO_ROOT, sessionFile } from './support/cw-fixture.js';
 import { data, type FaultHandler, json } from './support/fault-server.js';
 import { useFaultHomes } from './support/fault-home.js';
 import { HISTORY_WITH_TOOL_RESULTS, previewFor, removePreviewHomes } from './support/manifest-preview.js';
@@ -181,7 +181,7 @@ describe('cw send on a config route that speaks the Gemini dialect, to 127.0.0.1
       expect(sha256(canonicalize(JSON.parse(bytes.toString('utf8'))) ?? '')).toBe(manifest.body.exact.body_sha256);
       expect(sha256(bytes)).toBe(manifest.body.exact.body_wire_sha256);
       expect(validateWireBody('gemini-generate-content', JSON.parse(bytes.toString('utf8'))).errors).toEqual([]);
-      const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as {
+      const session = JSON.parse(await readFile(await sessionFile(home), 'utf8')) as {
         messages: { role: string; content: string; usage?: unknown }[];
       };
       expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
@@ -219,7 +219,7 @@ describe('cw send on a config route that speaks the Gemini dialect, to 127.0.0.1
       expect(sent.code).not.toBe(0);
       expect(sent.stderr).toContain(words);
       expect(sent.stderr).toContain('nothing was saved');
-      await expect(readFile(join(home, 'sessions', 'default.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(readFile(await sessionFile(home))).rejects.toMatchObject({ code: 'ENOENT' });
     });
   }
 });

@@ -4,9 +4,9 @@
 // reports goal-token-budget-exhausted and cw send stops before dispatch. An unreadable or locked goal
 // file is goal-state-not-snapshottable. The cw home is byte-identical after every preview.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
 import { type ScriptedCall, type ScriptedModel, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -51,7 +51,7 @@ async function goalJson(env: Record<string, string>): Promise<Record<string, unk
   return (JSON.parse(run.stdout) as { goal: Record<string, unknown> | null }).goal;
 }
 
-const sessionText = (home: string): Promise<string> => readFile(join(home, 'sessions', 'default.json'), 'utf8');
+const sessionText = async (home: string): Promise<string> => readFile(await sessionFile(home), 'utf8');
 
 /** A home on `model` with a workspace the loop may read in. */
 async function homeOn(model: ScriptedModel, config: Record<string, unknown> = {}): Promise<string> {
@@ -188,8 +188,9 @@ describe('goal-state-not-snapshottable', () => {
     // An enabled MCP server without a snapshot would otherwise take tools and body.
     const home = await homeOn(model, { mcpServers: { files: { command: 'node', args: ['server.js'] } } });
     const env = models.envFor(home);
-    await mkdir(join(home, 'sessions'), { recursive: true });
-    await writeFile(join(home, 'sessions', 'default.goal.json'), '{"version": 1, "text": "half written');
+    const goalFile = (await sessionFile(home)).replace(/\.json$/, '.goal.json');
+    await mkdir(dirname(goalFile), { recursive: true });
+    await writeFile(goalFile, '{"version": 1, "text": "half written');
     for (const prompt of ['hello', undefined]) {
       expect(reasons(await preview(home, env, prompt))).toEqual(Array(3).fill('goal-state-not-snapshottable'));
     }
@@ -218,7 +219,7 @@ describe('goal-state-not-snapshottable', () => {
     const env = models.envFor(home);
     expect((await runCwChild(['goal', 'set', 'locked', '--token-budget', '100'], env)).code).toBe(0);
     // The lock as cw takes it: a folder holding its owner, here this live test process.
-    const lock = join(home, 'sessions', 'default.goal.json.lock');
+    const lock = `${(await sessionFile(home)).replace(/\.json$/, '.goal.json')}.lock`;
     await mkdir(lock);
     await writeFile(join(lock, 'owner.json'), JSON.stringify({ pid: process.pid, startTime: null }));
     for (const prompt of ['hello', undefined]) {

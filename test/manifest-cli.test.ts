@@ -7,7 +7,7 @@ import nock from 'nock';
 import { BUNDLED_BASE_PROMPT } from '@cw/core';
 import { REASON_LABELS } from '../core/src/manifest/unavailable-reason.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_KEY, useCwHomes, writeSession } from './support/cw-fixture.js';
+import { FAKE_KEY, useCwHomes, writeSession, sessionFile } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { HISTORY_WITH_TOOL_RESULTS } from './support/manifest-preview.js';
 import { runCw } from './support/run-cw.js';
@@ -162,22 +162,22 @@ describe('grammar edge cases, end to end', () => {
   it('G-30: an unknown argument exits 2 and leaves the session untouched', async () => {
     const folder = await home();
     await writeSession(folder, 'default', [{ role: 'user', content: 'earlier' }]);
-    const before = await readFile(join(folder, 'sessions', 'default.json'));
+    const before = await readFile(await sessionFile(folder));
     const result = await runCw(['preview-request', 'nope']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('Unknown argument');
     expect(result.stdout).toBe('');
-    expect((await readFile(join(folder, 'sessions', 'default.json'))).equals(before)).toBe(true);
+    expect((await readFile(await sessionFile(folder))).equals(before)).toBe(true);
   });
 
   it('G-31: json with one stored message reports it and stores nothing more', async () => {
     const folder = await home();
     await writeSession(folder, 'default', [{ role: 'user', content: 'earlier' }]);
-    const before = await readFile(join(folder, 'sessions', 'default.json'));
+    const before = await readFile(await sessionFile(folder));
     const { stdout } = await runCw(['preview-request', 'json']);
     expectValidManifest(stdout);
     expect((JSON.parse(stdout) as { session: { stored_message_count: number } }).session.stored_message_count).toBe(1);
-    expect((await readFile(join(folder, 'sessions', 'default.json'))).equals(before)).toBe(true);
+    expect((await readFile(await sessionFile(folder))).equals(before)).toBe(true);
   });
 
   it('the tools config is validated like any other field', async () => {
@@ -207,7 +207,8 @@ describe('cw preview-request diff', () => {
     const a = await saved(folder, 'deepseek.json', undefined);
     const b = await saved(folder, 'local.json', { ...CUSTOM('openai-responses'), reasoning: 'high' });
     const { stdout, exitCode } = await runCw(['preview-request', 'diff', a, b]);
-    expect(exitCode).toBe(0);
+    // Like diff(1): the manifests differ, so 1.
+    expect(exitCode).toBe(1);
     expectFits80(stdout);
     for (const title of [
       'Dialect and route shape',
@@ -228,6 +229,7 @@ describe('cw preview-request diff', () => {
     expect(stdout).not.toContain('deepseek.json');
 
     const json = await runCw(['preview-request', 'diff', '--json', a, b]);
+    expect(json.exitCode).toBe(1);
     const diff = JSON.parse(json.stdout) as {
       diff_version: number;
       identical: boolean;
@@ -259,6 +261,7 @@ describe('cw preview-request diff', () => {
     const folder = await home();
     const a = await saved(folder, 'a.json', undefined);
     const same = await runCw(['preview-request', 'diff', a, a]);
+    expect(same.exitCode).toBe(0);
     expect(same.stdout).toContain('The two manifests are identical.');
     expect(same.stdout).toContain('Same body hash');
     const b = await saved(folder, 'b.json', { mcpServers: { files: { command: 'files-mcp' } } });
@@ -276,7 +279,7 @@ describe('cw preview-request diff', () => {
     expect(whole && 'b' in whole).toBe(false);
   });
 
-  it('bad input: one line, exit 1; usage problems exit 2', async () => {
+  it('bad input: one line, exit 2 like diff(1) trouble (1 means the manifests differ)', async () => {
     const folder = await home();
     const good = await saved(folder, 'good.json', undefined);
     const notJson = join(folder, 'not.json');
@@ -289,10 +292,10 @@ describe('cw preview-request diff', () => {
       JSON.stringify({ ...JSON.parse(await readFile(good, 'utf8')), route: { exact: { '/home/someone/secret': 1 } } }),
     );
     const cases: [string[], number, RegExp][] = [
-      [[good, join(folder, 'missing.json')], 1, /^cw: cannot read manifest B \(ENOENT\)/],
-      [[notJson, good], 1, /^cw: manifest A is not valid JSON/],
-      [[good, oldVersion], 1, /^cw: manifest B has schema_version 9; this cw reads schema_version 1/],
-      [[wrongShape, good], 1, /^cw: manifest A is not a valid cw manifest/],
+      [[good, join(folder, 'missing.json')], 2, /^cw: cannot read manifest B \(ENOENT\)/],
+      [[notJson, good], 2, /^cw: manifest A is not valid JSON/],
+      [[good, oldVersion], 2, /^cw: manifest B has schema_version 9; this cw reads schema_version 1/],
+      [[wrongShape, good], 2, /^cw: manifest A is not a valid cw manifest/],
       [[good], 2, /needs exactly two/],
       [[good, good, good], 2, /needs exactly two/],
       [[good, '--nope', good], 2, /Unknown flag/],
@@ -338,7 +341,7 @@ describe('cw send refuses a turn that does not fit the input budget', () => {
       content: 'y'.repeat(1_500),
     }));
     await writeSession(folder, 'default', history);
-    const before = await readFile(join(folder, 'sessions', 'default.json'));
+    const before = await readFile(await sessionFile(folder));
     process.env['CW_OVERFLOW_KEY'] = FAKE_KEY;
     nock.disableNetConnect();
     const scope = nock('http://127.0.0.1:18081').post('/v1/chat/completions').reply(200, {});
@@ -353,7 +356,7 @@ describe('cw send refuses a turn that does not fit the input budget', () => {
         /^cw: this turn needs about \d+ input tokens but the input budget of this route is 2048; .*nothing was sent\n$/,
       );
       expect(scope.isDone()).toBe(false);
-      expect((await readFile(join(folder, 'sessions', 'default.json'))).equals(before)).toBe(true);
+      expect((await readFile(await sessionFile(folder))).equals(before)).toBe(true);
     } finally {
       nock.cleanAll();
       nock.enableNetConnect();

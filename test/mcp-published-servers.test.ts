@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './support/cw-fixture.js';
+import { REPO_ROOT, sessionFile } from './support/cw-fixture.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -231,7 +231,7 @@ describe('MCP with the published reference servers', () => {
         // The published servers' names are already sendable: each goes out as mcp__<server>__<tool>, unhashed.
         expect(sentMcp).toEqual(only.tools.map((tool) => `${prefix}${tool}`).filter((name) => !omittedNames.has(name)));
         expect(model.resultsOf(1).get('call_mcp')).toContain(call.includes);
-        const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as {
+        const session = JSON.parse(await readFile(await sessionFile(home), 'utf8')) as {
           messages: { role: string; name?: string; status?: string; content?: string }[];
         };
         const result = session.messages.find((message) => message.role === 'tool');

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './support/cw-fixture.js';
+import { REPO_ROOT, sessionFile } from './support/cw-fixture.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { startHttpFixture } from './support/mcp-fixture.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -68,7 +68,7 @@ describe('MCP tools in preview and send', () => {
     expect(names).toContain('read_file');
     expect(names).toContain('mcp__fixture__echo');
     // The tool the server marks read-only ran under read-only; the session holds its result.
-    const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8'));
+    const session = JSON.parse(await readFile(await sessionFile(home), 'utf8'));
     expect(session.messages.find((message: { role: string }) => message.role === 'tool')).toMatchObject({
       name: 'mcp__fixture__echo',
       status: 'ok',

@@ -5,7 +5,7 @@
 // and leaves the session as it was.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { sessionFile } from './support/cw-fixture.js';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Entrypoint } from '@cw/core';
@@ -154,7 +154,7 @@ describe('cw send on a config route that speaks the Ollama dialect, to 127.0.0.1
       expect(sha256(bytes)).toBe(manifest.body.exact.body_wire_sha256);
       expect(validateWireBody('ollama-chat', sentBody).errors).toEqual([]);
       expect(sentBody['stream']).toBe(entrypoint === 'streaming');
-      const session = JSON.parse(await readFile(join(home, 'sessions', 'default.json'), 'utf8')) as {
+      const session = JSON.parse(await readFile(await sessionFile(home), 'utf8')) as {
         messages: Record<string, unknown>[];
       };
       expect(session.messages[1]).toMatchObject({
@@ -191,7 +191,7 @@ describe('cw send on a config route that speaks the Ollama dialect, to 127.0.0.1
       const sent = await runCwChild(['send', '--prompt', 'hello'], homes.envFor(home));
       expect(sent.code).not.toBe(0);
       expect(sent.stderr).toContain(words);
-      await expect(readFile(join(home, 'sessions', 'default.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(readFile(await sessionFile(home))).rejects.toMatchObject({ code: 'ENOENT' });
     });
   }
 });

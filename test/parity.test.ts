@@ -6,13 +6,22 @@ import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewRequest, sendTurn, type RequestManifest } from '@cw/core';
 import { TEST_MODE_ENV, TEST_MODE_MARKER, TEST_ORIGIN_ENV } from '../core/src/transport/test-origin.js';
+import { readSession } from '../core/src/state/session-store.js';
 import {
   REPLY_TEXT,
   startCaptureEndpoint,
   type CaptureEndpoint,
   type CapturedRequest,
 } from './support/capture-endpoint.js';
-import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome, writeSession } from './support/cw-fixture.js';
+import {
+  FAKE_KEY,
+  REPO_ROOT,
+  builtinRegistry,
+  removeHome,
+  snapshotOf,
+  tempHome,
+  writeSession,
+} from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
 import { runCwChild, sessionMessages, tempFolders } from './support/spawn-cw.js';
@@ -181,11 +190,16 @@ let endpoint: CaptureEndpoint;
 const homes: string[] = [];
 const covered = { sendTurn: 0, cli: 0, child: 0 };
 
-async function cellHome(cell: MatrixCell): Promise<string> {
+/**
+ * A home for one cell, its history where the path under test reads it: `cli` for cw run in this
+ * repository (its workspace's session), `snapshot` for a snapshot loaded without a working folder
+ * (the session kept by name only).
+ */
+async function cellHome(cell: MatrixCell, path: 'cli' | 'snapshot'): Promise<string> {
   const home = await tempHome(cellConfig(cell, TRANSPORT));
   homes.push(home);
   const { history } = scenarioOf(cell);
-  if (history.length > 0) await writeSession(home, 'default', [...history]);
+  if (history.length > 0) await writeSession(home, 'default', [...history], path === 'cli' ? REPO_ROOT : null);
   return home;
 }
 
@@ -211,7 +225,7 @@ describe('preview, then send to a local endpoint: every route, both entry points
 
   for (const cell of CELLS) {
     it(cellName(cell), async () => {
-      const home = await cellHome(cell);
+      const home = await cellHome(cell, 'snapshot');
       const snapshot = (scenarioOf(cell).adjust ?? ((loaded) => loaded))(await snapshotOf(home, registry));
       const { manifest, prepared } = previewRequest(snapshot, PROMPT, cell.entrypoint);
       expectValidManifest(manifest);
@@ -241,7 +255,7 @@ describe('preview, then send to a local endpoint: every route, both entry points
       // What send reports as sent is what preview described, and the reply was read and saved.
       expect(sent?.manifest ? exactBody(sent.manifest).body_sha256 : null).toBe(exactBody(manifest).body_sha256);
       expect(sent?.reply.text).toBe(REPLY_TEXT);
-      expect(await sessionMessages(home)).toHaveLength(scenarioOf(cell).history.length + 2);
+      expect(await readSession(home, 'default')).toHaveLength(scenarioOf(cell).history.length + 2);
       covered.sendTurn += 1;
     });
   }
@@ -267,7 +281,7 @@ describe('the same through the cw commands a person runs', () => {
 
   for (const cell of cliCells) {
     it(`cw send: ${cellName(cell)}`, async () => {
-      const home = await cellHome(cell);
+      const home = await cellHome(cell, 'cli');
       process.env['CW_HOME'] = home;
       const flags = cell.entrypoint === 'blocking' ? ['--blocking'] : [];
       const preview = await runCw(['preview-request', 'json', ...flags, '--prompt', PROMPT]);
@@ -305,7 +319,7 @@ describe('the test origin from a cw child process', () => {
   });
 
   it('sends exactly the previewed bytes to the loopback endpoint', async () => {
-    const home = await cellHome(cell);
+    const home = await cellHome(cell, 'cli');
     const env = await childEnv(home);
     const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env);
     expect(preview.code).toBe(0);
@@ -321,7 +335,7 @@ describe('the test origin from a cw child process', () => {
   });
 
   it('refuses a real-looking key: nothing reaches the endpoint and the key is never printed', async () => {
-    const home = await cellHome(cell);
+    const home = await cellHome(cell, 'cli');
     const realish = 'sk-ant-api03-7Hq2mZp9Lx4Vb8Nw3Kd6Rt1Ys5Cf0Gj';
     const env = { ...(await childEnv(home)), ANTHROPIC_API_KEY: realish };
     const before = endpoint.captured.length;
@@ -336,7 +350,7 @@ describe('the test origin from a cw child process', () => {
   });
 
   it('refuses a test origin without the test-mode marker', async () => {
-    const home = await cellHome(cell);
+    const home = await cellHome(cell, 'cli');
     const { [TEST_MODE_ENV]: _marker, ...env } = await childEnv(home);
     const before = endpoint.captured.length;
     const sent = await runCwChild(['send', '--prompt', PROMPT], env);

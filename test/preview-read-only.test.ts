@@ -1,8 +1,8 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { previewRequest, type CwSnapshot } from '@cw/core';
-import { builtinRegistry, snapshotOf, useCwHomes, writeSession } from './support/cw-fixture.js';
+import { builtinRegistry, snapshotOf, useCwHomes, sessionFile, writeSession } from './support/cw-fixture.js';
 import { HISTORY_WITH_TOOL_RESULTS } from './support/manifest-preview.js';
 import { runCw } from './support/run-cw.js';
 
@@ -20,10 +20,15 @@ describe('preview changes nothing', () => {
 
   it('never writes to the snapshot, on any route or entry point', async () => {
     const folder = await home({ reasoning: 'high' });
-    await writeSession(folder, 'default', [
-      ...HISTORY_WITH_TOOL_RESULTS,
-      { role: 'assistant', content: '', tool_calls: [{ id: 'open', name: 'shell', arguments: '{}' }] },
-    ]);
+    await writeSession(
+      folder,
+      'default',
+      [
+        ...HISTORY_WITH_TOOL_RESULTS,
+        { role: 'assistant', content: '', tool_calls: [{ id: 'open', name: 'shell', arguments: '{}' }] },
+      ],
+      null,
+    );
     const registry = await builtinRegistry();
     const loaded = await snapshotOf(folder, registry);
     for (const row of registry.rows) {
@@ -44,7 +49,7 @@ describe('preview changes nothing', () => {
   it('leaves the cw home byte for byte as it was', async () => {
     const folder = await home({ route: 'deepseek' });
     await writeSession(folder, 'default', HISTORY_WITH_TOOL_RESULTS as unknown[]);
-    const files = ['config.json', join('sessions', 'default.json')];
+    const files = ['config.json', relative(folder, await sessionFile(folder))];
     const snapshotFiles = async (): Promise<string[]> =>
       Promise.all(
         files.map(

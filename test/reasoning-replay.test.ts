@@ -40,7 +40,7 @@ afterAll(async () => {
 async function previewBody(route: string, messages: unknown[], prompt?: string): Promise<WireBody> {
   const home = await tempHome({ route });
   homes.push(home);
-  await writeSession(home, 'default', messages);
+  await writeSession(home, 'default', messages, null);
   const result = previewRequest(await snapshotOf(home, registry), prompt, 'streaming');
   expect(result.plan.status, JSON.stringify(result.plan.status === 'blocked' ? result.plan.detail : null)).toBe(
     'ready',

@@ -7,7 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RequestManifest } from '@cw/core';
-import { FAKE_KEY, writeSession } from './support/cw-fixture.js';
+import { FAKE_KEY, sessionsFolder, writeSession } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -51,12 +51,17 @@ describe('runtime gates from real configuration', () => {
     };
     await setConfig(config);
     // Older turns that fill 40% of the small route's input budget.
-    await writeSession(home, 'default', [
-      { role: 'user', content: `OLDER ${'o'.repeat(20_000)}` },
-      { role: 'assistant', content: 'older answer' },
-      { role: 'user', content: 'RECENT' },
-      { role: 'assistant', content: 'recent answer' },
-    ]);
+    await writeSession(
+      home,
+      'default',
+      [
+        { role: 'user', content: `OLDER ${'o'.repeat(20_000)}` },
+        { role: 'assistant', content: 'older answer' },
+        { role: 'user', content: 'RECENT' },
+        { role: 'assistant', content: 'recent answer' },
+      ],
+      ws,
+    );
     // A pending skill whose SKILL.md is broken.
     await mkdir(join(ws, '.cw', 'skills', 'tidy'), { recursive: true });
     await writeFile(
@@ -66,7 +71,7 @@ describe('runtime gates from real configuration', () => {
     expect((await runCwChild(['skills', 'use', 'tidy'], env, { cwd: ws })).code).toBe(0);
     await writeFile(join(ws, '.cw', 'skills', 'tidy', 'SKILL.md'), 'no front matter\n');
     // A goal file that cannot be read: a folder where the file should be.
-    const goalFile = join(home, 'sessions', 'default.goal.json');
+    const goalFile = join(await sessionsFolder(home, ws), 'default.goal.json');
     await mkdir(goalFile);
 
     const preview = async (prompt: string | undefined): Promise<RequestManifest> => {

@@ -5,7 +5,7 @@
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeSession } from './support/cw-fixture.js';
+import { writeSession, sessionFile } from './support/cw-fixture.js';
 import { useFaultHomes } from './support/fault-home.js';
 import { data, type FaultHandler } from './support/fault-server.js';
 import { runCwChild, sessionFolderEntries } from './support/spawn-cw.js';
@@ -84,7 +84,7 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
   it('the session file is replaced by a folder while the request is in flight', async () => {
     const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
-    const session = join(home, 'sessions', 'default.json');
+    const session = await sessionFile(home);
     fault.server.next(
       replyAfter(async () => {
         await rm(session);
@@ -107,7 +107,7 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
   it('a session edited by hand while the request is in flight is not overwritten; the turn is recovered', async () => {
     const home = await fault.home();
     await writeSession(home, 'default', HISTORY);
-    const session = join(home, 'sessions', 'default.json');
+    const session = await sessionFile(home);
     let edited = '';
     fault.server.next(
       replyAfter(async () => {
@@ -132,7 +132,7 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
     // `recovered` is taken by a regular file, so nothing can be written under it.
     await writeFile(join(home, 'recovered'), '');
     const temp = await fault.folder('cw-tmpdir-');
-    const session = join(home, 'sessions', 'default.json');
+    const session = await sessionFile(home);
     fault.server.next(
       replyAfter(async () => {
         await rm(session);

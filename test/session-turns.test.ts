@@ -1,13 +1,19 @@
+import { basename } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_EXECUTED_RESULT } from '../core/src/prompt/repair-tool-history.js';
 import { readSession } from '../core/src/state/session-store.js';
-import { FAKE_KEY, useCwHomes } from './support/cw-fixture.js';
+import { FAKE_KEY, onlyWorkspaceFolder, useCwHomes } from './support/cw-fixture.js';
 import { runCw } from './support/run-cw.js';
 import { validateWireBody } from './support/wire-schemas.js';
 import { withoutRequestHash } from './support/spawn-cw.js';
 
 const ORIGIN = 'http://127.0.0.1:18083';
+
+/** The key of the `default` session cw keeps for this repository's workspace. */
+async function workspaceSession(home: string): Promise<string> {
+  return `${basename(await onlyWorkspaceFolder(home))}/default`;
+}
 
 describe('a conversation over several cw send turns', () => {
   const home = useCwHomes();
@@ -60,7 +66,9 @@ describe('a conversation over several cw send turns', () => {
 
     // --no-tools: the calls are handed back unrun, as with the `never` posture.
     expect((await runCw(['send', '--no-tools', '--blocking', '--prompt', 'read the readme'])).exitCode).toBe(0);
-    expect((await readSession(folder, 'default')).map((message) => withoutRequestHash({ ...message }))).toEqual([
+    expect(
+      (await readSession(folder, await workspaceSession(folder))).map((message) => withoutRequestHash({ ...message })),
+    ).toEqual([
       { role: 'user', content: 'read the readme' },
       {
         role: 'assistant',
@@ -76,6 +84,6 @@ describe('a conversation over several cw send turns', () => {
     expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(messages[3]).toEqual({ role: 'tool', tool_call_id: 'call_1', content: NOT_EXECUTED_RESULT });
     expect(validateWireBody('chat-completions', bodies[1]).errors).toEqual([]);
-    expect(await readSession(folder, 'default')).toHaveLength(4);
+    expect(await readSession(folder, await workspaceSession(folder))).toHaveLength(4);
   });
 });

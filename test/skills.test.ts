@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RequestManifest } from '@cw/core';
-import { FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY, sessionsFolder } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild, sessionMessages } from './support/spawn-cw.js';
@@ -138,8 +138,8 @@ describe('cw skills', () => {
     const sent = await runCwChild(['send', '--no-tools', '--max-retries', '0', '--prompt', 'go'], env, { cwd: ws });
     expect(sent.code).toBe(1);
     expect(model.requests).toHaveLength(0);
-    await expect(readFile(join(home, 'sessions', 'default.json'), 'utf8')).rejects.toThrow('ENOENT');
-    expect(JSON.parse(await readFile(join(home, 'sessions', 'default.skill.json'), 'utf8'))).toEqual({
+    await expect(readFile(join(await sessionsFolder(home, ws), 'default.json'), 'utf8')).rejects.toThrow('ENOENT');
+    expect(JSON.parse(await readFile(join(await sessionsFolder(home, ws), 'default.skill.json'), 'utf8'))).toEqual({
       version: 1,
       name: 'tidy',
     });
@@ -167,14 +167,14 @@ describe('cw skills', () => {
     expect(await homeBytes(home)).toEqual(before);
 
     // A skill that is gone, and a pending file that is not JSON, fail the same way.
-    await writeFile(join(home, 'sessions', 'default.skill.json'), '{"version": 1, "name": "gone"}\n');
+    await writeFile(join(await sessionsFolder(home, ws), 'default.skill.json'), '{"version": 1, "name": "gone"}\n');
     expect((await preview(home, env, ws, 'go')).body).toEqual({
       unavailable: {
         reason: 'prompt-resolution-failed',
         detail: 'the pending skill gone is not installed; cw skills clear removes it',
       },
     });
-    await writeFile(join(home, 'sessions', 'default.skill.json'), '{"version": 1, "na');
+    await writeFile(join(await sessionsFolder(home, ws), 'default.skill.json'), '{"version": 1, "na');
     expect((await preview(home, env, ws, 'go')).body).toMatchObject({
       unavailable: { reason: 'prompt-resolution-failed' },
     });

@@ -356,7 +356,7 @@ describe('every body of the scenario matrix, whole, against its published schema
     const home = await tempHome(cellConfig(cell));
     homes.push(home);
     const scenario = scenarioOf(cell);
-    if (scenario.history.length > 0) await writeSession(home, 'default', [...scenario.history]);
+    if (scenario.history.length > 0) await writeSession(home, 'default', [...scenario.history], null);
     const snapshot = (scenario.adjust ?? ((loaded) => loaded))(await snapshotOf(home, registry));
     const { prepared } = previewRequest(snapshot, PROMPT, cell.entrypoint);
     if (prepared === null) return ['the request is blocked'];

@@ -1,5 +1,11 @@
 // Argument grammar shared by `cw preview-request` and `cw send`.
 //
+// The commands parse their flags with oclif (command-line.ts: declared, in help, validated); this
+// module keeps what oclif cannot do — the terminal `--prompt` (splitAtPrompt), the preview's bare
+// mode words and their order rules (previewOutputOf), the value checks whose messages name the flag
+// — and parseArgs, the grammar as one function over the words, which the tests hold the command
+// path to (command-line.test.ts).
+//
 // oclif hands us argv words that the shell has already split, not one raw line, so the rules are
 // about words:
 // - Each word before `--prompt` must equal a flag exactly. Words are never trimmed or re-split:
@@ -30,11 +36,11 @@ export class UsageError extends Error {
 
 /** Usage line for `cw preview-request`. */
 export const PREVIEW_REQUEST_USAGE =
-  'Usage: cw preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt  (flags first; --prompt takes the rest)';
+  'Usage: cw preview-request [json|manifest] [flags] [--prompt <text>|-] | base-prompt  (flags first; --prompt takes the rest; see --help)';
 
 /** Usage line for `cw send`. */
 export const SEND_USAGE =
-  'Usage: cw send [--json] [--blocking] [--max-retries N] [--max-steps N] [--approval P] [--no-tools] [--prompt <text>]';
+  'Usage: cw send [flags] [--prompt <text>|-]  (flags first; --prompt takes the rest; see cw send --help)';
 
 /** A flag word a command may accept before `--prompt`. */
 export type FlagWord =
@@ -106,7 +112,7 @@ type Effect =
   | 'no-tools';
 
 /** The approval postures `--approval` takes (the core's list; kept here so parsing loads no core). */
-const POSTURES = ['never', 'read-only', 'workspace', 'ask'] as const;
+export const POSTURES = ['never', 'read-only', 'workspace', 'ask'] as const;
 /** An approval posture. */
 export type Posture = (typeof POSTURES)[number];
 
@@ -145,6 +151,70 @@ const APPROVAL_VALUE = '`--approval` takes one of never, read-only, workspace, a
 // U+FEFF and omits U+0085).
 const ALL_WHITESPACE = /^\p{White_Space}*$/u;
 
+/** Whether a word starts the prompt: `--prompt` or `--prompt=TEXT`. */
+function isPromptFlag(word: string): boolean {
+  return word === PROMPT_FLAG || word.startsWith(PROMPT_EQUALS);
+}
+
+// A `--` right before --prompt is the fence bin/run.js puts in so oclif leaves a `--help` inside the
+// prompt alone; a user may write it too. Anywhere else it is an unknown argument.
+function isPromptFence(argv: readonly string[], at: number): boolean {
+  const next = argv[at + 1];
+  return argv[at] === '--' && next !== undefined && isPromptFlag(next);
+}
+
+/** The prompt text from `--prompt …` or `--prompt=…` to the end, joined with single spaces; throws when blank. */
+function promptText(fromFlag: readonly string[], usage: string): string {
+  const [flag = '', ...rest] = fromFlag;
+  const words = flag === PROMPT_FLAG ? rest : [flag.slice(PROMPT_EQUALS.length), ...rest];
+  const prompt = words.join(' ');
+  if (ALL_WHITESPACE.test(prompt)) throw new UsageError(PROMPT_NEEDS_TEXT, usage);
+  return prompt;
+}
+
+/**
+ * The part of the grammar oclif cannot do: everything from `--prompt` on is prompt text, and the
+ * `--` fence before it is syntax. `before` is what oclif parses as flags; a `--` left in it is an
+ * unknown argument, since oclif would read it as the end of the flags.
+ */
+export function splitAtPrompt(
+  argv: readonly string[],
+  usage: string,
+): { readonly before: readonly string[]; readonly prompt: string | undefined } {
+  const at = argv.findIndex((word) => isPromptFlag(word));
+  const end = at === -1 ? argv.length : at;
+  const before = argv.slice(0, at > 0 && argv[at - 1] === '--' ? at - 1 : end);
+  if (before.includes('--')) throw new UsageError(UNKNOWN_ARGUMENT, usage);
+  return { before, prompt: at === -1 ? undefined : promptText(argv.slice(at), usage) };
+}
+
+/** The words before `--prompt` (all of them when there is none), for checks made before parsing. */
+export function wordsBeforePrompt(argv: readonly string[]): readonly string[] {
+  const at = argv.findIndex((word) => isPromptFlag(word));
+  return at === -1 ? argv : argv.slice(0, at);
+}
+
+/** `--max-retries N`: a whole number from 0 to 10; throws a UsageError naming the flag. */
+export function maxRetriesValue(value: string | undefined, usage: string): number {
+  if (value === undefined || !/^\d{1,2}$/.test(value) || Number(value) > MAX_RETRIES_LIMIT)
+    throw new UsageError(MAX_RETRIES_VALUE, usage);
+  return Number(value);
+}
+
+/** `--max-steps N`: a whole number from 1 to 200; throws a UsageError naming the flag. */
+export function maxStepsValue(value: string | undefined, usage: string): number {
+  if (value === undefined || !/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_STEPS_LIMIT)
+    throw new UsageError(MAX_STEPS_VALUE, usage);
+  return Number(value);
+}
+
+/** `--approval P`: one of the postures; throws a UsageError naming the flag. */
+export function approvalValue(value: string | undefined, usage: string): Posture {
+  const posture = POSTURES.find((known) => known === value);
+  if (posture === undefined) throw new UsageError(APPROVAL_VALUE, usage);
+  return posture;
+}
+
 /** Parses argv against a command's grammar; throws UsageError. */
 export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs {
   const parsed: ParsedArgs = {
@@ -161,24 +231,13 @@ export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
 
-    let promptWords: readonly string[] | undefined;
-    if (word === PROMPT_FLAG) promptWords = argv.slice(i + 1);
-    else if (word.startsWith(PROMPT_EQUALS)) {
-      promptWords = [word.slice(PROMPT_EQUALS.length), ...argv.slice(i + 1)];
-    }
-    if (promptWords !== undefined) {
+    if (isPromptFlag(word)) {
       // Checked before "needs text" so `base-prompt --prompt` names the real conflict.
       if (parsed.basePromptOnly) throw new UsageError(BASE_PROMPT_WITH_PROMPT, grammar.usage);
-      const prompt = promptWords.join(' ');
-      if (ALL_WHITESPACE.test(prompt)) throw new UsageError(PROMPT_NEEDS_TEXT, grammar.usage);
-      parsed.prompt = prompt;
+      parsed.prompt = promptText(argv.slice(i), grammar.usage);
       return parsed;
     }
-
-    // A `--` right before --prompt is the fence bin/run.js puts in so oclif leaves a `--help` inside
-    // the prompt alone; a user may write it too. Anywhere else it is an unknown argument.
-    const next = argv[i + 1];
-    if (word === '--' && next !== undefined && (next === PROMPT_FLAG || next.startsWith(PROMPT_EQUALS))) continue;
+    if (isPromptFence(argv, i)) continue;
 
     const effect = grammar.flags.has(word as FlagWord) ? EFFECTS.get(word as FlagWord) : undefined;
     switch (effect) {
@@ -198,32 +257,18 @@ export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs
       case 'blocking':
         parsed.blocking = true;
         break;
-      case 'max-retries': {
-        const value = argv[i + 1] ?? '';
-        if (!/^\d{1,2}$/.test(value) || Number(value) > MAX_RETRIES_LIMIT) {
-          throw new UsageError(MAX_RETRIES_VALUE, grammar.usage);
-        }
-        parsed.maxRetries = Number(value);
+      case 'max-retries':
+        parsed.maxRetries = maxRetriesValue(argv[i + 1], grammar.usage);
         i++;
         break;
-      }
-      case 'max-steps': {
-        const value = argv[i + 1] ?? '';
-        if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_STEPS_LIMIT) {
-          throw new UsageError(MAX_STEPS_VALUE, grammar.usage);
-        }
-        parsed.maxSteps = Number(value);
+      case 'max-steps':
+        parsed.maxSteps = maxStepsValue(argv[i + 1], grammar.usage);
         i++;
         break;
-      }
-      case 'approval': {
-        const value = argv[i + 1] ?? '';
-        const posture = POSTURES.find((known) => known === value);
-        if (posture === undefined) throw new UsageError(APPROVAL_VALUE, grammar.usage);
-        parsed.approval = posture;
+      case 'approval':
+        parsed.approval = approvalValue(argv[i + 1], grammar.usage);
         i++;
         break;
-      }
       case 'no-tools':
         parsed.noTools = true;
         break;
@@ -232,6 +277,41 @@ export function parseArgs(argv: readonly string[], grammar: Grammar): ParsedArgs
     }
   }
   return parsed;
+}
+
+/**
+ * The preview's output from its mode words and flags in the order given (`json`, `--json`,
+ * `manifest`, `--manifest`, `base-prompt`, `--base-prompt`, and the no-op `prompt`): the last of
+ * json/manifest wins, and base-prompt excludes JSON and a prompt. oclif gives the order; the rules
+ * are the grammar's. Any other bare word is an unknown argument, not echoed: it is most often prompt
+ * text typed without `--prompt`.
+ */
+export function previewOutputOf(
+  order: readonly { readonly flag?: string; readonly word?: string }[],
+  promptGiven: boolean,
+  usage: string,
+): PreviewArgs['output'] {
+  let json = false;
+  let basePrompt = false;
+  for (const token of order) {
+    const effect = token.word !== undefined ? wordEffect(token.word) : token.flag;
+    if (effect === undefined) throw new UsageError(UNKNOWN_ARGUMENT, usage);
+    if (effect === 'json') {
+      if (basePrompt) throw new UsageError(BASE_PROMPT_WITH_JSON, usage);
+      json = true;
+    } else if (effect === 'manifest') json = false;
+    else if (effect === 'base-prompt') {
+      if (json) throw new UsageError(BASE_PROMPT_WITH_JSON, usage);
+      basePrompt = true;
+    }
+  }
+  if (basePrompt && promptGiven) throw new UsageError(BASE_PROMPT_WITH_PROMPT, usage);
+  return basePrompt ? 'base-prompt' : json ? 'json' : 'table';
+}
+
+function wordEffect(word: string): string | undefined {
+  if (word === 'json' || word === 'manifest' || word === 'base-prompt') return word;
+  return word === 'prompt' ? 'noop' : undefined;
 }
 
 /** Parsed preview-request arguments. */

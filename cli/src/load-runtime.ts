@@ -1,5 +1,5 @@
 import type { Config } from '@oclif/core';
-import type { CwSnapshot, PluginDescriptor, PluginRegistry } from '@cw/core';
+import type { CwSnapshot, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
 
 /** The loaded registry and snapshot every command that prepares a request needs. */
 export interface Runtime {
@@ -30,13 +30,55 @@ export async function loadRegistry(config: Config): Promise<PluginRegistry> {
   return registry;
 }
 
-/** Loads everything a request is prepared from. */
-export async function loadRuntime(config: Config): Promise<Runtime> {
-  const core = await import('@cw/core');
+/**
+ * Loads everything a request is prepared from. `overrides` are the command line's route, model,
+ * reasoning and session choices: preview and send given the same flags plan the same request.
+ */
+export async function loadRuntime(config: Config, overrides: SnapshotOverrides = {}): Promise<Runtime> {
   const registry = await loadRegistry(config);
+  return { ...(await snapshotOf(config, registry, overrides)), registry };
+}
+
+/**
+ * loadRuntime for `cw send`: a session file that is not a session is moved aside (named in
+ * `onMoved`, relative to the cw home) and the session starts fresh, so the file is kept and the
+ * send goes on. Preview never does this: it reports the session and writes nothing.
+ */
+export async function loadRuntimeForSend(
+  config: Config,
+  overrides: SnapshotOverrides,
+  onMoved: (moved: { name: string; file: string }) => void,
+): Promise<Runtime> {
+  const registry = await loadRegistry(config);
+  try {
+    return { ...(await snapshotOf(config, registry, overrides)), registry };
+  } catch (error) {
+    const key = (error as { corruptKey?: unknown }).corruptKey;
+    if (typeof key !== 'string') throw error;
+    const core = await import('@cw/core');
+    const file = await core.moveCorruptSessionAside(core.cwHome(), key);
+    onMoved({ name: key.split('/').at(-1) ?? key, file });
+    return { ...(await snapshotOf(config, registry, overrides)), registry };
+  }
+}
+
+/** The snapshot of the cw home for the current folder, with the command line's overrides. Reads only. */
+async function snapshotOf(
+  config: Config,
+  registry: PluginRegistry,
+  overrides: SnapshotOverrides,
+): Promise<{ home: string; snapshot: CwSnapshot }> {
+  const core = await import('@cw/core');
   const home = core.cwHome();
   const defaultRouteId = (config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
   // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
-  const snapshot = await core.loadSnapshot({ home, registry, defaultRouteId, cwd: process.cwd(), env: process.env });
-  return { home, registry, snapshot };
+  const snapshot = await core.loadSnapshot({
+    home,
+    registry,
+    defaultRouteId,
+    cwd: process.cwd(),
+    env: process.env,
+    overrides,
+  });
+  return { home, snapshot };
 }

@@ -13,8 +13,9 @@ interface ExitCoded {
  */
 export async function errorLine(error: unknown): Promise<{ text: string; usage: string; exitCode: number }> {
   const { safeErrorText, terminalSafe } = await import('@cw/core');
-  // oclif's own parse errors (a missing argument, an unknown flag) carry their exit code, 2, here.
-  const exitCode = (error as ExitCoded).exitCode ?? (error as { oclif?: { exit?: number } }).oclif?.exit ?? 1;
+  // oclif's own parse errors (unknown flag, missing or extra argument) are usage errors: exit 2. Their
+  // text repeats what was typed, so it crosses the error-text allowlist like any host text.
+  const exitCode = (error as ExitCoded).exitCode ?? (isOclifParseError(error) ? 2 : 1);
   const message = error instanceof Error ? error.message : String(error);
   const isUsage = error instanceof Error && error.name === 'UsageError';
   const safeMessage = (error as ExitCoded).safeMessage;
@@ -25,6 +26,10 @@ export async function errorLine(error: unknown): Promise<{ text: string; usage: 
       : safeErrorText(message);
   const usage = isUsage ? terminalSafe(message.split('\n').slice(1).join(' ')) : '';
   return { text, usage, exitCode };
+}
+
+function isOclifParseError(error: unknown): boolean {
+  return error instanceof Error && (error as { oclif?: unknown }).oclif !== undefined && 'parse' in error;
 }
 
 /** Prints a failure as one redacted line on stderr and exits non-zero. */
@@ -43,4 +48,16 @@ async function problemLines(error: unknown): Promise<string[] | null> {
     return null;
   const { terminalSafe } = await import('@cw/core');
   return problems.map((line: string) => terminalSafe(line));
+}
+
+/**
+ * Like reportError, and with `json` also one JSON document on stdout (`{"error": …}`), so a script
+ * that asked for JSON always gets JSON, failures included.
+ */
+export async function reportErrorAs(command: Command, error: unknown, json: boolean): Promise<never> {
+  if (json) {
+    const { jsonErrorDocument } = await import('./json-error.js');
+    process.stdout.write(`${JSON.stringify(await jsonErrorDocument(error), null, 2)}\n`);
+  }
+  return reportError(command, error);
 }

@@ -9,11 +9,18 @@ export class SkillUseError extends Error {
   }
 }
 
-/** What the skills commands act on: the cw home, the active session, and the workspace skills are read from. */
-export async function loadSkillContext(): Promise<{ home: string; session: string; workspace: string }> {
+/** What the skills commands act on: the cw home, the active session (its key and name), and the workspace skills are read from. */
+export async function loadSkillContext(): Promise<{
+  home: string;
+  session: string;
+  sessionName: string;
+  workspace: string;
+}> {
   const core = await import('@cw/core');
   const home = core.cwHome();
   const config = await core.loadConfig(home);
   const workspace = await core.workspaceRoot(config.workspace);
-  return { home, session: core.sessionNameOf(config), workspace };
+  // Per-session state is found by the session's key (docs/cli.md, "Sessions").
+  const { name, key } = await core.activeSession(home, process.cwd());
+  return { home, session: key, sessionName: name, workspace };
 }

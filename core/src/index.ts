@@ -42,8 +42,21 @@ export { endpointUrl, type EndpointTarget } from './route/endpoint-url.js';
 export { MODEL_PLACEHOLDER } from './route/endpoint-path.js';
 export type { CwSnapshot } from './snapshot/snapshot.js';
 export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
-export { activeSessionName, sessionNameOf } from './config/active-session.js';
-export { loadConfig } from './config/cw-config.js';
+export { activeSessionName, activeSession, sessionNameOf } from './config/active-session.js';
+export type { SnapshotOverrides } from './snapshot/snapshot-overrides.js';
+export type { SessionSelection } from './state/select-session.js';
+export { workspaceKeyOf, SESSION_NAME_PATTERN } from './state/session-location.js';
+export { SessionError, moveCorruptSessionAside } from './state/session-store.js';
+export {
+  listSessions,
+  showSession,
+  messageView,
+  removeSession,
+  renameSession,
+  SessionNotFoundError,
+  type SessionSummary,
+  type SessionMessageView,
+} from './state/session-list.js';
 export {
   readGoal,
   setGoal,

@@ -139,9 +139,10 @@ export interface SendTurnOptions extends LockEvents {
  * only a reply the dialect says is complete is kept, and each step is saved as it completes.
  */
 export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
-  const name = loaded.session.name;
+  // Files are found by the session's key (docs/cli.md, "Sessions"); people see its name.
+  const { name, key } = loaded.session;
   // The goal as a send reads it: a short update by another process is waited out, not refused.
-  const gated = withGoalGate(loaded, await readGoalGateWaiting(options.home, name));
+  const gated = withGoalGate(loaded, await readGoalGateWaiting(options.home, key));
   const hooked = await runSubmitHooks(gated, options);
   // The prompt is resolved once, as preview resolves it (file mentions, the pending skill); a failure
   // stops the turn below, before anything is sent or saved.
@@ -162,16 +163,16 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
   const alwaysAllowed = new Set<string>();
   return withSessionLock(
     options.home,
-    name,
+    key,
     async () => {
-      let messages = await readSession(options.home, name);
+      let messages = await readSession(options.home, key);
       // Read again under the lock: a send that ran meanwhile may have used up the budget.
-      let goal = await readGoalGateWaiting(options.home, name);
+      let goal = await readGoalGateWaiting(options.home, key);
       let prompt = resolvedPrompt;
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
       for (let step = 1; ; step++) {
-        let current: CwSnapshot = { ...withGoalGate(snapshot, goal), session: { name, messages } };
+        let current: CwSnapshot = { ...withGoalGate(snapshot, goal), session: { name, key, messages } };
         let plan = planTurn(current, prompt, options.entrypoint);
         if (plan.status === 'blocked' && plan.compaction) {
           // Summarised and saved before the request goes out; what no longer fits after it is refused below.
@@ -180,7 +181,7 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
             messages = compacted.messages;
             goal = compacted.goal;
             options.onCompaction?.({ summarised: compacted.summarised, kept: compacted.kept });
-            current = { ...withGoalGate(snapshot, goal), session: { name, messages } };
+            current = { ...withGoalGate(snapshot, goal), session: { name, key, messages } };
             plan = planTurn(current, prompt, options.entrypoint);
           }
         }
@@ -203,15 +204,15 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
         // The user message as this route was sent it: mentioned files inline, images it took.
         const user = plan.prepared.userMessage;
         const added: ConversationMessage[] = user === null ? [assistant] : [user, assistant];
-        messages = await save(options.home, name, messages, added, reply);
+        messages = await save(options.home, loaded.session, messages, added, reply, plan.prepared.route.row.route_id);
         // The pending skill wrapped this prompt and the turn is saved: it is used up (docs/skills.md).
         if (user !== null && typeof prompt === 'object' && prompt.skill !== null) {
-          await clearPendingSkill(options.home, name, prompt.skill);
+          await clearPendingSkill(options.home, key, prompt.skill);
         }
         // The route auto routing chose lands with the turn it routed (docs/auto-routing.md).
-        if (user !== null && choice !== null) await writeAutoRouteChoice(options.home, name, choice);
+        if (user !== null && choice !== null) await writeAutoRouteChoice(options.home, key, choice);
         // Every completed request counts against the goal, so the next step meets the gate as it now stands.
-        goal = await recordGoalUsage(options.home, name, plan, reply);
+        goal = await recordGoalUsage(options.home, key, plan, reply);
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
           steps.push({ input: plan.input, bodySha256, reply, finishReason, toolResults });
           const firstPlan = first as { plan: ReadyTurn; snapshot: CwSnapshot };
@@ -254,7 +255,7 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
           content: record.content,
           status: record.status,
         }));
-        messages = await save(options.home, name, messages, results, null);
+        messages = await save(options.home, loaded.session, messages, results, null);
         if (options.signal?.aborted) return done('interrupted', records);
         if (step >= loop.maxSteps) return done('step-limit', records);
         steps.push({ input: plan.input, bodySha256, reply, finishReason, toolResults: records });
@@ -368,15 +369,16 @@ async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnO
 /** Appends messages under the held lock; what the session cannot take goes to a recovery file. */
 async function save(
   home: string,
-  name: string,
+  session: { readonly name: string; readonly key: string },
   history: readonly ConversationMessage[],
   added: readonly ConversationMessage[],
   reply: AssistantReply | null,
+  route?: string,
 ): Promise<readonly ConversationMessage[]> {
   try {
-    await writeTurn(home, name, history.length, added);
+    await writeTurn(home, session.key, history.length, added, route);
   } catch (error) {
-    const location = await writeRecoveryFile(home, name, { session: name, turn: added });
+    const location = await writeRecoveryFile(home, session.name, { session: session.name, turn: added });
     throw new ReplyNotSavedError(location, reply, errorCode(error));
   }
   return [...history, ...added];

@@ -7,6 +7,8 @@ import {
   loadPlugins,
   loadSnapshot,
   tapCoreStages,
+  workspaceKeyOf,
+  workspaceRoot,
   type CwSnapshot,
   type PluginDescriptor,
   type PluginRegistry,
@@ -54,10 +56,50 @@ export async function tempHome(config?: unknown): Promise<string> {
   return home;
 }
 
-/** Writes a session file directly, to set up history for a test. */
-export async function writeSession(home: string, name: string, messages: unknown[]): Promise<void> {
-  await mkdir(join(home, 'sessions'), { recursive: true });
-  await writeFile(join(home, 'sessions', `${name}.json`), JSON.stringify({ version: 1, messages }));
+/**
+ * The folder cw keeps a workspace's sessions in: the workspace of `cwd` (the git root above it), as
+ * cw run from `cwd` finds it; cw run from the repository by default.
+ */
+export async function sessionsFolder(home: string, cwd: string = REPO_ROOT): Promise<string> {
+  return join(home, 'sessions', workspaceKeyOf(await workspaceRoot(undefined, cwd)));
+}
+
+/**
+ * The file of session `name` in the one workspace a test home holds sessions for (the repository's
+ * when there is none yet, so a test can check that nothing was written).
+ */
+export async function sessionFile(home: string, name = 'default'): Promise<string> {
+  return join(await onlyWorkspaceFolder(home), `${name}.json`);
+}
+
+/** The sessions folder of the one workspace in a test home; the repository's when there is none yet. */
+export async function onlyWorkspaceFolder(home: string): Promise<string> {
+  const entries = await readdir(join(home, 'sessions'), { withFileTypes: true }).catch(() => []);
+  const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  if (folders.length > 1) throw new Error(`this home holds sessions for ${folders.length} workspaces`);
+  if (folders[0] !== undefined) return join(home, 'sessions', folders[0]);
+  // None yet: where cw run from the repository would put them, honouring config `workspace`.
+  const config = await readFile(join(home, 'config.json'), 'utf8').then(
+    (text) => JSON.parse(text) as { workspace?: unknown },
+    () => ({}) as { workspace?: unknown },
+  );
+  const configured = typeof config.workspace === 'string' ? config.workspace : undefined;
+  return join(home, 'sessions', workspaceKeyOf(await workspaceRoot(configured, REPO_ROOT)));
+}
+
+/**
+ * Writes a session file directly, to set up history for a test: where cw run from `cwd` reads it
+ * (`cwd: null`: kept by name only, as a snapshot loaded without a working folder reads it).
+ */
+export async function writeSession(
+  home: string,
+  name: string,
+  messages: unknown[],
+  cwd: string | null = REPO_ROOT,
+): Promise<void> {
+  const folder = cwd === null ? join(home, 'sessions') : await sessionsFolder(home, cwd);
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, `${name}.json`), JSON.stringify({ version: 1, messages }));
 }
 
 /** A snapshot of a temp home with the built-in plugins. */

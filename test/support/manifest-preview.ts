@@ -90,7 +90,7 @@ export async function previewFor(
 ): Promise<PreviewResult & { snapshot: CwSnapshot; home: string }> {
   const home = await tempHome(setup.config);
   homes.push(home);
-  if (setup.history) await writeSession(home, 'default', [...setup.history]);
+  if (setup.history) await writeSession(home, 'default', [...setup.history], null);
   const registry = setup.registry ?? (setup.rows ? await registryWithRows(setup.rows) : await builtinRegistry());
   const loaded = await snapshotOf(home, registry);
   const snapshot = setup.adjust ? setup.adjust(loaded) : loaded;

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CW_BIN, REPO_ROOT } from './cw-fixture.js';
+import { CW_BIN, REPO_ROOT, onlyWorkspaceFolder, sessionFile } from './cw-fixture.js';
 
 /** How one cw child process ended, and what it printed. */
 export interface CwExit {
@@ -82,9 +82,9 @@ export function tempFolders(): { make: (prefix: string) => Promise<string>; clea
   };
 }
 
-/** The messages of a saved session. */
+/** The messages of a saved session (of the one workspace the home holds sessions for). */
 export async function sessionMessages(home: string, name = 'default'): Promise<Record<string, unknown>[]> {
-  const text = await readFile(join(home, 'sessions', `${name}.json`), 'utf8');
+  const text = await readFile(await sessionFile(home, name), 'utf8');
   return (JSON.parse(text) as { messages: Record<string, unknown>[] }).messages.map(withoutRequestHash);
 }
 
@@ -100,9 +100,9 @@ export function withoutRequestHash(message: Record<string, unknown>): Record<str
   return rest;
 }
 
-/** The entries of the home's sessions folder, sorted: locks, stale locks and temp files show up here. */
+/** The entries of the workspace's sessions folder, sorted: locks, stale locks and temp files show up here. */
 export async function sessionFolderEntries(home: string): Promise<string[]> {
-  return (await readdir(join(home, 'sessions'))).sort();
+  return (await readdir(await onlyWorkspaceFolder(home))).sort();
 }
 
 /** Waits until `check` is true, polling; throws after `timeoutMs`. */

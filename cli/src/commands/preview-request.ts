@@ -1,5 +1,7 @@
-import { Command } from '@oclif/core';
-import { reportError } from '../report-error.js';
+import { Command, Flags } from '@oclif/core';
+import { turnFlags } from '../command-line.js';
+import { wordsBeforePrompt } from '../grammar.js';
+import { reportErrorAs } from '../report-error.js';
 
 /** `cw preview-request`: describe the next turn's request, offline, without sending or writing anything. */
 export default class PreviewRequest extends Command {
@@ -7,19 +9,30 @@ export default class PreviewRequest extends Command {
   static override description =
     'Prints a redacted manifest of the next request: route, dialect, wire model, tools after projection, reasoning control, byte and token accounting, context headroom and whole-body hashes. Flags come first; --prompt takes the rest of the line as prompt text. `diff A.json B.json` compares two saved JSON manifests.';
   static override usage = [
-    'preview-request [json|manifest] [--blocking] [--prompt <text>] | base-prompt',
+    'preview-request [json|manifest] [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--blocking] [--prompt <text>|-]',
+    'preview-request base-prompt',
     'preview-request diff <A.json> <B.json> [--json]',
   ];
   static override examples = [
     '<%= config.bin %> preview-request json --prompt "fix the failing test"',
     '<%= config.bin %> preview-request --blocking --prompt hello',
+    '<%= config.bin %> preview-request json -r local -m qwen3-coder --prompt hello',
+    '<%= config.bin %> preview-request -n --prompt "what would a fresh session send?"',
     '<%= config.bin %> preview-request diff deepseek.json local.json',
   ];
   static override hiddenAliases = ['dryrun', 'preview_request'];
+  // Bare mode words (`json`, `manifest`, `base-prompt`, `prompt`) are positional: grammar.ts reads them.
   static override strict = false;
+  static override flags = {
+    json: Flags.boolean({ summary: 'Print the JSON manifest (the same as the word `json`).' }),
+    manifest: Flags.boolean({ summary: 'Print the manifest as a table (the default; the same as `manifest`).' }),
+    'base-prompt': Flags.boolean({ summary: 'Print exactly the bundled base prompt, nothing else.' }),
+    blocking: Flags.boolean({ summary: 'Describe the blocking entry point instead of streaming.' }),
+    ...turnFlags,
+  };
 
   async run(): Promise<void> {
-    // this.parse() would reject --prompt and the bare-word flags: the grammar is ours, read from raw argv.
+    // The terminal --prompt and the bare mode words are the grammar's; oclif parses the flags before them.
     this.parsed = true;
     try {
       // `diff` is only ever the first word: after --prompt it is prompt text like any other word.
@@ -27,15 +40,24 @@ export default class PreviewRequest extends Command {
         await this.diff(this.argv.slice(1));
         return;
       }
-      const { parsePreviewRequestArgs } = await import('../grammar.js');
-      const args = parsePreviewRequestArgs(this.argv);
+      const { PREVIEW_REQUEST_USAGE, previewOutputOf } = await import('../grammar.js');
+      const { parseCommandLine } = await import('../command-line.js');
+      const line = await parseCommandLine(this, PreviewRequest, this.argv, PREVIEW_REQUEST_USAGE);
+      const output = previewOutputOf(line.order, line.prompt !== undefined, PREVIEW_REQUEST_USAGE);
       const core = await import('@cw/core');
-      if (args.output === 'base-prompt') {
+      if (output === 'base-prompt') {
         process.stdout.write(core.BUNDLED_BASE_PROMPT);
         return;
       }
+      const { promptFrom } = await import('../stdin-prompt.js');
+      const prompt = await promptFrom(line.prompt, PREVIEW_REQUEST_USAGE);
+      const args = {
+        output,
+        entrypoint: line.flags['blocking'] ? ('blocking' as const) : ('streaming' as const),
+        prompt,
+      };
       const { loadRuntime } = await import('../load-runtime.js');
-      const { snapshot, registry } = await loadRuntime(this.config);
+      const { snapshot, registry } = await loadRuntime(this.config, line.choices);
       // Resolved as cw send resolves it (file mentions, the pending skill), reading only.
       const turn = await core.resolveTurnPrompt(snapshot, args.prompt);
       const { manifest } = core.previewRequest(turn.snapshot, turn.prompt, args.entrypoint);
@@ -49,7 +71,11 @@ export default class PreviewRequest extends Command {
         process.stdout.write(core.renderManifestTable(manifest, { color: useColor(), userFacts }));
       }
     } catch (error) {
-      await reportError(this, error);
+      // this.exit() (diff's "they differ") is oclif's own, not a failure to report.
+      if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
+      // A script that asked for JSON gets its failure as JSON too.
+      // (The bare word `json` keeps the preview grammar's plain error line.)
+      await reportErrorAs(this, error, wordsBeforePrompt(this.argv).includes('--json'));
     }
   }
 
@@ -58,10 +84,18 @@ export default class PreviewRequest extends Command {
     const { parseDiffArgs } = await import('../grammar.js');
     const args = parseDiffArgs(argv);
     const core = await import('@cw/core');
-    const [a, b] = await Promise.all([readManifest(args.files[0], 'A'), readManifest(args.files[1], 'B')]);
-    const diff = core.diffManifests(core.parseManifestText(a, 'A'), core.parseManifestText(b, 'B'));
+    let diff: ReturnType<typeof core.diffManifests>;
+    try {
+      const [a, b] = await Promise.all([readManifest(args.files[0], 'A'), readManifest(args.files[1], 'B')]);
+      diff = core.diffManifests(core.parseManifestText(a, 'A'), core.parseManifestText(b, 'B'));
+    } catch (error) {
+      // Trouble is 2, as with diff(1): 1 is kept for "the manifests differ".
+      throw Object.assign(error as Error, { exitCode: 2 });
+    }
     if (args.json) process.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
     else process.stdout.write(core.renderManifestDiff(diff, { color: useColor() }));
+    // Like diff(1): 0 when the manifests are the same, 1 when they differ, 2 for trouble.
+    if (!diff.identical) this.exit(1);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../report-error.js';
+import { reportErrorAs } from '../report-error.js';
 
 /** `cw routes`: every route cw can send to, as capability rows. */
 export default class Routes extends Command {
@@ -54,7 +54,8 @@ export default class Routes extends Command {
         `\n${views.length} routes; the active route is ${own(defaultRoute)}.${broken} Details: cw routes --json\n`,
       );
     } catch (error) {
-      await reportError(this, error);
+      // A script that asked for JSON gets its failure as JSON too.
+      await reportErrorAs(this, error, this.argv.includes('--json'));
     }
   }
 }

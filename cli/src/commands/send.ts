@@ -1,4 +1,6 @@
 import { Command } from '@oclif/core';
+import { sendFlags, turnFlags } from '../command-line.js';
+import { wordsBeforePrompt } from '../grammar.js';
 import { reportError } from '../report-error.js';
 
 // Defaults of the agent loop's bounds (docs/agent-loop.md).
@@ -13,18 +15,22 @@ export default class Send extends Command {
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
   static override usage =
-    'send [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>]';
+    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>|-]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
+    '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
+    '<%= config.bin %> send -n --prompt "start over on a new task"',
+    'git diff | <%= config.bin %> send --prompt -',
     '<%= config.bin %> send --approval workspace --prompt "make the failing test pass"',
     '<%= config.bin %> send --no-tools --json --blocking --prompt hello',
     '<%= config.bin %> send',
   ];
-  static override strict = false;
+  static override flags = { ...turnFlags, ...sendFlags };
 
   async run(): Promise<void> {
     this.parsed = true;
-    let json = false;
+    // Set before parsing, so even a usage error is one JSON document on stdout.
+    let json = wordsBeforePrompt(this.argv).includes('--json');
     let streamed = false;
     let midLine = false;
     let interrupts = 0;
@@ -39,15 +45,35 @@ export default class Send extends Command {
     const { Spinner } = await import('../spinner.js');
     const spinner = new Spinner();
     try {
-      const { parseSendArgs, promptRequired } = await import('../grammar.js');
-      const args = parseSendArgs(this.argv);
+      const { SEND_USAGE, promptRequired } = await import('../grammar.js');
+      const { parseCommandLine, sendLoopValues } = await import('../command-line.js');
+      const line = await parseCommandLine<{
+        json: boolean;
+        blocking: boolean;
+        'no-tools': boolean;
+        'max-retries'?: string;
+        'max-steps'?: string;
+        approval?: string;
+      }>(this, Send, this.argv, SEND_USAGE);
+      const { promptFrom } = await import('../stdin-prompt.js');
+      const args = {
+        json: line.flags.json,
+        entrypoint: line.flags.blocking ? ('blocking' as const) : ('streaming' as const),
+        noTools: line.flags['no-tools'],
+        ...sendLoopValues(line.flags, SEND_USAGE),
+        prompt: await promptFrom(line.prompt, SEND_USAGE),
+      };
       json = args.json;
       const core = await import('@cw/core');
-      const { loadRuntime } = await import('../load-runtime.js');
-      const { snapshot, home, registry } = await loadRuntime(this.config);
+      const { loadRuntimeForSend } = await import('../load-runtime.js');
+      const { snapshot, home, registry } = await loadRuntimeForSend(this.config, line.choices, (moved) =>
+        process.stderr.write(
+          `cw: session ${core.safeIdentifier(moved.name)} was not readable; moved it aside to ${core.terminalSafe(moved.file)} and started it fresh\n`,
+        ),
+      );
       if (args.prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
       // A goal that stops the turn stops it before any MCP server starts.
-      await core.refuseSendOnGoal(home, snapshot.session.name);
+      await core.refuseSendOnGoal(home, snapshot.session.key);
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       const { projectionWarningLine } = await import('../render-projection-warning.js');
@@ -60,7 +86,7 @@ export default class Send extends Command {
         midLine = false;
         process.stderr.write(line);
       };
-      const notice = (line: string): void => stderrLine(`cw: ${core.terminalSafe(line)}\n`);
+      const notice = (text: string): void => stderrLine(`cw: ${core.terminalSafe(text)}\n`);
       const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
       const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
       const interactive = posture === 'ask' && canAsk();
@@ -164,6 +190,8 @@ export default class Send extends Command {
         else if (!streamed) process.stdout.write('\n');
         midLine = false;
       }
+      // A fresh session's name is said once it holds the turn, so it can be picked again with -s.
+      if (line.choices.session?.kind === 'new') notice(`new session ${core.safeIdentifier(snapshot.session.name)}`);
       if (sent.stopped === 'step-limit') {
         notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
       } else if (sent.stopped === 'tool-calls-returned' && !args.json) {

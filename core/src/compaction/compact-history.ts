@@ -55,7 +55,7 @@ export async function compactHistory(snapshot: CwSnapshot, options: SideRequestO
     if (summary === '') throw new CompactionError('the compaction summary came back empty; nothing was saved');
     const next = [summaryMessage(summary, split.older.length), ...split.recent];
     try {
-      await writeCompactedHistory(options.home, snapshot.session.name, messages, next);
+      await writeCompactedHistory(options.home, snapshot.session.key, messages, next);
     } catch (error) {
       if (error instanceof CompactionError) throw error;
       const code = (error as NodeJS.ErrnoException | null)?.code;

@@ -23,12 +23,13 @@ export async function compactSession(
   // Under auto routing, the summary goes to the route chosen for the session's latest prompt.
   const snapshot =
     loaded.pending.autoRouting && loaded.autoRouteChoice ? onRoute(loaded, loaded.autoRouteChoice) : loaded;
-  const name = snapshot.session.name;
+  // Files are found by the session's key (docs/cli.md, "Sessions").
+  const { name, key } = snapshot.session;
   const keep = snapshot.config.compaction.keep_recent_turns;
   // Nothing to do is known without a lock, so a session with nothing to compact is left untouched.
   if (!isCompactable(splitHistory(snapshot.session.messages, keep))) return null;
   const gate = async () => {
-    const goal = await readGoalGateWaiting(options.home, name);
+    const goal = await readGoalGateWaiting(options.home, key);
     if (goal === 'budget-exhausted') throw new TurnBlockedError('goal-token-budget-exhausted', null);
     if (goal === 'not-snapshottable') throw new TurnBlockedError('goal-state-not-snapshottable', null);
     return goal;
@@ -36,12 +37,12 @@ export async function compactSession(
   await gate();
   return withSessionLock(
     options.home,
-    name,
+    key,
     async () => {
       const goal = await gate();
-      const messages = await readSession(options.home, name);
+      const messages = await readSession(options.home, key);
       return compactHistory(
-        { ...snapshot, pending: { ...snapshot.pending, goal }, session: { name, messages } },
+        { ...snapshot, pending: { ...snapshot.pending, goal }, session: { name, key, messages } },
         options,
       );
     },

@@ -304,10 +304,10 @@ export const cwConfigSchema = z
     auto: autoConfig.optional(),
   })
   .strict()
-  .refine(
-    (config) => config.route !== 'auto' || config.auto !== undefined,
-    'route auto needs an auto object with classifier_route and candidates (docs/auto-routing.md)',
-  );
+  .refine((config) => config.route !== 'auto' || config.auto !== undefined, {
+    message: 'route auto needs an auto object with classifier_route and candidates (docs/auto-routing.md)',
+    path: ['route'],
+  });
 
 /** A validated config. */
 export type CwConfig = z.output<typeof cwConfigSchema>;

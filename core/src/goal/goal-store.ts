@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withFileLock } from '../state/file-lock.js';
+import { parseSessionKey } from '../state/session-location.js';
 import { sessionStateFile } from '../state/session-state-file.js';
 
 /** The largest token budget a goal takes: far above any real session, small enough to stay exact in JSON. */
@@ -35,7 +36,12 @@ export class GoalStateError extends Error {
   }
 }
 
-/** Where a session's goal is kept. */
+// Messages name the session as people know it, not by its key.
+function nameOf(session: string): string {
+  return parseSessionKey(session).name;
+}
+
+/** Where a session's goal is kept; `session` is the session key (docs/cli.md, "Sessions"). */
 export function goalFile(home: string, session: string): string {
   return sessionStateFile(home, session, 'goal.json');
 }
@@ -48,17 +54,19 @@ export async function readGoal(home: string, session: string): Promise<Goal | nu
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw new GoalStateError(`the goal of session ${session} cannot be read (${code ?? 'read error'})`);
+    throw new GoalStateError(`the goal of session ${nameOf(session)} cannot be read (${code ?? 'read error'})`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new GoalStateError(`the goal of session ${session} is not valid JSON; cw goal clear removes it`);
+    throw new GoalStateError(`the goal of session ${nameOf(session)} is not valid JSON; cw goal clear removes it`);
   }
   const parsed = goalFileSchema.safeParse(raw);
   if (!parsed.success)
-    throw new GoalStateError(`the goal of session ${session} has an unexpected shape; cw goal clear removes it`);
+    throw new GoalStateError(
+      `the goal of session ${nameOf(session)} has an unexpected shape; cw goal clear removes it`,
+    );
   return parsed.data;
 }
 

@@ -31,7 +31,7 @@ export function sideSnapshot(snapshot: CwSnapshot, routeId?: string): CwSnapshot
       ...(routeId === undefined ? snapshot.config : { ...config, route: routeId }),
       compaction: { ...snapshot.config.compaction, enabled: false },
     },
-    session: { name: snapshot.session.name, messages: [] },
+    session: { name: snapshot.session.name, key: snapshot.session.key, messages: [] },
     catalog: [],
     mcp: { kind: 'disabled' },
     pending: { ...NOTHING_PENDING, goal: snapshot.pending.goal },
@@ -68,6 +68,6 @@ export async function sendSideRequest(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   });
-  const goal = await recordGoalUsage(options.home, side.session.name, plan, reply);
+  const goal = await recordGoalUsage(options.home, side.session.key, plan, reply);
   return { reply, goal };
 }

@@ -1,6 +1,5 @@
 import { realpath } from 'node:fs/promises';
 import { workspaceRoot } from '../agent/workspace-root.js';
-import { sessionNameOf } from '../config/active-session.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
@@ -13,9 +12,12 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { tapRowTable } from '../route/resolve-route.js';
 import { loadPendingSkill, type PendingSkill } from '../skills/load-pending-skill.js';
+import { selectSession } from '../state/select-session.js';
+import { workspaceKeyOf } from '../state/session-location.js';
 import { readSession } from '../state/session-store.js';
 import { tapProjectionEngine } from '../tools/project-tools.js';
 import { NOTHING_PENDING, type CwSnapshot, type McpState } from './snapshot.js';
+import { applyOverrides, type SnapshotOverrides } from './snapshot-overrides.js';
 
 /** Taps the core's own stages into a registry's hooks; done once per process, before any request. */
 export function tapCoreStages(registry: PluginRegistry): void {
@@ -35,17 +37,32 @@ export async function loadSnapshot(options: {
   cwd?: string;
   /** Read for `CW_DATE`; defaults to the process environment. */
   env?: NodeJS.ProcessEnv;
+  /** The command line's route, model, reasoning and session choices, over config. */
+  overrides?: SnapshotOverrides;
 }): Promise<CwSnapshot> {
-  const config = await loadConfig(options.home, { dialectIds: options.registry.dialectIds });
-  const sessionName = sessionNameOf(config);
-  const messages = await readSession(options.home, sessionName);
+  const overrides = options.overrides ?? {};
+  const config = applyOverrides(
+    await loadConfig(options.home, { dialectIds: options.registry.dialectIds }),
+    overrides,
+    options.registry,
+    options.defaultRouteId,
+  );
+  // Sessions belong to the workspace a command runs in; without a working folder, to none.
+  const workspace = options.cwd === undefined ? null : await workspaceRoot(config.workspace, options.cwd);
+  const session = await selectSession(
+    options.home,
+    workspace === null ? null : workspaceKeyOf(workspace),
+    config.session,
+    overrides.session ?? { kind: 'default' },
+  );
+  const messages = session.fresh ? [] : await readSession(options.home, session.key);
   const { mcp, catalog } = await mcpPart(options.home, config, options.registry.toolCatalog);
-  const goal = await readGoalGate(options.home, sessionName);
+  const goal = session.fresh ? 'none' : await readGoalGate(options.home, session.key);
   return {
     config,
     registry: options.registry,
     defaultRouteId: options.defaultRouteId,
-    session: { name: sessionName, messages },
+    session: { name: session.name, key: session.key, messages },
     // The tools plugins registered, in load order (built-ins first), then the snapshot's MCP tools.
     catalog,
     mcp,
@@ -58,10 +75,12 @@ export async function loadSnapshot(options: {
       autoRouting: config.route === AUTO_ROUTE,
     },
     autoRouteChoice:
-      config.route === AUTO_ROUTE ? ((await readAutoRouteChoice(options.home, sessionName))?.route ?? null) : null,
-    ...(options.cwd === undefined
+      config.route === AUTO_ROUTE && !session.fresh
+        ? ((await readAutoRouteChoice(options.home, session.key))?.route ?? null)
+        : null,
+    ...(options.cwd === undefined || workspace === null
       ? {}
-      : await workingPart(options.home, config, sessionName, options.cwd, options.env ?? process.env)),
+      : await workingPart(options.home, config, session.key, workspace, options.cwd, options.env ?? process.env)),
   };
 }
 
@@ -70,6 +89,7 @@ async function workingPart(
   home: string,
   config: CwConfig,
   session: string,
+  workspace: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{
@@ -77,7 +97,6 @@ async function workingPart(
   promptLayers: readonly PromptLayer[];
   pendingSkill: PendingSkill | null;
 }> {
-  const workspace = await workspaceRoot(config.workspace, cwd);
   const here = await realpath(cwd);
   const { project_instructions, turn_context } = config.context;
   const layers = project_instructions ? await readProjectInstructions({ home, workspace, cwd: here }) : [];

@@ -32,7 +32,8 @@ export interface CwSnapshot {
   readonly registry: PluginRegistry;
   /** The route used when config names none (the CLI supplies it; the core names no provider). */
   readonly defaultRouteId: string;
-  readonly session: { readonly name: string; readonly messages: readonly ConversationMessage[] };
+  /** The session: its name as people see it, its key (where its files are: docs/cli.md), its history. */
+  readonly session: { readonly name: string; readonly key: string; readonly messages: readonly ConversationMessage[] };
   /** The full canonical catalog: built-in tools plus the MCP snapshot's tools. */
   readonly catalog: readonly ToolDefinition[];
   readonly mcp: McpState;

@@ -1,12 +1,26 @@
-import { mkdir, readFile, rmdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readFile, rename, rmdir } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
 import { z } from 'zod';
 import { type ConversationMessage, conversationMessageSchema } from '../prompt/conversation.js';
 import { safeUserLabel } from '../redaction/safe-user-label.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { HomeNotWritableError, withFileLock, type LockEvents } from './file-lock.js';
+import { parseSessionKey, sessionFileOf } from './session-location.js';
 
-const sessionFile = z.object({ version: z.literal(1), messages: z.array(conversationMessageSchema) }).strict();
+const sessionFile = z
+  .object({
+    version: z.literal(1),
+    messages: z.array(conversationMessageSchema),
+    /** The route the last saved turn went to, for `cw sessions`; a label, never sent. */
+    route: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+
+/** A stored session as read: its messages and the route its last turn used. */
+export interface StoredSession {
+  readonly messages: readonly ConversationMessage[];
+  readonly route: string | undefined;
+}
 
 /** A stored session is unreadable; the message names the session file, never its content. */
 export class SessionError extends Error {
@@ -16,49 +30,66 @@ export class SessionError extends Error {
     message: string,
     /** Set when the session was changed behind the lock, rather than being unreadable. */
     readonly changed = false,
-    /** The message as printed, when it names only the session and its file in the cw home. */
+    /** The session key of a file that is not a session (bad JSON or shape): cw send moves it aside. */
+    readonly corruptKey: string | null = null,
+    /** The message as printed, when it names only the session, shown as the user wrote it. */
     readonly safeMessage?: string,
   ) {
     super(message);
   }
 }
 
-// The file to move aside is the user's own, named relative to the cw home: redacting it as a path
-// would hide the one thing the message asks them to act on.
-function unreadableSession(name: string, problem: string): SessionError {
-  const label = safeUserLabel(name);
-  return new SessionError(
-    `session ${name} ${problem}; move sessions/${name}.json aside to start fresh`,
-    false,
-    `session ${label} ${problem}; move sessions/${label}.json (in the cw home, cw config path --json) aside to start fresh`,
-  );
-}
-
-/** Where a named session lives inside the cw home. */
+/** Where a session's messages live inside the cw home; `name` is the session key (docs/cli.md, "Sessions"). */
 export function sessionPath(home: string, name: string): string {
-  return join(home, 'sessions', `${name}.json`);
+  return sessionFileOf(home, name, '.json');
 }
 
 /** Reads a session; a session that does not exist yet is empty. Never writes. */
 export async function readSession(home: string, name: string): Promise<readonly ConversationMessage[]> {
+  return (await readStoredSession(home, name)).messages;
+}
+
+/** Reads a session and the route its last turn used; a session that does not exist yet is empty. Never writes. */
+export async function readStoredSession(home: string, key: string): Promise<StoredSession> {
+  const { name } = parseSessionKey(key);
   let text: string;
   try {
-    text = await readFile(sessionPath(home, name), 'utf8');
+    text = await readFile(sessionPath(home, key), 'utf8');
   } catch (error) {
     // No session yet; ENOTDIR when `sessions` is not a folder, which the first write reports.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { messages: [], route: undefined };
     throw new SessionError(`cannot read session ${name}: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw unreadableSession(name, 'is not valid JSON');
+    throw corrupt(key, name, 'is not valid JSON');
   }
   const parsed = sessionFile.safeParse(raw);
-  if (!parsed.success) throw unreadableSession(name, 'has an unexpected shape');
-  return parsed.data.messages;
+  if (!parsed.success) throw corrupt(key, name, 'has an unexpected shape');
+  return { messages: parsed.data.messages, route: parsed.data.route };
+}
+
+// The session is the user's own: its name is shown as written when it passes the user-label check,
+// since redacting it would hide which session cw send is about to move aside.
+function corrupt(key: string, name: string, what: string): SessionError {
+  const text = (label: string): string => `session ${label} ${what}; cw send moves it aside and starts it fresh`;
+  return new SessionError(text(name), false, key, text(safeUserLabel(name)));
+}
+
+/**
+ * Moves an unreadable session file aside to `<name>.json.corrupt-<time>` so the session can start
+ * fresh without losing it; returns the new file relative to the cw home, for the message.
+ */
+export async function moveCorruptSessionAside(home: string, key: string): Promise<string> {
+  const file = sessionPath(home, key);
+  return withFileLock(file, async () => {
+    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await rename(file, aside);
+    return relative(home, aside);
+  });
 }
 
 /** How long a send waits for another cw process working on the same session. */
@@ -86,9 +117,23 @@ export async function withSessionLock<T>(
   try {
     return await withFileLock(file, work, { timeoutMs: SESSION_LOCK_WAIT_MS, ...events });
   } catch (error) {
-    // A failed turn leaves the home as it found it: a session folder made for it goes if it is still empty.
-    if (created !== undefined) await rmdir(dirname(file)).catch(() => undefined);
+    // A failed turn leaves the home as it found it: the folders made for it go if they are still empty.
+    if (created !== undefined) await removeEmptyFolders(dirname(file), created);
     throw error;
+  }
+}
+
+/** Removes `folder` and its parents up to and including `top` while they are empty. */
+async function removeEmptyFolders(folder: string, top: string): Promise<void> {
+  for (let current = folder; ; current = dirname(current)) {
+    if (
+      !(await rmdir(current).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    if (current === top || dirname(current) === current) return;
   }
 }
 
@@ -102,13 +147,15 @@ export async function writeTurn(
   name: string,
   expectedLength: number,
   turn: readonly ConversationMessage[],
+  route?: string,
 ): Promise<void> {
-  const current = await readSession(home, name);
-  if (current.length !== expectedLength) {
-    throw new SessionError(`session ${name} changed while this turn was in flight`, true);
+  const current = await readStoredSession(home, name);
+  if (current.messages.length !== expectedLength) {
+    throw new SessionError(`session ${parseSessionKey(name).name} changed while this turn was in flight`, true);
   }
+  const lastRoute = route ?? current.route;
   await writeFileAtomic(
     sessionPath(home, name),
-    `${JSON.stringify({ version: 1, messages: [...current, ...turn] }, null, 2)}\n`,
+    `${JSON.stringify({ version: 1, messages: [...current.messages, ...turn], ...(lastRoute === undefined ? {} : { route: lastRoute }) }, null, 2)}\n`,
   );
 }

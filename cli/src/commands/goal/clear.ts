@@ -13,8 +13,8 @@ export default class GoalClear extends Command {
       await this.parse(GoalClear);
       const core = await import('@cw/core');
       const home = core.cwHome();
-      const session = await core.activeSessionName(home);
-      const removed = await core.clearGoal(home, session);
+      const { name: session, key } = await core.activeSession(home, process.cwd());
+      const removed = await core.clearGoal(home, key);
       process.stdout.write(
         removed
           ? `Cleared the goal of session ${core.safeIdentifier(session)}.\n`

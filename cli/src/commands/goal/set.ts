@@ -35,8 +35,8 @@ export default class GoalSet extends Command {
       if (args.text === undefined && budget === undefined)
         throw new core.GoalStateError('give the goal text, --token-budget, or both');
       const home = core.cwHome();
-      const session = await core.activeSessionName(home);
-      const goal = await core.setGoal(home, session, {
+      const { name: session, key } = await core.activeSession(home, process.cwd());
+      const goal = await core.setGoal(home, key, {
         ...(args.text === undefined ? {} : { text: args.text }),
         ...(budget === undefined ? {} : { tokenBudget: budget }),
       });

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportErrorAs } from '../../report-error.js';
 
 /** `cw goal show`: the active session's goal, its budget and what has been used. Reads only. */
 export default class GoalShow extends Command {
@@ -16,8 +16,8 @@ export default class GoalShow extends Command {
       const { flags } = await this.parse(GoalShow);
       const core = await import('@cw/core');
       const home = core.cwHome();
-      const session = await core.activeSessionName(home);
-      const goal = await core.readGoal(home, session);
+      const { name: session, key } = await core.activeSession(home, process.cwd());
+      const goal = await core.readGoal(home, key);
       const view = goal === null ? null : core.goalView(goal);
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ session: core.safeIdentifier(session), goal: view }, null, 2)}\n`);
@@ -41,7 +41,8 @@ export default class GoalShow extends Command {
         ].join('\n'),
       );
     } catch (error) {
-      await reportError(this, error);
+      // A script that asked for JSON gets its failure as JSON too.
+      await reportErrorAs(this, error, this.argv.includes('--json'));
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportErrorAs } from '../../report-error.js';
 
 /** One server as `cw mcp list --json` prints it: no env or header value, no URL path. */
 interface ListedServer {
@@ -82,7 +82,8 @@ export default class McpList extends Command {
         );
       }
     } catch (error) {
-      await reportError(this, error);
+      // A script that asked for JSON gets its failure as JSON too.
+      await reportErrorAs(this, error, this.argv.includes('--json'));
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportErrorAs } from '../../report-error.js';
 
 /** `cw mcp refresh`: connects to the enabled MCP servers, lists their tools and writes the MCP snapshot. */
 export default class McpRefresh extends Command {
@@ -71,7 +71,8 @@ export default class McpRefresh extends Command {
         );
       }
     } catch (error) {
-      await reportError(this, error);
+      // A script that asked for JSON gets its failure as JSON too.
+      await reportErrorAs(this, error, this.argv.includes('--json'));
     }
     // Outside the try: exit() throws, and reportError would print that as a failure of its own.
     if (failed > 0) this.exit(1);

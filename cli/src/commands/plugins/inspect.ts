@@ -1,6 +1,6 @@
 import type { PluginRegistry } from '@cw/core';
 import { commands } from '@oclif/plugin-plugins';
-import { reportError } from '../../report-error.js';
+import { reportErrorAs } from '../../report-error.js';
 import type { InspectedPlugin } from '../../render-plugin-tree.js';
 
 // The annotation keeps the declaration emit from naming plugin-plugins' internal types (TS2742).
@@ -58,7 +58,8 @@ export default class PluginsInspect extends Base {
         for (const plugin of inspected) process.stdout.write(renderPluginTree(plugin));
       }
     } catch (error) {
-      await reportError(this, error);
+      // A script that asked for JSON gets its failure as JSON too.
+      await reportErrorAs(this, error, this.argv.includes('--json'));
     }
     return [];
   }

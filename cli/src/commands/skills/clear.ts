@@ -12,8 +12,8 @@ export default class SkillsClear extends Command {
       await this.parse(SkillsClear);
       const core = await import('@cw/core');
       const home = core.cwHome();
-      const session = await core.activeSessionName(home);
-      const removed = await core.clearPendingSkill(home, session);
+      const { name: session, key } = await core.activeSession(home, process.cwd());
+      const removed = await core.clearPendingSkill(home, key);
       process.stdout.write(
         removed
           ? `Cleared the pending skill of session ${core.safeIdentifier(session)}.\n`

@@ -16,14 +16,14 @@ export default class SkillsList extends Command {
       const { flags } = await this.parse(SkillsList);
       const core = await import('@cw/core');
       const { loadSkillContext } = await import('../../skill-context.js');
-      const { home, session, workspace } = await loadSkillContext();
+      const { home, session, sessionName, workspace } = await loadSkillContext();
       const found = await core.discoverSkills(home, workspace);
       const pending = await core.readPendingSkill(home, session).catch(() => 'unreadable');
       const skills = found.map(core.skillView);
       const safePending = pending === null ? null : core.safeIdentifier(pending);
       if (flags.json) {
         process.stdout.write(
-          `${JSON.stringify({ session: core.safeIdentifier(session), pending: safePending, skills }, null, 2)}\n`,
+          `${JSON.stringify({ session: core.safeIdentifier(sessionName), pending: safePending, skills }, null, 2)}\n`,
         );
         return;
       }

@@ -16,7 +16,7 @@ export default class SkillsUse extends Command {
       const { args } = await this.parse(SkillsUse);
       const core = await import('@cw/core');
       const { loadSkillContext, SkillUseError } = await import('../../skill-context.js');
-      const { home, session, workspace } = await loadSkillContext();
+      const { home, session, sessionName, workspace } = await loadSkillContext();
       // The name is never echoed unless it is a skill name: it might be a secret pasted in the wrong place.
       const shown = core.SKILL_NAME_PATTERN.test(args.name) ? args.name : null;
       const found = shown === null ? null : await core.findSkill(home, workspace, shown);
@@ -27,7 +27,7 @@ export default class SkillsUse extends Command {
       if (found.status === 'broken') throw new SkillUseError(`skill ${shown} cannot be used: ${found.problem}`);
       await core.setPendingSkill(home, session, shown);
       process.stdout.write(
-        `Skill ${shown} (${found.source}) will wrap the next prompt of session ${core.safeIdentifier(session)}.\n`,
+        `Skill ${shown} (${found.source}) will wrap the next prompt of session ${core.safeIdentifier(sessionName)}.\n`,
       );
     } catch (error) {
       await reportError(this, error);
