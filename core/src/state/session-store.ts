@@ -1,11 +1,9 @@
 import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
-import { type ConversationMessage, conversationMessageSchema } from '../prompt/conversation.js';
+import type { ConversationMessage } from '../prompt/conversation.js';
+import { sessionMessagesOf } from './check-session-file.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { HomeNotWritableError, withFileLock, type LockEvents } from './file-lock.js';
-
-const sessionFile = z.object({ version: z.literal(1), messages: z.array(conversationMessageSchema) }).strict();
 
 /** A stored session is unreadable; the message names the session file, never its content. */
 export class SessionError extends Error {
@@ -42,10 +40,10 @@ export async function readSession(home: string, name: string): Promise<readonly 
   } catch {
     throw new SessionError(`session ${name} is not valid JSON; move sessions/${name}.json aside to start fresh`);
   }
-  const parsed = sessionFile.safeParse(raw);
-  if (!parsed.success)
+  const messages = sessionMessagesOf(raw);
+  if (messages === null)
     throw new SessionError(`session ${name} has an unexpected shape; move sessions/${name}.json aside to start fresh`);
-  return parsed.data.messages;
+  return messages;
 }
 
 /** How long a send waits for another cw process working on the same session. */
