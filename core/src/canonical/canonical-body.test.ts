@@ -18,6 +18,8 @@ describe('canonicalBody', () => {
     const canonical = canonicalBody(body);
     expect(canonical.text).toBe(canonicalize(body));
     expect(canonical.valueBytes('b')).toBe(canonicalJsonBytes(body['b']));
+    expect(canonical.valueText('b')).toBe(canonicalJson(body['b']));
+    expect(canonical.valueText('absent')).toBeUndefined();
     expect(canonical.valueBytesByDifference('1')).toBe(canonicalJsonBytes(body['1']));
     expect(canonical.itemBytes('b', [0, 5])).toBe(canonicalJsonBytes(JSON.parse('{"2":1,"10":2}')) + 4);
   });
@@ -31,6 +33,7 @@ describe('canonicalBody', () => {
         expect(canonical.text).toBe(canonicalize(body));
         expect(canonical.bytes).toBe(Buffer.byteLength(canonical.text, 'utf8'));
         for (const [key, value] of Object.entries(body)) {
+          expect(canonical.valueText(key)).toBe(canonicalJson(value));
           expect(canonical.valueBytes(key)).toBe(canonicalJsonBytes(value));
           expect(canonical.valueBytesByDifference(key)).toBe(canonicalJsonBytes(value));
           const list = Array.isArray(value) ? value : [];
@@ -39,6 +42,7 @@ describe('canonicalBody', () => {
           expect(canonical.itemBytes(key, indexes)).toBe(expected);
         }
         expect(canonical.valueBytes('absent')).toBeUndefined();
+        expect(canonical.valueText('absent')).toBeUndefined();
         expect(canonical.valueBytesByDifference('absent')).toBeUndefined();
         expect(canonical.itemBytes('model', [0, 1])).toBe(8);
         expect(canonical.itemBytes('messages', [])).toBe(0);

@@ -10,6 +10,8 @@ export interface CanonicalBody {
   readonly text: string;
   /** UTF-8 bytes of `text`. */
   readonly bytes: number;
+  /** The canonical text of the body's value at `key`, written from the sorted view; undefined when there is none. */
+  valueText(key: string): string | undefined;
   /** Canonical UTF-8 bytes of the body's value at `key`; undefined when the body has no such key. */
   valueBytes(key: string): number | undefined;
   /**
@@ -34,6 +36,7 @@ export function canonicalBody(body: Body): CanonicalBody {
   return {
     text,
     bytes,
+    valueText: (key) => (Object.hasOwn(sorted, key) ? JSON.stringify(sorted[key]) : undefined),
     valueBytes: (key) => (Object.hasOwn(sorted, key) ? viewBytes(sorted[key]) : undefined),
     valueBytesByDifference: (key) => {
       if (!Object.hasOwn(sorted, key)) return undefined;
@@ -61,6 +64,7 @@ function slowCanonicalBody(body: Body): CanonicalBody {
   return {
     text,
     bytes: Buffer.byteLength(text, 'utf8'),
+    valueText: (key) => (Object.hasOwn(body, key) ? canonicalJson(body[key]) : undefined),
     valueBytes,
     valueBytesByDifference: valueBytes,
     itemBytes: (key, indexes) => {

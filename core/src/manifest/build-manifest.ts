@@ -251,7 +251,9 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
       ? ''
       : sha256Hex(layout.systemValues.map((value) => canonicalJson(value)).join(''));
   const tools = layout.toolsKey === null ? undefined : body[layout.toolsKey];
-  const toolsSha = tools === undefined ? null : sha256Hex(canonicalJson(tools));
+  // The tool declarations' canonical text comes from the body's one sorted view, not a second sort.
+  const toolsText = layout.toolsKey === null ? undefined : prepared.canonical.valueText(layout.toolsKey);
+  const toolsSha = tools === undefined ? null : sha256Hex(toolsText ?? canonicalJson(tools));
   // The row names the cap's field; the finished body says whether it was sent (a route may omit it).
   const declaredCap = prepared.route.row.output_cap.field;
   const sentCap = declaredCap === null ? undefined : valueAt(body, declaredCap);
