@@ -20,7 +20,7 @@ export function sessionMessages(turns) {
   return messages;
 }
 
-/** The 55 tools the bench adds to cw's 5 workspace tools: 60 in all, as the issue's figures use. */
+/** The 55 tools the bench adds to cw's 5 workspace tools: 60 in all. */
 export function benchTools() {
   return Array.from({ length: 55 }, (_, index) => ({
     name: `bench_tool_${index}`,
