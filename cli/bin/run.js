@@ -1,18 +1,29 @@
 #!/usr/bin/env node
-import { execute, settings } from '@oclif/core';
-import { cwPaths } from '@cw/core/home';
+// oclif answers `--version` as the first argument; cw answers it here, the same line, without loading
+// oclif or any plugin: the version is in this package's package.json (docs/performance.md).
+if (process.argv[2] === '--version') {
+  const { readFileSync } = await import('node:fs');
+  const { arch, platform, release } = await import('node:os');
+  const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const os = platform() === 'linux' && release().toLowerCase().includes('microsoft') ? 'wsl' : platform();
+  process.stdout.write(
+    `${pjson.name}/${pjson.version} ${os}-${arch() === 'ia32' ? 'x86' : arch()} node-${process.version}\n`,
+  );
+} else {
+  const [{ execute, settings }, { cwPaths }] = await Promise.all([import('@oclif/core'), import('@cw/core/home')]);
 
-// Compiled JavaScript only: skip oclif's TypeScript probing, which costs start-up time.
-settings.enableAutoTranspile = false;
+  // Compiled JavaScript only: skip oclif's TypeScript probing, which costs start-up time.
+  settings.enableAutoTranspile = false;
 
-// oclif answers `--help` anywhere before a `--`, but after --prompt it is prompt text: fence the
-// prompt with `--` (the grammar accepts one right before --prompt) so the command receives it.
-const args = process.argv.slice(2);
-const promptAt = args.findIndex((arg) => arg === '--prompt' || arg.startsWith('--prompt='));
-if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--')
-  args.splice(promptAt, 0, '--');
+  // oclif answers `--help` anywhere before a `--`, but after --prompt it is prompt text: fence the
+  // prompt with `--` (the grammar accepts one right before --prompt) so the command receives it.
+  const args = process.argv.slice(2);
+  const promptAt = args.findIndex((arg) => arg === '--prompt' || arg.startsWith('--prompt='));
+  if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--')
+    args.splice(promptAt, 0, '--');
 
-// oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
-if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;
+  // oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
+  if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;
 
-await execute({ args, dir: import.meta.url });
+  await execute({ args, dir: import.meta.url });
+}

@@ -8,18 +8,30 @@ export interface Runtime {
   readonly snapshot: CwSnapshot;
 }
 
-/** Turns oclif's plugin list into descriptors: built-in and third-party plugins load the same way. */
+/**
+ * Turns oclif's plugin list into descriptors: built-in and third-party plugins load the same way.
+ * oclif finishes loading plugins in whatever order their files arrive, so the built-ins are put in
+ * the order cli/package.json lists them, ahead of installed and linked ones: route and dialect ids
+ * are first come (docs/architecture.md), and listings should not reshuffle from run to run.
+ */
 export function pluginDescriptors(config: Config): PluginDescriptor[] {
+  const listed = (config.pjson as { oclif?: { plugins?: unknown } }).oclif?.plugins;
+  const order = new Map((Array.isArray(listed) ? listed : []).map((name, index) => [String(name), index] as const));
+  const rank = (descriptor: PluginDescriptor): number =>
+    descriptor.type === 'core' ? (order.get(descriptor.name) ?? order.size) : order.size + 1;
   return config
     .getPluginsList()
     .filter((plugin) => (plugin.pjson as { cw?: unknown }).cw !== undefined && plugin.name !== config.pjson.name)
-    .map((plugin) => ({
-      name: plugin.name,
-      version: plugin.version,
-      root: plugin.root,
-      cw: (plugin.pjson as { cw?: unknown }).cw,
-      type: plugin.type === 'link' ? 'link' : plugin.type === 'user' ? 'user' : 'core',
-    }));
+    .map(
+      (plugin): PluginDescriptor => ({
+        name: plugin.name,
+        version: plugin.version,
+        root: plugin.root,
+        cw: (plugin.pjson as { cw?: unknown }).cw,
+        type: plugin.type === 'link' ? 'link' : plugin.type === 'user' ? 'user' : 'core',
+      }),
+    )
+    .sort((left, right) => rank(left) - rank(right));
 }
 
 /** Loads the core lazily (it pulls in zod and tapable), the plugins, and a read-only snapshot. */

@@ -1,4 +1,4 @@
-import { canonicalJson } from './canonical/canonical-json.js';
+import { canonicalBody, type CanonicalBody } from './canonical/canonical-body.js';
 import { deferCatalog, loadedToolNames } from './catalog/defer-catalog.js';
 import { narrowCatalog, surfaceBudget } from './catalog/narrow-catalog.js';
 import type { BodyLayout, BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
@@ -42,6 +42,8 @@ export interface PreparedOutboundRequest {
   readonly bodyText: string;
   /** The body's RFC 8785 canonical form: what body_sha256 hashes, serialized once here and reused. */
   readonly canonicalBodyText: string;
+  /** That serialization with the sizes of the body's parts, which the byte classes read. */
+  readonly canonical: CanonicalBody;
   readonly projection: ToolProjection;
   readonly reasoning: ReasoningPlan | null;
   readonly system: SystemPrompt;
@@ -199,9 +201,9 @@ export function prepareOutboundRequest(
   // Keys the route never takes go last, after every tap, so no plugin can put one back.
   for (const key of row.omit_body_keys) delete body[key];
   let bodyText: string;
-  let canonicalBodyText: string;
+  let canonical: CanonicalBody;
   try {
-    canonicalBodyText = canonicalJson(body);
+    canonical = canonicalBody(body);
     bodyText = JSON.stringify(body);
   } catch (error) {
     throw new RequestPreparationError(
@@ -234,7 +236,8 @@ export function prepareOutboundRequest(
     body,
     layout,
     bodyText,
-    canonicalBodyText,
+    canonicalBodyText: canonical.text,
+    canonical,
     projection,
     reasoning,
     system,

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import canonicalize from 'canonicalize';
+import stableStringify from 'json-stable-stringify';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CanonicalJsonError, canonicalJson, canonicalJsonBytes } from './canonical-json.js';
+import { CanonicalJsonError, canonicalJson, canonicalJsonBytes, type JsonValue } from './canonical-json.js';
 
 // RFC 8785 vectors, copied byte for byte (test/fixtures/jcs/SOURCES.md).
 const JCS = new URL('../../../test/fixtures/jcs/', import.meta.url);
@@ -85,6 +86,59 @@ describe('canonicalJson: behaviour beyond the vectors', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('canonicalJson: the native-stringify walk against two independent implementations', () => {
+  // Keys that are array indexes enumerate before other keys in JavaScript, whatever the insertion
+  // order, so objects with them take the recursive writer: both paths are checked here.
+  const indexKey = fc.oneof(fc.nat({ max: 12 }).map(String), fc.constantFrom('4294967294', '4294967295', '01', '-1'));
+  const key = fc.oneof(fc.string(), indexKey, fc.constantFrom('__proto__', 'b', 'B', '\u{1F602}', '\uFB33'));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 1 }),
+      fc.array(tie('value')),
+      fc.dictionary(key, tie('value')),
+    ),
+  }));
+
+  it('equals canonicalize (RFC 8785) and json-stable-stringify on JSON.parse data', () => {
+    fc.assert(
+      fc.property(value, (generated) => {
+        const parsed: unknown = JSON.parse(JSON.stringify(generated));
+        const text = canonicalJson(parsed);
+        expect(text).toBe(canonicalize(parsed));
+        expect(text).toBe(stableStringify(parsed));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keys that JavaScript enumerates out of canonical order are still sorted by UTF-16 code units', () => {
+    expect(canonicalJson(JSON.parse('{"b":1,"10":2,"9":3,"-a":4,"__proto__":5,"a":{"2":0,"1":0}}'))).toBe(
+      '{"-a":4,"10":2,"9":3,"__proto__":5,"a":{"1":0,"2":0},"b":1}',
+    );
+  });
+
+  it('returns already canonical values unchanged and does not mistake a shared deep value for a cycle', () => {
+    let deep: JsonValue = { a: 1 };
+    for (let depth = 0; depth < 100; depth += 1) deep = [deep];
+    expect(canonicalJson({ left: deep, right: deep })).toBe(
+      `{"left":${JSON.stringify(deep)},"right":${JSON.stringify(deep)}}`,
+    );
+  });
+
+  it('finds a cycle that closes deep in the value', () => {
+    const root: Record<string, unknown> = {};
+    let node = root;
+    for (let depth = 0; depth < 80; depth += 1) {
+      const next: Record<string, unknown> = {};
+      node['next'] = next;
+      node = next;
+    }
+    node['back'] = root;
+    expectRejected(root, /cycle at \$(\.<key>){81}$/);
   });
 });
 

@@ -35,6 +35,16 @@ describe('sha256Hex', () => {
     expect(sha256Hex(text)).not.toBe(sha256Hex(Buffer.from(text, 'latin1')));
   });
 
+  it('hashes text longer than one encoding slice, a surrogate pair on every slice boundary, as its UTF-8 bytes', () => {
+    // 2^18 UTF-16 units per slice: an odd prefix puts a pair's two halves on either side of each cut.
+    for (const prefix of ['', 'a', 'ab']) {
+      const text = `${prefix}${'😂é'.repeat(300_000)}x`;
+      expect(sha256Hex(text)).toBe(nobleHex(utf8.encode(text)));
+    }
+    const ascii = 'abc'.repeat(200_000);
+    expect(sha256Hex(ascii)).toBe(nobleHex(ascii));
+  });
+
   it('matches the FIPS 180-2 test vectors', () => {
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');

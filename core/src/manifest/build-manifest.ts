@@ -187,10 +187,20 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
 }
 
 /** Logical catalog identity: name, description and canonical schema of each active tool, in order. */
-export function activeToolCatalogSha256(tools: readonly ToolDefinition[]): string {
-  return sha256Hex(
-    tools.map((tool) => `${tool.name}\u0001${tool.description}\u0001${canonicalJson(tool.input_schema)}\n`).join(''),
-  );
+export function activeToolCatalogSha256(
+  tools: readonly ToolDefinition[],
+  /** Each tool's line, kept across the catalogs one manifest hashes, so a schema is serialized once. */
+  lines = new Map<ToolDefinition, string>(),
+): string {
+  const lineOf = (tool: ToolDefinition): string => {
+    let line = lines.get(tool);
+    if (line === undefined) {
+      line = `${tool.name}\u0001${tool.description}\u0001${canonicalJson(tool.input_schema)}\n`;
+      lines.set(tool, line);
+    }
+    return line;
+  };
+  return sha256Hex(tools.map(lineOf).join(''));
 }
 
 function toolSection(snapshot: CwSnapshot, surface: PreparedToolSurface): RequestManifest['tools'] {
@@ -210,6 +220,7 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
   // Names are unique in a catalog (MCP tools are namespaced), so the name says which tool it was.
   const originOf = new Map(activeTools.map((tool) => [tool.name, tool.origin.kind] as const));
   const wireNames = new Set(projection.wireTools.map((tool) => tool.name));
+  const lines = new Map<ToolDefinition, string>();
   return {
     catalog_tool_count: snapshot.catalog.length,
     // Catalog tools marked deferred, plus the ones a catalog too large for the route kept back behind search_tools.
@@ -218,10 +229,10 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
       surface.deferredTools.filter((tool) => !tool.deferred).length,
     gated_out_tool_count: standard.gatedOutCount,
     active_tool_count: projection.wireTools.length,
-    active_tool_catalog_sha256: activeToolCatalogSha256(activeTools),
+    active_tool_catalog_sha256: activeToolCatalogSha256(activeTools, lines),
     tool_surface_budget: surfaceBudget(gates),
     standard_and_full_surfaces_collapsed:
-      activeToolCatalogSha256(standard.active) === activeToolCatalogSha256(full.active),
+      activeToolCatalogSha256(standard.active, lines) === activeToolCatalogSha256(full.active, lines),
     projection: {
       exact_count: outcomes.filter((entry) => entry.outcome === 'exact').length,
       relaxed_count: outcomes.filter((entry) => entry.outcome === 'relaxed').length,
@@ -250,7 +261,9 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
       ? ''
       : sha256Hex(layout.systemValues.map((value) => canonicalJson(value)).join(''));
   const tools = layout.toolsKey === null ? undefined : body[layout.toolsKey];
-  const toolsSha = tools === undefined ? null : sha256Hex(canonicalJson(tools));
+  // The tool declarations' canonical text comes from the body's one sorted view, not a second sort.
+  const toolsText = layout.toolsKey === null ? undefined : prepared.canonical.valueText(layout.toolsKey);
+  const toolsSha = tools === undefined ? null : sha256Hex(toolsText ?? canonicalJson(tools));
   // The row names the cap's field; the finished body says whether it was sent (a route may omit it).
   const declaredCap = prepared.route.row.output_cap.field;
   const sentCap = declaredCap === null ? undefined : valueAt(body, declaredCap);

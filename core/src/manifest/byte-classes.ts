@@ -1,4 +1,5 @@
-import { canonicalJson, canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
+import { canonicalBody, type CanonicalBody } from '../canonical/canonical-body.js';
+import { canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
 import type { BodyLayout, WireBody } from '../body/wire-body.js';
 
 /** Canonical JSON byte counts per region of a body. system + toolSchemas + messages + framing == body. */
@@ -49,29 +50,37 @@ export function classValues(body: WireBody, layout: BodyLayout): ClassValues {
 
 /**
  * Attributes canonical bytes to regions using the dialect's layout. The classes are sizes of selected
- * values, not slices of the buffer, which is why framing is defined as the remainder.
+ * values, not slices of the buffer, which is why framing is defined as the remainder. The sizes of the
+ * tool declarations, the items and each item come from the body's one canonical serialization.
  */
 export function byteClasses(
   body: WireBody,
   layout: BodyLayout,
-  canonicalBodyText: string = canonicalJson(body),
+  canonical: CanonicalBody = canonicalBody(body),
 ): ByteClasses {
   const values = classValues(body, layout);
   const sum = (list: readonly JsonValue[]): number =>
     list.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
-  const total = Buffer.byteLength(canonicalBodyText, 'utf8');
+  const { itemsKey, toolsKey } = layout;
+  // classValues reads the items only at a non-empty key; an index past the end counts as null.
+  const sumItems = (indexes: readonly number[]): number =>
+    itemsKey ? canonical.itemBytes(itemsKey, indexes) : indexes.length * canonicalJsonBytes(null);
+  const total = canonical.bytes;
   const system = sum(values.system);
-  const toolSchemas = values.tools === undefined ? 0 : canonicalJsonBytes(values.tools);
+  const toolSchemas = values.tools === undefined || toolsKey === null ? 0 : (canonical.valueBytes(toolsKey) ?? 0);
   // System items sit inside the items array on some dialects; their bytes count once, as system.
   // The commas that separated them stay in messages, which keeps the identity exact.
-  const messages = values.items === undefined ? 0 : canonicalJsonBytes(values.items) - sum(values.systemItems);
+  const messages =
+    values.items === undefined || !itemsKey
+      ? 0
+      : (canonical.valueBytesByDifference(itemsKey) ?? 0) - sumItems(layout.systemItemIndexes);
   return {
     body: total,
     system,
     toolSchemas,
     messages,
     messageCount: values.conversationItems.length,
-    toolResults: sum(values.toolResultItems),
+    toolResults: sumItems(layout.toolResultItemIndexes),
     attachments: sum(values.attachmentParts),
     attachmentCount: values.attachmentParts.length,
     framing: total - system - toolSchemas - messages,

@@ -15,7 +15,7 @@ export interface MeasuredBody {
 /** Measures a prepared body with its dialect's layout. */
 export function measureBody(prepared: PreparedOutboundRequest): MeasuredBody {
   const { row } = prepared.route;
-  const classes = byteClasses(prepared.body, prepared.layout, prepared.canonicalBodyText);
+  const classes = byteClasses(prepared.body, prepared.layout, prepared.canonical);
   const estimates = estimateTokens(classes);
   const ceiling = inputBudgetCeiling(
     row.context.window_tokens,

@@ -1,20 +1,11 @@
 import { mkdir, readFile, rename, rmdir } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import { z } from 'zod';
-import { type ConversationMessage, conversationMessageSchema } from '../prompt/conversation.js';
+import type { ConversationMessage } from '../prompt/conversation.js';
 import { safeUserLabel } from '../redaction/safe-user-label.js';
+import { sessionMessagesOf } from './check-session-file.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { HomeNotWritableError, withFileLock, type LockEvents } from './file-lock.js';
 import { parseSessionKey, sessionFileOf } from './session-location.js';
-
-const sessionFile = z
-  .object({
-    version: z.literal(1),
-    messages: z.array(conversationMessageSchema),
-    /** The route the last saved turn went to, for `cw sessions`; a label, never sent. */
-    route: z.string().min(1).max(64).optional(),
-  })
-  .strict();
 
 /** A stored session as read: its messages and the route its last turn used. */
 export interface StoredSession {
@@ -67,9 +58,10 @@ export async function readStoredSession(home: string, key: string): Promise<Stor
   } catch {
     throw corrupt(key, name, 'is not valid JSON');
   }
-  const parsed = sessionFile.safeParse(raw);
-  if (!parsed.success) throw corrupt(key, name, 'has an unexpected shape');
-  return { messages: parsed.data.messages, route: parsed.data.route };
+  const messages = sessionMessagesOf(raw);
+  if (messages === null) throw corrupt(key, name, 'has an unexpected shape');
+  const route = (raw as { route?: unknown }).route;
+  return { messages, route: typeof route === 'string' ? route : undefined };
 }
 
 // The session is the user's own: its name is shown as written when it passes the user-label check,

@@ -1,0 +1,73 @@
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalBody } from './canonical-body.js';
+import { CanonicalJsonError, canonicalJson, canonicalJsonBytes, type JsonValue } from './canonical-json.js';
+
+const jsonObject = fc.dictionary(fc.oneof(fc.string(), fc.nat({ max: 20 }).map(String)), fc.jsonValue({ maxDepth: 3 }));
+const bodyArbitrary = fc.record({
+  model: fc.string(),
+  messages: fc.array(fc.oneof(jsonObject, fc.jsonValue({ maxDepth: 2 })), { maxLength: 8 }),
+  tools: fc.option(fc.array(jsonObject, { maxLength: 4 }), { nil: undefined }),
+  extra: jsonObject,
+});
+
+describe('canonicalBody', () => {
+  it('sizes a body whose keys native stringify cannot order the same way (the recursive writer)', () => {
+    const body = JSON.parse('{"b":[{"2":1,"10":2},"x"],"1":{"a":true}}') as { [key: string]: JsonValue };
+    const canonical = canonicalBody(body);
+    expect(canonical.text).toBe(canonicalize(body));
+    expect(canonical.valueBytes('b')).toBe(canonicalJsonBytes(body['b']));
+    expect(canonical.valueText('b')).toBe(canonicalJson(body['b']));
+    expect(canonical.valueText('absent')).toBeUndefined();
+    expect(canonical.valueBytesByDifference('1')).toBe(canonicalJsonBytes(body['1']));
+    expect(canonical.itemBytes('b', [0, 5])).toBe(canonicalJsonBytes(JSON.parse('{"2":1,"10":2}')) + 4);
+  });
+
+  it('writes the same text as canonicalJson and the same sizes as serializing each part alone', () => {
+    fc.assert(
+      fc.property(bodyArbitrary, (generated) => {
+        const body = JSON.parse(JSON.stringify(generated)) as { [key: string]: JsonValue };
+        const canonical = canonicalBody(body);
+        expect(canonical.text).toBe(canonicalJson(body));
+        expect(canonical.text).toBe(canonicalize(body));
+        expect(canonical.bytes).toBe(Buffer.byteLength(canonical.text, 'utf8'));
+        for (const [key, value] of Object.entries(body)) {
+          expect(canonical.valueText(key)).toBe(canonicalJson(value));
+          expect(canonical.valueBytes(key)).toBe(canonicalJsonBytes(value));
+          expect(canonical.valueBytesByDifference(key)).toBe(canonicalJsonBytes(value));
+          const list = Array.isArray(value) ? value : [];
+          const indexes = [...list.keys()].filter((index) => index % 2 === 0).concat([list.length + 3]);
+          const expected = indexes.reduce((total, index) => total + canonicalJsonBytes(list[index] ?? null), 0);
+          expect(canonical.itemBytes(key, indexes)).toBe(expected);
+        }
+        expect(canonical.valueBytes('absent')).toBeUndefined();
+        expect(canonical.valueText('absent')).toBeUndefined();
+        expect(canonical.valueBytesByDifference('absent')).toBeUndefined();
+        expect(canonical.itemBytes('model', [0, 1])).toBe(8);
+        expect(canonical.itemBytes('messages', [])).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts multi-byte text and escaped keys in UTF-8 bytes', () => {
+    const body = { 'ké\n': ['日本語', { b: '😀', a: '"\\' }], z: 1 };
+    const canonical = canonicalBody(body);
+    expect(canonical.text).toBe('{"ké\\n":["日本語",{"a":"\\"\\\\","b":"😀"}],"z":1}');
+    expect(canonical.bytes).toBe(Buffer.byteLength(canonical.text, 'utf8'));
+    expect(canonical.itemBytes('ké\n', [0])).toBe(11);
+    expect(canonical.valueBytesByDifference('ké\n')).toBe(Buffer.byteLength('["日本語",{"a":"\\"\\\\","b":"😀"}]'));
+  });
+
+  it('rejects what canonicalJson rejects, with the path from the body root', () => {
+    expect(() => canonicalBody({ messages: [{ content: '\uD800' }] })).toThrow(
+      /lone surrogate in a string at \$\.<key>\[0\]\.<key>/,
+    );
+    expect(() => canonicalBody({ temperature: Number.NaN })).toThrow(/non-finite number at \$\.<key>/);
+    // biome-ignore lint/suspicious/noSparseArray: the input must hold a sparse array
+    expect(() => canonicalBody({ messages: [1, , 3] as JsonValue[] })).toThrow(/sparse array at \$\.<key>/);
+    expect(() => canonicalBody({ '\uDC00': 1 })).toThrow(CanonicalJsonError);
+    expect(() => canonicalBody({ when: new Date(0) as unknown as JsonValue })).toThrow(/non-plain object/);
+  });
+});
