@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestManifest } from '@cw/core';
 import { FAKE_KEY, sessionsFolder } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
+import { previewFromWorkspace } from './support/preview-from-workspace.js';
 import { type ScriptedModel, type ScriptedStep, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -48,19 +49,7 @@ async function autoHome(
   return { classifier, quick, deep, home, ws, env: models.envFor(home) };
 }
 
-async function preview(home: string, env: Record<string, string>, ws: string, prompt?: string) {
-  const before = await homeBytes(home);
-  const run = await runCwChild(
-    ['preview-request', 'json', ...(prompt === undefined ? [] : ['--prompt', prompt])],
-    env,
-    {
-      cwd: ws,
-    },
-  );
-  expect(run.code, run.stderr).toBe(0);
-  expect(await homeBytes(home)).toEqual(before);
-  return JSON.parse(run.stdout) as RequestManifest;
-}
+const preview = previewFromWorkspace;
 
 const reasons = (manifest: RequestManifest) =>
   SECTIONS.map((section) => ('unavailable' in manifest[section] ? manifest[section].unavailable.reason : null));

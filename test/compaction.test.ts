@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RequestManifest } from '@cw/core';
 import { FAKE_KEY, sessionFile, writeSession } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
+import { previewFromWorkspace } from './support/preview-from-workspace.js';
 import { type ScriptedModel, unanswered, useScriptedModels, type WireView } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -64,19 +64,7 @@ async function homeWith(model: ScriptedModel, compaction: Record<string, unknown
   return { home, env: models.envFor(home), ws };
 }
 
-async function preview(home: string, env: Record<string, string>, ws: string, prompt?: string) {
-  const before = await homeBytes(home);
-  const run = await runCwChild(
-    ['preview-request', 'json', ...(prompt === undefined ? [] : ['--prompt', prompt])],
-    env,
-    {
-      cwd: ws,
-    },
-  );
-  expect(run.code, run.stderr).toBe(0);
-  expect(await homeBytes(home)).toEqual(before);
-  return JSON.parse(run.stdout) as RequestManifest;
-}
+const preview = previewFromWorkspace;
 
 const stored = async (home: string) =>
   (

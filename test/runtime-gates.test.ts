@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestManifest } from '@cw/core';
 import { FAKE_KEY, sessionsFolder, writeSession } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
+import { previewFromWorkspace } from './support/preview-from-workspace.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -74,19 +75,8 @@ describe('runtime gates from real configuration', () => {
     const goalFile = join(await sessionsFolder(home, ws), 'default.goal.json');
     await mkdir(goalFile);
 
-    const preview = async (prompt: string | undefined): Promise<RequestManifest> => {
-      const before = await homeBytes(home);
-      const run = await runCwChild(
-        ['preview-request', 'json', ...(prompt === undefined ? [] : ['--prompt', prompt])],
-        env,
-        {
-          cwd: ws,
-        },
-      );
-      expect(run.code, run.stderr).toBe(0);
-      expect(await homeBytes(home)).toEqual(before);
-      return JSON.parse(run.stdout) as RequestManifest;
-    };
+    const preview = (prompt: string | undefined): Promise<RequestManifest> =>
+      previewFromWorkspace(home, env, ws, prompt);
     const reasonsOf = (manifest: RequestManifest): Reasons =>
       (['route', 'tools', 'body'] as const).map((section) =>
         'unavailable' in manifest[section] ? manifest[section].unavailable.reason : null,

@@ -6,9 +6,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RequestManifest } from '@cw/core';
 import { FAKE_KEY, sessionsFolder } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
+import { previewFromWorkspace } from './support/preview-from-workspace.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild, sessionMessages } from './support/spawn-cw.js';
 
@@ -40,19 +40,7 @@ async function setUp(steps: Parameters<typeof models.model>[1][] = []) {
   return { ws, model, home, env: models.envFor(home) };
 }
 
-async function preview(home: string, env: Record<string, string>, ws: string, prompt?: string) {
-  const before = await homeBytes(home);
-  const run = await runCwChild(
-    ['preview-request', 'json', ...(prompt === undefined ? [] : ['--prompt', prompt])],
-    env,
-    {
-      cwd: ws,
-    },
-  );
-  expect(run.code, run.stderr).toBe(0);
-  expect(await homeBytes(home)).toEqual(before);
-  return JSON.parse(run.stdout) as RequestManifest;
-}
+const preview = previewFromWorkspace;
 
 function lastUserText(body: Record<string, unknown>): string {
   const messages = body['messages'] as { role: string; content: unknown }[];

@@ -1,5 +1,5 @@
 import { Flags, type Command, type Interfaces } from '@oclif/core';
-import { closestWord } from './closest-word.js';
+import { closestWord } from '@cw/core';
 import { UsageError, approvalValue, maxRetriesValue, maxStepsValue, splitAtPrompt } from './grammar.js';
 
 // The flags `cw send` and `cw preview-request` share, declared for oclif: shown in help, completed by

@@ -203,3 +203,4 @@ export { userFactLabels } from './config/user-fact-labels.js';
 export { safeConfigValue } from './redaction/safe-config-value.js';
 export { safeUserLabel, isShowableUserLabel } from './redaction/safe-user-label.js';
 export { configRouteProblems } from './config/config-route-problems.js';
+export { closestWord } from './text/closest-word.js';

@@ -36,7 +36,7 @@ const hook: Hook<'command_not_found'> = async function (options) {
   const ids = [...options.config.commandIDs, ...options.config.commands.flatMap((command) => command.aliases)].filter(
     (id) => !hidden.has(id),
   );
-  const { closestWord } = await import('../closest-word.js');
+  const { closestWord } = await import('@cw/core');
   const near = closestWord(options.id, ids, 3);
   const suggestion = near === undefined ? '' : ` Did you mean ${toConfiguredId(near, options.config)}?`;
   process.stderr.write(`cw: ${terminalSafe(typed)} is not a ${options.config.bin} command.${suggestion} ${help}\n`);

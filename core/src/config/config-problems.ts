@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { isShowableUserLabel } from '../redaction/safe-user-label.js';
 import { formatConfigPath } from './config-key-path.js';
+import { closestWord } from '../text/closest-word.js';
 import {
   type ConfigPathSegment,
   type ConfigText,
@@ -196,26 +197,11 @@ function positionOf(config: ConfigText, offset: number | undefined): TextPositio
 
 // "Did you mean" for a near miss (one or two edits), then the fields the object takes.
 function knownFieldsHint(key: string, known: readonly string[]): string {
-  const near = known.find((name) => editDistance(name.toLowerCase(), key.toLowerCase()) <= 2);
+  const lowered = known.map((name) => name.toLowerCase());
+  const closest = closestWord(key.toLowerCase(), lowered);
+  const near = closest === undefined ? undefined : known[lowered.indexOf(closest)];
   const suggestion = near === undefined ? '' : `; did you mean ${near}?`;
   return `${suggestion}; accepted: ${known.join(', ')}`;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 // Zod 4 keeps each schema's definition on `_zod.def`; only the wrappers a config schema uses are
