@@ -24,7 +24,7 @@ function runOnce(args, env, measureRss) {
   const childEnv = { ...process.env, ...env, ...(measureRss ? { CW_BENCH_RSS_FILE: rssFile } : {}) };
   const argv = measureRss ? ['--import', join(root, 'bench', 'report-peak-rss.mjs'), ...args] : args;
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, argv, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync(process.execPath, argv, { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return { ms, rssKb: measureRss ? Number(readFileSync(rssFile, 'utf8')) : null };
@@ -89,10 +89,24 @@ figure(`previewRequest / (stringify + sha256), ${mb(large.body_bytes)}`, large.c
 figure(`previewRequest / (stringify + sha256), ${mb(middle.body_bytes)}`, middle.cw_ms / middle.floor_ms, 3.0, middle);
 
 const sessionHome = join(scratch, 'session-home');
-mkdirSync(join(sessionHome, 'sessions'), { recursive: true });
+// cw keeps sessions per workspace (docs/cli.md, "Sessions"); cw runs from the repository here, so the
+// session goes in the repository's folder, and one preview checks that cw really read all of it.
+const { workspaceKeyOf, workspaceRoot } = await import(new URL('../core/dist/index.js', import.meta.url).href);
+const sessionsFolder = join(sessionHome, 'sessions', workspaceKeyOf(await workspaceRoot(undefined, root)));
+mkdirSync(sessionsFolder, { recursive: true });
 writeFileSync(join(sessionHome, 'config.json'), JSON.stringify(BENCH_CONFIG));
-const sessionFile = join(sessionHome, 'sessions', 'default.json');
-writeFileSync(sessionFile, `${JSON.stringify({ version: 1, messages: sessionMessages(SESSION_TURNS) }, null, 2)}\n`);
+const sessionFile = join(sessionsFolder, 'default.json');
+const stored = sessionMessages(SESSION_TURNS);
+writeFileSync(sessionFile, `${JSON.stringify({ version: 1, messages: stored }, null, 2)}\n`);
+const probe = spawnSync(process.execPath, [cw, 'preview-request', 'json', '--prompt', 'hi'], {
+  cwd: root,
+  env: { ...process.env, CW_HOME: sessionHome },
+  encoding: 'utf8',
+  maxBuffer: 1 << 26,
+});
+const seen = probe.status === 0 ? JSON.parse(probe.stdout).session?.stored_message_count : undefined;
+if (seen !== stored.length)
+  throw new Error(`cw read ${seen} of the ${stored.length} session messages; the figure would be wrong`);
 const oneLiner = {
   args: [
     '-e',

@@ -5,7 +5,13 @@ import { conversationMessageSchema } from '../prompt/conversation.js';
 import { sessionMessagesOf } from './check-session-file.js';
 
 // The schema the session store used to parse with: the in-place check must agree with it exactly.
-const sessionFile = z.object({ version: z.literal(1), messages: z.array(conversationMessageSchema) }).strict();
+const sessionFile = z
+  .object({
+    version: z.literal(1),
+    messages: z.array(conversationMessageSchema),
+    route: z.string().min(1).max(64).optional(),
+  })
+  .strict();
 
 const text = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('', 'a', '\uD800'));
 const anyJson = fc.jsonValue({ maxDepth: 2 });
@@ -36,7 +42,12 @@ const image = withExtra(
 const call = withExtra(fc.record({ id: maybe(text), name: maybe(text), arguments: maybe(text) }));
 const user = withExtra(
   fc.record(
-    { role: fc.constant('user'), content: maybe(text), images: maybe(fc.array(image, { maxLength: 2 })) },
+    {
+      role: fc.constant('user'),
+      content: maybe(text),
+      images: maybe(fc.array(image, { maxLength: 2 })),
+      summary_of: maybe(count),
+    },
     { requiredKeys: ['role', 'content'] },
   ),
 );
@@ -75,7 +86,11 @@ const tool = withExtra(
 const message = fc.oneof({ weight: 4, arbitrary: fc.oneof(user, assistant, tool) }, { weight: 1, arbitrary: anyJson });
 const file = withExtra(
   fc.record(
-    { version: maybe(fc.constant(1)), messages: maybe(fc.array(message, { maxLength: 4 })) },
+    {
+      version: maybe(fc.constant(1)),
+      messages: maybe(fc.array(message, { maxLength: 4 })),
+      route: maybe(fc.string({ minLength: 0, maxLength: 66 })),
+    },
     { requiredKeys: [] },
   ),
 );
