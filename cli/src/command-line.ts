@@ -1,5 +1,4 @@
 import { Flags, type Command, type Interfaces } from '@oclif/core';
-import { closestWord } from '@cw/core';
 import { UsageError, approvalValue, maxRetriesValue, maxStepsValue, splitAtPrompt } from './grammar.js';
 
 // The flags `cw send` and `cw preview-request` share, declared for oclif: shown in help, completed by
@@ -126,6 +125,8 @@ async function usageErrorFrom(error: unknown, flags: Interfaces.FlagInput, usage
   const unknownFlags = (error as { flags?: unknown }).flags;
   if (Array.isArray(unknownFlags) && typeof unknownFlags[0] === 'string') {
     const word = await flagLabel(unknownFlags[0]);
+    // Loaded here, not at the top: the commands import this module before they know they need the core.
+    const { closestWord } = await import('@cw/core');
     const near = closestWord(unknownFlags[0].split('=')[0] ?? '', [...known, '--prompt']);
     return new UsageError(
       `Unknown flag ${word}.${near === undefined ? '' : ` Did you mean ${near}?`} Flags come before \`--prompt\`, which takes the rest as prompt text.`,

@@ -2,9 +2,10 @@ import { fingerprint } from '../canonical/sha256.js';
 import { isShowableUserHost, isShowableUserLabel } from '../redaction/safe-user-label.js';
 import type { CwConfig } from './cw-config.js';
 
-// The manifest fingerprints these values by the seed's rules, and an endpoint's host by its
-// lowercased authority (endpointHostClass). Human output maps such a fingerprint back to what the
-// user wrote, when that is showable: it is their own fact, shown to them (docs/security.md).
+// The manifest fingerprints these values by its redaction rules (docs/preview-request.md), and an
+// endpoint's host by its lowercased authority (endpointHostClass). Human output maps such a
+// fingerprint back to what the user wrote, when that is showable: it is their own fact, shown to
+// them (docs/security.md).
 /**
  * The fingerprints of the route ids, model ids and hosts the user wrote in config, each mapped to
  * the value as written. Values that are not showable (secret-shaped, e-mail, record ids) are left out.
