@@ -34,9 +34,10 @@ export function pluginDescriptors(config: Config): PluginDescriptor[] {
     .sort((left, right) => rank(left) - rank(right));
 }
 
-/** Loads the core lazily (it pulls in zod and tapable), the plugins, and a read-only snapshot. */
+/** Loads the core lazily (it pulls in tapable), the plugins, and a read-only snapshot. */
 export async function loadRegistry(config: Config): Promise<PluginRegistry> {
   const core = await import('@cw/core');
+  await useBuiltChecks(core);
   const registry = await core.loadPlugins(pluginDescriptors(config));
   core.tapCoreStages(registry);
   return registry;
@@ -93,4 +94,24 @@ async function snapshotOf(
     overrides,
   });
   return { home, snapshot };
+}
+
+/**
+ * Hands the core the schema checks recorded when this CLI was built (scripts/record-checked-values.mjs),
+ * so the built-in plugins' rows and an empty config are checked without loading zod. A file from
+ * another core version, or none, changes nothing: every check then runs the schema.
+ */
+async function useBuiltChecks(core: typeof import('@cw/core')): Promise<void> {
+  const { readFile } = await import('node:fs/promises');
+  const { createRequire } = await import('node:module');
+  try {
+    const [recorded, corePackage] = await Promise.all([
+      readFile(new URL('./checked-values.json', import.meta.url), 'utf8'),
+      readFile(createRequire(import.meta.url).resolve('@cw/core/package.json'), 'utf8'),
+    ]);
+    const values = JSON.parse(recorded) as { core?: unknown };
+    if (values.core === (JSON.parse(corePackage) as { version?: unknown }).version) core.useCheckedValues(values);
+  } catch {
+    // No recorded checks (a build that skipped the recording): the schema answers every check.
+  }
 }

@@ -15,6 +15,14 @@ export {
 } from './plugins/plugin-api.js';
 export { PluginRegistry, type PluginProblem, type LoadedPlugin } from './plugins/plugin-registry.js';
 export { loadPlugins } from './plugins/load-plugins.js';
+export {
+  type CheckedValues,
+  type CheckedEntry,
+  checkWith,
+  recordCheckedValues,
+  useCheckedValues,
+} from './validation/checked-values.js';
+export { zodLoaded } from './validation/lazy-zod.js';
 export type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
 export type { CapabilityRow, CapabilityRowInput, ModelOverrideInput } from './route/capability-row.js';

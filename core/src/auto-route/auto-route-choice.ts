@@ -1,14 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../validation/lazy-zod.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { sessionStateFile } from '../state/session-state-file.js';
 
-const choiceSchema = z.strictObject({
-  version: z.literal(1),
-  /** The candidate the classifier chose for the session's latest prompt. */
-  route: z.string().min(1).max(64),
-  classifier_route: z.string().min(1).max(64),
-});
+const choiceSchema = lazySchema((z) =>
+  z.strictObject({
+    version: z.literal(1),
+    /** The candidate the classifier chose for the session's latest prompt. */
+    route: z.string().min(1).max(64),
+    classifier_route: z.string().min(1).max(64),
+  }),
+);
 
 /** The route auto routing chose for a session's latest prompt, as recorded. */
 export type AutoRouteChoice = z.output<typeof choiceSchema>;

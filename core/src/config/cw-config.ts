@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { checkWith } from '../validation/checked-values.js';
+import { type Zod, lazySchema } from '../validation/lazy-zod.js';
 import {
   type ConfigProblem,
   formatConfigProblem,
@@ -14,21 +16,23 @@ import { hasMalformedEnvReference } from '../mcp/expand-env-references.js';
 import { baseUrlSchema } from '../route/base-url.js';
 import { REASONING_SELECTIONS, labelSchema } from '../route/capability-row.js';
 
-const customRoute = z
-  .object({
-    provider: z.literal('custom'),
-    // Checked against the loaded dialect plugins when the route resolves.
-    dialect: labelSchema,
-    base_url: baseUrlSchema,
-    model: z.string().min(1).max(256),
-    api_key_env: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-      .optional(),
-    context_window: z.number().int().positive().optional(),
-    max_output_tokens: z.number().int().positive().optional(),
-  })
-  .strict();
+const customRoute = lazySchema((z) =>
+  z
+    .object({
+      provider: z.literal('custom'),
+      // Checked against the loaded dialect plugins when the route resolves.
+      dialect: labelSchema,
+      base_url: baseUrlSchema,
+      model: z.string().min(1).max(256),
+      api_key_env: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+        .optional(),
+      context_window: z.number().int().positive().optional(),
+      max_output_tokens: z.number().int().positive().optional(),
+    })
+    .strict(),
+);
 
 /** An MCP server's name: the key under `mcpServers`, and the prefix its tools are known by. */
 export const MCP_SERVER_NAME_PATTERN = /^(?!__proto__$)[A-Za-z0-9_-]{1,64}$/;
@@ -54,7 +58,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
  * a problem is reported against the field (`env`, `headers`), never against a key or value the
  * user wrote: either could be a secret pasted in the wrong place.
  */
-function referenceMap(names: RegExp, what: string) {
+function referenceMap(z: Zod, names: RegExp, what: string) {
   return z.custom<Record<string, string>>(
     (value) =>
       isPlainRecord(value) &&
@@ -72,34 +76,38 @@ function referenceMap(names: RegExp, what: string) {
 }
 
 /** A local server cw starts and speaks to over its stdin and stdout. */
-const mcpStdioServer = z
-  .object({
-    command: z.string().min(1).max(4096),
-    args: z.array(z.string().max(32_768)).max(1024).default([]),
-    /** Set in the server's environment, on top of a minimal base (PATH, HOME, …); values may be `${env:NAME}`. */
-    env: referenceMap(ENV_VAR_NAME, 'environment variable names').default({}),
-    /** The folder the server starts in; default: the folder cw runs in. */
-    cwd: z.string().min(1).max(4096).optional(),
-    disabled: z.boolean().default(false),
-  })
-  .strict();
+const mcpStdioServer = lazySchema((z) =>
+  z
+    .object({
+      command: z.string().min(1).max(4096),
+      args: z.array(z.string().max(32_768)).max(1024).default([]),
+      /** Set in the server's environment, on top of a minimal base (PATH, HOME, …); values may be `${env:NAME}`. */
+      env: referenceMap(z, ENV_VAR_NAME, 'environment variable names').default({}),
+      /** The folder the server starts in; default: the folder cw runs in. */
+      cwd: z.string().min(1).max(4096).optional(),
+      disabled: z.boolean().default(false),
+    })
+    .strict(),
+);
 
 /** A remote server cw speaks to over streamable HTTP. */
-const mcpHttpServer = z
-  .object({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .refine((url) => {
-        const address = parsedUrl(url);
-        return address === null || (address.username === '' && address.password === '');
-      }, 'must not carry user info (name:secret@); send credentials in a header as ${env:NAME}')
-      .refine((url) => !url.includes('#'), 'must not carry a fragment (#...)'),
-    /** Sent with every request; values may be `${env:NAME}` (`"Authorization": "Bearer ${env:TOKEN}"`). */
-    headers: referenceMap(HEADER_NAME, 'HTTP header names').default({}),
-    disabled: z.boolean().default(false),
-  })
-  .strict();
+const mcpHttpServer = lazySchema((z) =>
+  z
+    .object({
+      url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .refine((url) => {
+          const address = parsedUrl(url);
+          return address === null || (address.username === '' && address.password === '');
+        }, 'must not carry user info (name:secret@); send credentials in a header as ${env:NAME}')
+        .refine((url) => !url.includes('#'), 'must not carry a fragment (#...)'),
+      /** Sent with every request; values may be `${env:NAME}` (`"Authorization": "Bearer ${env:TOKEN}"`). */
+      headers: referenceMap(z, HEADER_NAME, 'HTTP header names').default({}),
+      disabled: z.boolean().default(false),
+    })
+    .strict(),
+);
 
 /** One `mcpServers` entry as written: a stdio server (`command`) or a streamable HTTP one (`url`). */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
@@ -113,201 +121,226 @@ export type McpHttpServerConfig = z.output<typeof mcpHttpServer>;
  * entry is checked, so a mistake is reported against the field it is in rather than as "matches
  * neither shape".
  */
-export const mcpServerConfigSchema = z.unknown().transform((value, context): McpServerConfig => {
-  if (!isPlainRecord(value)) {
-    context.addIssue({ code: 'invalid_type', expected: 'object', input: value });
+export const mcpServerConfigSchema = lazySchema((z) =>
+  z.unknown().transform((value, context): McpServerConfig => {
+    if (!isPlainRecord(value)) {
+      context.addIssue({ code: 'invalid_type', expected: 'object', input: value });
+      return z.NEVER;
+    }
+    const hasUrl = Object.hasOwn(value, 'url');
+    if (hasUrl === Object.hasOwn(value, 'command')) {
+      context.addIssue({
+        code: 'custom',
+        input: value,
+        message: hasUrl
+          ? 'has both command and url: a server is either local (command) or remote (url)'
+          : 'needs command (a local stdio server) or url (a remote streamable HTTP server)',
+      });
+      return z.NEVER;
+    }
+    const parsed = (hasUrl ? mcpHttpServer : mcpStdioServer).safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) context.addIssue({ ...issue, input: undefined } as z.core.$ZodRawIssue);
     return z.NEVER;
-  }
-  const hasUrl = Object.hasOwn(value, 'url');
-  if (hasUrl === Object.hasOwn(value, 'command')) {
-    context.addIssue({
-      code: 'custom',
-      input: value,
-      message: hasUrl
-        ? 'has both command and url: a server is either local (command) or remote (url)'
-        : 'needs command (a local stdio server) or url (a remote streamable HTTP server)',
-    });
-    return z.NEVER;
-  }
-  const parsed = (hasUrl ? mcpHttpServer : mcpStdioServer).safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) context.addIssue({ ...issue, input: undefined } as z.core.$ZodRawIssue);
-  return z.NEVER;
-});
+  }),
+);
 
-const toolName = z.string().min(1).max(128);
+const toolName = lazySchema((z) => z.string().min(1).max(128));
 
-const toolGates = z
-  .object({
-    /** Only these catalog tools may be sent; absent means no allow gate. */
-    allow: z.array(toolName).max(1024).optional(),
-    /** These catalog tools are never sent; absent means no deny gate. */
-    deny: z.array(toolName).max(1024).optional(),
-    /** `standard` keeps deferred tools behind discovery; `full` sends them up front too. */
-    surface: z.enum(['standard', 'full']).default('standard'),
-  })
-  .strict();
+const toolGates = lazySchema((z) =>
+  z
+    .object({
+      /** Only these catalog tools may be sent; absent means no allow gate. */
+      allow: z.array(toolName).max(1024).optional(),
+      /** These catalog tools are never sent; absent means no deny gate. */
+      deny: z.array(toolName).max(1024).optional(),
+      /** `standard` keeps deferred tools behind discovery; `full` sends them up front too. */
+      surface: z.enum(['standard', 'full']).default('standard'),
+    })
+    .strict(),
+);
 
 // A day is longer than any one model exchange; a larger figure is a typo, not a wish.
-const milliseconds = z.number().int().positive().max(86_400_000);
+const milliseconds = lazySchema((z) => z.number().int().positive().max(86_400_000));
 
 /** cw's own timeouts, each optional: what is left out keeps its default (docs/transport.md). */
-const timeoutsConfig = z
-  .object({
-    connect_ms: milliseconds.optional(),
-    first_byte_ms: milliseconds.optional(),
-    idle_ms: milliseconds.optional(),
-    total_ms: milliseconds.optional(),
-  })
-  .strict();
+const timeoutsConfig = lazySchema((z) =>
+  z
+    .object({
+      connect_ms: milliseconds.optional(),
+      first_byte_ms: milliseconds.optional(),
+      idle_ms: milliseconds.optional(),
+      total_ms: milliseconds.optional(),
+    })
+    .strict(),
+);
 
-const retriesConfig = z
-  .object({
-    /** Retries after the first attempt; 0 turns retrying off. */
-    max: z.number().int().min(0).max(10).optional(),
-    initial_delay_ms: milliseconds.optional(),
-    max_delay_ms: milliseconds.optional(),
-  })
-  .strict();
+const retriesConfig = lazySchema((z) =>
+  z
+    .object({
+      /** Retries after the first attempt; 0 turns retrying off. */
+      max: z.number().int().min(0).max(10).optional(),
+      initial_delay_ms: milliseconds.optional(),
+      max_delay_ms: milliseconds.optional(),
+    })
+    .strict(),
+);
 
 /** One permission rule: a tool name, optionally with a command in parentheses (`shell(npm test:*)`). */
-const permissionRule = z
-  .string()
-  .min(1)
-  .max(512)
-  .regex(/^[A-Za-z0-9_-]+(\(.*\))?$/s, 'must be a tool name, optionally followed by (command) or (prefix:*)');
+const permissionRule = lazySchema((z) =>
+  z
+    .string()
+    .min(1)
+    .max(512)
+    .regex(/^[A-Za-z0-9_-]+(\(.*\))?$/s, 'must be a tool name, optionally followed by (command) or (prefix:*)'),
+);
 
-const permissions = z
-  .object({
-    /** Calls these rules name run without asking, whatever the posture (except never). */
-    allow: z.array(permissionRule).max(256).default([]),
-    /** Calls these rules name are refused; deny wins over allow. */
-    deny: z.array(permissionRule).max(256).default([]),
-  })
-  .strict();
+const permissions = lazySchema((z) =>
+  z
+    .object({
+      /** Calls these rules name run without asking, whatever the posture (except never). */
+      allow: z.array(permissionRule).max(256).default([]),
+      /** Calls these rules name are refused; deny wins over allow. */
+      deny: z.array(permissionRule).max(256).default([]),
+    })
+    .strict(),
+);
 
-const toolLimits = z
-  .object({
-    output_bytes: z.number().int().min(1_024).max(10_000_000).optional(),
-    output_lines: z.number().int().min(10).max(100_000).optional(),
-    command_timeout_ms: milliseconds.optional(),
-  })
-  .strict();
+const toolLimits = lazySchema((z) =>
+  z
+    .object({
+      output_bytes: z.number().int().min(1_024).max(10_000_000).optional(),
+      output_lines: z.number().int().min(10).max(100_000).optional(),
+      command_timeout_ms: milliseconds.optional(),
+    })
+    .strict(),
+);
 
 /** What is layered into the system prompt after the base (docs/project-context.md). */
-const contextConfig = z
-  .object({
-    /** Append AGENTS.md from the cw home and from the workspace root down to the working folder. */
-    project_instructions: z.boolean().default(true),
-    /** Append the turn-context block: working folder, git branch and date. */
-    turn_context: z.boolean().default(false),
-  })
-  .strict();
+const contextConfig = lazySchema((z) =>
+  z
+    .object({
+      /** Append AGENTS.md from the cw home and from the workspace root down to the working folder. */
+      project_instructions: z.boolean().default(true),
+      /** Append the turn-context block: working folder, git branch and date. */
+      turn_context: z.boolean().default(false),
+    })
+    .strict(),
+);
 
 /** One program `cw send` runs on the prompt before it is resolved (docs/hooks.md). */
-const messageSubmitHook = z
-  .object({
-    /** The program and its arguments; no shell is involved. */
-    command: z.array(z.string().min(1).max(4096)).min(1).max(256),
-    /** How long the hook may run before the send stops. */
-    timeout_ms: z.number().int().positive().max(600_000).default(10_000),
-  })
-  .strict();
+const messageSubmitHook = lazySchema((z) =>
+  z
+    .object({
+      /** The program and its arguments; no shell is involved. */
+      command: z.array(z.string().min(1).max(4096)).min(1).max(256),
+      /** How long the hook may run before the send stops. */
+      timeout_ms: z.number().int().positive().max(600_000).default(10_000),
+    })
+    .strict(),
+);
 
-const hooksConfig = z
-  .object({
-    /** Run in order on every new prompt `cw send` submits; preview never runs them. */
-    message_submit: z.array(messageSubmitHook).max(16).default([]),
-  })
-  .strict();
+const hooksConfig = lazySchema((z) =>
+  z
+    .object({
+      /** Run in order on every new prompt `cw send` submits; preview never runs them. */
+      message_submit: z.array(messageSubmitHook).max(16).default([]),
+    })
+    .strict(),
+);
 
 /** When cw send summarises older turns before a request (docs/compaction.md). */
-const compactionConfig = z
-  .object({
-    /** false: never compact before a send; `cw compact` still works on demand. */
-    enabled: z.boolean().default(true),
-    /** The share of the route's input budget the next request's estimate must reach to compact first. */
-    threshold: z.number().min(0.1).max(1).default(0.8),
-    /** The latest user turns kept word for word; everything before them is summarised. */
-    keep_recent_turns: z.number().int().min(1).max(50).default(1),
-  })
-  .strict();
+const compactionConfig = lazySchema((z) =>
+  z
+    .object({
+      /** false: never compact before a send; `cw compact` still works on demand. */
+      enabled: z.boolean().default(true),
+      /** The share of the route's input budget the next request's estimate must reach to compact first. */
+      threshold: z.number().min(0.1).max(1).default(0.8),
+      /** The latest user turns kept word for word; everything before them is summarised. */
+      keep_recent_turns: z.number().int().min(1).max(50).default(1),
+    })
+    .strict(),
+);
 
-const routeId = z.string().min(1).max(64);
+const routeId = lazySchema((z) => z.string().min(1).max(64));
 
 /** One route auto routing may choose, with optional words telling the classifier when it fits. */
-const autoCandidate = z.union([
-  routeId,
-  z.object({ route: routeId, when: z.string().min(1).max(500).optional() }).strict(),
-]);
+const autoCandidate = lazySchema((z) =>
+  z.union([routeId, z.object({ route: routeId, when: z.string().min(1).max(500).optional() }).strict()]),
+);
 
 /** Auto model routing: a classifier route picks one of the candidates for each new prompt (docs/auto-routing.md). */
-const autoConfig = z
-  .object({
-    /** The route the small classifying request goes to. */
-    classifier_route: routeId,
-    candidates: z.array(autoCandidate).min(1).max(16),
-  })
-  .strict();
+const autoConfig = lazySchema((z) =>
+  z
+    .object({
+      /** The route the small classifying request goes to. */
+      classifier_route: routeId,
+      candidates: z.array(autoCandidate).min(1).max(16),
+    })
+    .strict(),
+);
 
 /** The shape of `$CW_HOME/config.json`. Every field is optional: no file means the built-in default route. */
-export const cwConfigSchema = z
-  .object({
-    route: z.string().min(1).max(64).optional(),
-    model: z.string().min(1).max(256).optional(),
-    reasoning: z.enum(REASONING_SELECTIONS).optional(),
-    session: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _')
-      .optional(),
-    routes: z.record(z.string().min(1).max(64), customRoute).default({}),
-    mcpServers: z
-      .unknown()
-      // Checked on the map as written, before it is copied (a copy would drop `__proto__`), and as a
-      // whole, so a bad name is reported without repeating it.
-      .refine(
-        (servers) =>
-          !isPlainRecord(servers) || Object.keys(servers).every((name) => MCP_SERVER_NAME_PATTERN.test(name)),
-        'server names must be 1 to 64 letters, digits, - or _ (and not __proto__)',
-      )
-      .pipe(z.record(z.string(), mcpServerConfigSchema))
-      .default({}),
-    tools: toolGates.default({ surface: 'standard' }),
-    timeouts: timeoutsConfig.default({}),
-    /** Timeouts for one route, keyed by route id; a route's entry wins over the top level. */
-    route_timeouts: z.record(z.string().min(1).max(256), timeoutsConfig).default({}),
-    retries: retriesConfig.default({}),
-    /** The largest reply cw reads, in bytes. */
-    max_reply_bytes: z
-      .number()
-      .int()
-      .positive()
-      .max(2 ** 31)
-      .optional(),
-    /** What the agent loop may run without asking (docs/agent-loop.md). */
-    approval: z.enum(APPROVAL_POSTURES).default('ask'),
-    permissions: permissions.default({ allow: [], deny: [] }),
-    /** The folder file tools and commands act in; default: the git root above the current folder, else the current folder. */
-    workspace: z.string().min(1).max(4096).optional(),
-    /** Model requests one cw send may make in its loop. */
-    max_steps: z.number().int().min(1).max(200).optional(),
-    tool_limits: toolLimits.default({}),
-    /** Replace secret-shaped text in user messages and tool results before it goes to a model (docs/security.md). */
-    redact_outbound: z.boolean().default(true),
-    /** System-prompt layers after the base: AGENTS.md files and the turn-context block. */
-    context: contextConfig.default({ project_instructions: true, turn_context: false }),
-    /** Programs cw send runs on a new prompt before it resolves it (docs/hooks.md). */
-    hooks: hooksConfig.default({ message_submit: [] }),
-    /** Summarise older turns when the next request nears the route's input budget (docs/compaction.md). */
-    compaction: compactionConfig.default({ enabled: true, threshold: 0.8, keep_recent_turns: 1 }),
-    /** With `route: "auto"`: which routes a classifier chooses from, and where it runs (docs/auto-routing.md). */
-    auto: autoConfig.optional(),
-  })
-  .strict()
-  .refine((config) => config.route !== 'auto' || config.auto !== undefined, {
-    message: 'route auto needs an auto object with classifier_route and candidates (docs/auto-routing.md)',
-    path: ['route'],
-  });
+export const cwConfigSchema = lazySchema((z) =>
+  z
+    .object({
+      route: z.string().min(1).max(64).optional(),
+      model: z.string().min(1).max(256).optional(),
+      reasoning: z.enum(REASONING_SELECTIONS).optional(),
+      session: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _')
+        .optional(),
+      routes: z.record(z.string().min(1).max(64), customRoute).default({}),
+      mcpServers: z
+        .unknown()
+        // Checked on the map as written, before it is copied (a copy would drop `__proto__`), and as a
+        // whole, so a bad name is reported without repeating it.
+        .refine(
+          (servers) =>
+            !isPlainRecord(servers) || Object.keys(servers).every((name) => MCP_SERVER_NAME_PATTERN.test(name)),
+          'server names must be 1 to 64 letters, digits, - or _ (and not __proto__)',
+        )
+        .pipe(z.record(z.string(), mcpServerConfigSchema))
+        .default({}),
+      tools: toolGates.default({ surface: 'standard' }),
+      timeouts: timeoutsConfig.default({}),
+      /** Timeouts for one route, keyed by route id; a route's entry wins over the top level. */
+      route_timeouts: z.record(z.string().min(1).max(256), timeoutsConfig).default({}),
+      retries: retriesConfig.default({}),
+      /** The largest reply cw reads, in bytes. */
+      max_reply_bytes: z
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 31)
+        .optional(),
+      /** What the agent loop may run without asking (docs/agent-loop.md). */
+      approval: z.enum(APPROVAL_POSTURES).default('ask'),
+      permissions: permissions.default({ allow: [], deny: [] }),
+      /** The folder file tools and commands act in; default: the git root above the current folder, else the current folder. */
+      workspace: z.string().min(1).max(4096).optional(),
+      /** Model requests one cw send may make in its loop. */
+      max_steps: z.number().int().min(1).max(200).optional(),
+      tool_limits: toolLimits.default({}),
+      /** Replace secret-shaped text in user messages and tool results before it goes to a model (docs/security.md). */
+      redact_outbound: z.boolean().default(true),
+      /** System-prompt layers after the base: AGENTS.md files and the turn-context block. */
+      context: contextConfig.default({ project_instructions: true, turn_context: false }),
+      /** Programs cw send runs on a new prompt before it resolves it (docs/hooks.md). */
+      hooks: hooksConfig.default({ message_submit: [] }),
+      /** Summarise older turns when the next request nears the route's input budget (docs/compaction.md). */
+      compaction: compactionConfig.default({ enabled: true, threshold: 0.8, keep_recent_turns: 1 }),
+      /** With `route: "auto"`: which routes a classifier chooses from, and where it runs (docs/auto-routing.md). */
+      auto: autoConfig.optional(),
+    })
+    .strict()
+    .refine((config) => config.route !== 'auto' || config.auto !== undefined, {
+      message: 'route auto needs an auto object with classifier_route and candidates (docs/auto-routing.md)',
+      path: ['route'],
+    }),
+);
 
 /** A validated config. */
 export type CwConfig = z.output<typeof cwConfigSchema>;
@@ -417,17 +450,25 @@ export async function readConfigText(home: string): Promise<string | null> {
 /** Reads and validates `config.json` in the cw home; a missing file is an empty config. */
 export async function loadConfig(home: string, options: ConfigCheckOptions = {}): Promise<CwConfig> {
   const text = await readConfigText(home);
-  if (text === null) return cwConfigSchema.parse({});
+  if (text === null) return checkedConfig({});
   // Plain valid JSON that the schema accepts needs no JSONC parser: the common case stays fast. A
   // field written twice is taken last, as JSON does, on either path; cw config validate reports it.
   const plain = plainJson(text);
   if (plain !== undefined) {
-    const quick = cwConfigSchema.safeParse(plain.value);
+    const quick = checkWith('cw-config', cwConfigSchema, plain.value);
     if (quick.success) return quick.data;
   }
   const checked = await checkConfigText(text, { refuseDuplicateFields: false, ...options });
   if (!checked.ok) throw new ConfigError(checked.problems.map(formatConfigProblem));
   return checked.config;
+}
+
+/** The empty config's defaults. The schema accepts `{}`, so a failure here is a bug in the schema. */
+function checkedConfig(value: Record<string, never>): CwConfig {
+  const checked = checkWith('cw-config', cwConfigSchema, value);
+  if (!checked.success)
+    throw new Error(`the config schema refuses an empty config: ${checked.error.issues[0]?.message}`);
+  return checked.data;
 }
 
 function plainJson(text: string): { value: unknown } | undefined {

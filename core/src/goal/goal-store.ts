@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../validation/lazy-zod.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withFileLock } from '../state/file-lock.js';
 import { parseSessionKey } from '../state/session-location.js';
@@ -11,16 +12,18 @@ export const MAX_GOAL_TOKEN_BUDGET = 1_000_000_000_000;
 /** The longest goal text, in characters. */
 export const MAX_GOAL_TEXT = 4_000;
 
-const goalFileSchema = z
-  .object({
-    version: z.literal(1),
-    text: z.string().min(1).max(MAX_GOAL_TEXT),
-    /** Null: the goal has no token budget and never stops a turn. */
-    token_budget: z.number().int().positive().max(MAX_GOAL_TOKEN_BUDGET).nullable(),
-    /** Provider-reported tokens (input plus output) of every request sent since the goal was set. */
-    tokens_used: z.number().int().min(0),
-  })
-  .strict();
+const goalFileSchema = lazySchema((z) =>
+  z
+    .object({
+      version: z.literal(1),
+      text: z.string().min(1).max(MAX_GOAL_TEXT),
+      /** Null: the goal has no token budget and never stops a turn. */
+      token_budget: z.number().int().positive().max(MAX_GOAL_TOKEN_BUDGET).nullable(),
+      /** Provider-reported tokens (input plus output) of every request sent since the goal was set. */
+      tokens_used: z.number().int().min(0),
+    })
+    .strict(),
+);
 
 /** A session's goal as stored. */
 export type Goal = z.output<typeof goalFileSchema>;

@@ -5,7 +5,8 @@
 // Every string field holds a short label that crossed the redaction module (an identifier, a
 // catalog model, a phrase, a package name, redacted error text), an enum, or a hash. No field can
 // hold prompt text, message content, a schema, a credential, a URL path or an absolute path.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../validation/lazy-zod.js';
 import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
 import {
   CONTEXT_SOURCES,
@@ -24,6 +25,7 @@ export const MANIFEST_SCHEMA_VERSION = 1;
  * own output, so only `diff`, the schema generator and the tests pay for constructing it.
  */
 function buildManifestSchema() {
+  const z = zod();
   // Printable, single-line, bounded: what the redaction module guarantees for labels.
   const label = z
     .string()

@@ -1,40 +1,47 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../validation/lazy-zod.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withFileLock } from '../state/file-lock.js';
 
-const jsonObject = z.record(z.string(), z.json());
+const jsonObject = lazySchema((z) => z.record(z.string(), z.json()));
 
-const snapshotTool = z
-  .object({
-    name: z.string().min(1),
-    /** The tool's description as the server gave it; empty when it gave none. */
-    description: z.string(),
-    inputSchema: jsonObject,
-    /** The server's hints (readOnlyHint, destructiveHint, …) as it gave them; absent when it gave none. */
-    annotations: jsonObject.optional(),
-  })
-  .strict();
+const snapshotTool = lazySchema((z) =>
+  z
+    .object({
+      name: z.string().min(1),
+      /** The tool's description as the server gave it; empty when it gave none. */
+      description: z.string(),
+      inputSchema: jsonObject,
+      /** The server's hints (readOnlyHint, destructiveHint, …) as it gave them; absent when it gave none. */
+      annotations: jsonObject.optional(),
+    })
+    .strict(),
+);
 
-const snapshotServer = z
-  .object({
-    /** mcpServerFingerprint of the config entry the tools were listed with. */
-    fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
-    /** What the server called itself when it connected; null when it said nothing usable. */
-    server: z.object({ name: z.string(), version: z.string() }).strict().nullable(),
-    tools: z.array(snapshotTool),
-    /** When the tools were listed, as an ISO 8601 timestamp. */
-    refreshed_at: z.string().min(1),
-  })
-  .strict();
+const snapshotServer = lazySchema((z) =>
+  z
+    .object({
+      /** mcpServerFingerprint of the config entry the tools were listed with. */
+      fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+      /** What the server called itself when it connected; null when it said nothing usable. */
+      server: z.object({ name: z.string(), version: z.string() }).strict().nullable(),
+      tools: z.array(snapshotTool),
+      /** When the tools were listed, as an ISO 8601 timestamp. */
+      refreshed_at: z.string().min(1),
+    })
+    .strict(),
+);
 
-const snapshotFile = z
-  .object({
-    version: z.literal(1),
-    servers: z.record(z.string(), snapshotServer),
-  })
-  .strict();
+const snapshotFile = lazySchema((z) =>
+  z
+    .object({
+      version: z.literal(1),
+      servers: z.record(z.string(), snapshotServer),
+    })
+    .strict(),
+);
 
 /** `$CW_HOME/mcp/snapshot.json`: the tools each MCP server listed at its last refresh. */
 export type McpSnapshot = z.output<typeof snapshotFile>;

@@ -10,12 +10,9 @@ import {
 import { CoreHooks } from '../hooks.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
-import {
-  capabilityRowSchema,
-  labelSchema,
-  type CapabilityRow,
-  type CapabilityRowInput,
-} from '../route/capability-row.js';
+import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
+import { isLabel } from '../route/label.js';
+import { checkWith } from '../validation/checked-values.js';
 import { PLUGIN_API_VERSION, type PluginApi, type PluginHooks, type PluginTapOptions } from './plugin-api.js';
 
 /** Why a plugin, or one of its rows, dialects or refiners, did not load. */
@@ -147,7 +144,7 @@ export class PluginRegistry {
       plugin,
       hooks,
       addRoute: (input: CapabilityRowInput) => {
-        const parsed = capabilityRowSchema.safeParse(input);
+        const parsed = checkWith('capability-row', capabilityRowSchema, input);
         if (!parsed.success) {
           const first = parsed.error.issues[0];
           const where = first ? first.path.join('.') || '(row)' : '(row)';
@@ -218,7 +215,7 @@ export class PluginRegistry {
 function dialectDefect(definition: DialectDefinition): string | null {
   if (typeof definition !== 'object' || definition === null) return 'addDialect takes an object';
   const id: unknown = definition.id;
-  if (typeof id !== 'string' || !labelSchema.safeParse(id).success) return 'dialect id must be a kebab-case label';
+  if (typeof id !== 'string' || !isLabel(id)) return 'dialect id must be a kebab-case label';
   const missing = DIALECT_PARTS.filter((part) => typeof definition[part] !== 'function');
   return missing.length === 0 ? null : `dialect ${id} has no ${missing.join(', ')} function`;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../validation/lazy-zod.js';
 
 /** The placeholder an endpoint path may carry for the wire model, on wires that name the model in the URL. */
 export const MODEL_PLACEHOLDER = '{model}';
@@ -9,12 +9,14 @@ export const MODEL_PLACEHOLDER = '{model}';
  * goes. No other brace is allowed, so a typo such as `{modle}` is an error at registration rather
  * than a literal brace on the wire. A fragment would never reach the server.
  */
-export const endpointPathSchema = z
-  .string()
-  .max(512)
-  .startsWith('/')
-  .refine((path) => !path.includes('#'), 'must not carry a fragment (#...)')
-  .refine(
-    (path) => !/[{}]/.test(path.split(MODEL_PLACEHOLDER).join('')),
-    'may hold {model} for the wire model and no other brace',
-  );
+export const endpointPathSchema = lazySchema((z) =>
+  z
+    .string()
+    .max(512)
+    .startsWith('/')
+    .refine((path) => !path.includes('#'), 'must not carry a fragment (#...)')
+    .refine(
+      (path) => !/[{}]/.test(path.split(MODEL_PLACEHOLDER).join('')),
+      'may hold {model} for the wire model and no other brace',
+    ),
+);

@@ -2,6 +2,7 @@ import type { CwConfig } from '../config/cw-config.js';
 import type { CoreHooks } from '../hooks.js';
 import { ANSWERED_BY } from './answered-by.js';
 import { capabilityRowSchema, type CapabilityRow } from './capability-row.js';
+import { checkWith } from '../validation/checked-values.js';
 import { resolveModelFacts, wireModelOf, type ModelFacts } from './model-facts.js';
 
 /** What route resolution is asked: which route id, under which config, with which rows registered. */
@@ -60,7 +61,7 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
     );
   }
   const { plugin: _claimed, ...data } = resolved.row;
-  const checked = capabilityRowSchema.safeParse(data);
+  const checked = checkWith('capability-row', capabilityRowSchema, data);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     throw new RoutePlanError(
@@ -82,7 +83,7 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
   const plugin = answeredBy === ROW_TABLE_TAP ? (owner?.plugin ?? resolved.row.plugin) : answeredBy;
   // The model's own facts last: an override never changes the base URL or the key, so the check above holds.
   const facts = resolveModelFacts(checked.data, resolved.model);
-  const effective = capabilityRowSchema.safeParse(facts.row);
+  const effective = checkWith('capability-row', capabilityRowSchema, facts.row);
   if (!effective.success) {
     const issue = effective.error.issues[0];
     throw new RoutePlanError(

@@ -1,12 +1,14 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import { lazySchema } from '../validation/lazy-zod.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withFileLock } from '../state/file-lock.js';
 import { sessionStateFile } from '../state/session-state-file.js';
 import { SKILL_NAME_PATTERN } from './skill-file.js';
 
-const pendingSkillSchema = z.strictObject({ version: z.literal(1), name: z.string().regex(SKILL_NAME_PATTERN) });
+const pendingSkillSchema = lazySchema((z) =>
+  z.strictObject({ version: z.literal(1), name: z.string().regex(SKILL_NAME_PATTERN) }),
+);
 
 /** The pending-skill file of a session cannot be read; the message names no path. */
 export class PendingSkillError extends Error {

@@ -1,0 +1,151 @@
+import { sha256Hex } from '../canonical/sha256.js';
+
+/** What a schema check returns: zod's safeParse result, as far as the core reads it. */
+export type CheckResult<Output> =
+  | { readonly success: true; readonly data: Output }
+  | { readonly success: false; readonly error: { readonly issues: readonly CheckIssue[] } };
+
+/** One problem a schema found, as the core reports it. */
+export interface CheckIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/** Anything with zod's safeParse. */
+export interface SafeParsable<Output> {
+  safeParse(input: unknown): CheckResult<Output>;
+}
+
+/**
+ * Schema outputs recorded for inputs seen before, by schema name and a hash of the input's exact JSON
+ * text. A check is a pure function of its input, so an input seen before has the output recorded
+ * then. The CLI records the checks of the built-in plugins' rows and of an empty config when it is
+ * built, so a preview of them never loads zod (docs/performance.md).
+ */
+export interface CheckedValues {
+  readonly version: 1;
+  /** `<schema>:<sha256 of the input's JSON text>` → the output's JSON text and the paths zod froze. */
+  readonly entries: Readonly<Record<string, CheckedEntry>>;
+}
+
+/** One recorded output. */
+export interface CheckedEntry {
+  readonly output: string;
+  /** JSON Pointers of the arrays and objects zod returned frozen (`.readonly()`); `""` is the whole value. */
+  readonly frozen: readonly string[];
+}
+
+let known: Readonly<Record<string, CheckedEntry>> = {};
+let recording: Record<string, CheckedEntry> | undefined;
+
+/** Lets checks answer from recorded outputs; a file that is not a CheckedValues is ignored. */
+export function useCheckedValues(values: unknown): boolean {
+  if (!isCheckedValues(values)) return false;
+  known = values.entries;
+  return true;
+}
+
+/** Starts recording every successful check; the returned function stops and hands over what was recorded. */
+export function recordCheckedValues(): () => CheckedValues {
+  recording = {};
+  return () => {
+    const entries = recording ?? {};
+    recording = undefined;
+    return { version: 1, entries };
+  };
+}
+
+/**
+ * `schema.safeParse(input)`, answered from the recorded outputs when this exact input was checked
+ * before. Only successes are recorded: a failure always reaches the schema, which names the problem.
+ */
+export function checkWith<Output>(name: string, schema: SafeParsable<Output>, input: unknown): CheckResult<Output> {
+  const text = exactJsonText(input);
+  const key = text === undefined ? undefined : `${name}:${sha256Hex(text)}`;
+  const entry = key === undefined ? undefined : known[key];
+  if (entry !== undefined) return { success: true, data: revive(entry) as Output };
+  const result = schema.safeParse(input);
+  if (recording !== undefined && key !== undefined && result.success) {
+    const recorded = record(result.data);
+    if (recorded !== undefined) recording[key] = recorded;
+  }
+  return result;
+}
+
+/**
+ * The input's JSON text, or undefined when JSON text would not say exactly what the schema sees:
+ * `undefined` members, functions, -0, non-finite numbers, class instances, accessors or symbols.
+ * Two inputs with the same text then get the same verdict. Key order is kept, since a record's output
+ * keeps its input's order.
+ */
+function exactJsonText(value: unknown): string | undefined {
+  return isExactJson(value, 0) ? JSON.stringify(value) : undefined;
+}
+
+const MAX_DEPTH = 64;
+
+function isExactJson(value: unknown, depth: number): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== 'object' || depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let index = 0; index < value.length; index += 1) {
+      if (!Object.hasOwn(value, index) || !isExactJson(value[index], depth + 1)) return false;
+    }
+    return Object.getOwnPropertySymbols(value).length === 0;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || Object.getOwnPropertySymbols(value).length > 0) return false;
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  for (const key in descriptors) {
+    const descriptor = descriptors[key];
+    if (descriptor === undefined || !descriptor.enumerable || !('value' in descriptor)) return false;
+    if (!isExactJson(descriptor.value, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** The output as JSON text plus where zod froze it; undefined when JSON cannot carry it exactly. */
+function record(output: unknown): CheckedEntry | undefined {
+  if (!isExactJson(output, 0)) return undefined;
+  const frozen: string[] = [];
+  const walk = (node: unknown, pointer: string): void => {
+    if (typeof node !== 'object' || node === null) return;
+    if (Object.isFrozen(node)) frozen.push(pointer);
+    for (const [key, child] of Object.entries(node))
+      walk(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  };
+  walk(output, '');
+  return { output: JSON.stringify(output), frozen };
+}
+
+/** A fresh copy of a recorded output, frozen where zod froze it: callers get what zod would give them. */
+function revive(entry: CheckedEntry): unknown {
+  const value = JSON.parse(entry.output) as unknown;
+  // Deepest first, so a frozen parent is frozen after its children.
+  for (const pointer of [...entry.frozen].reverse()) {
+    const node = pointer
+      .split('/')
+      .slice(1)
+      .reduce<unknown>(
+        (parent, step) => (parent as Record<string, unknown>)[step.replace(/~1/g, '/').replace(/~0/g, '~')],
+        value,
+      );
+    Object.freeze(node);
+  }
+  return value;
+}
+
+function isCheckedValues(value: unknown): value is CheckedValues {
+  if (typeof value !== 'object' || value === null) return false;
+  const { version, entries } = value as { version?: unknown; entries?: unknown };
+  if (version !== 1 || typeof entries !== 'object' || entries === null || Array.isArray(entries)) return false;
+  return Object.values(entries).every(
+    (entry) =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof (entry as CheckedEntry).output === 'string' &&
+      Array.isArray((entry as CheckedEntry).frozen) &&
+      (entry as CheckedEntry).frozen.every((pointer) => typeof pointer === 'string'),
+  );
+}
