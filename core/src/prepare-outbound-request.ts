@@ -38,11 +38,11 @@ export interface PreparedOutboundRequest {
   readonly body: WireBody;
   /** What the dialect says about the finished body: its regions and the wire facts the manifest reports. */
   readonly layout: BodyLayout;
-  /** The exact bytes the transport sends: the body serialized in wire key order. */
+  /** The exact bytes the transport sends: the body serialized in wire key order (canonical.wireSha256 is its digest). */
   readonly bodyText: string;
-  /** The body's RFC 8785 canonical form: what body_sha256 hashes, serialized once here and reused. */
+  /** The body's RFC 8785 canonical form: what body_sha256 hashes. */
   readonly canonicalBodyText: string;
-  /** That serialization with the sizes of the body's parts, which the byte classes read. */
+  /** Both digests of the body with the sizes of its parts, which the manifest and the byte classes read. */
   readonly canonical: CanonicalBody;
   readonly projection: ToolProjection;
   readonly reasoning: ReasoningPlan | null;
@@ -200,23 +200,27 @@ export function prepareOutboundRequest(
   placePromptCacheKey(body, promptCacheKeyField, promptCacheKey(snapshot.session.name, messages));
   // Keys the route never takes go last, after every tap, so no plugin can put one back.
   for (const key of row.omit_body_keys) delete body[key];
-  let bodyText: string;
+  // The layout names the turn items, which the digests write one by one; a body that is not JSON is
+  // still reported before a layout that could not be read.
+  let layout: BodyLayout | undefined;
+  let layoutError: unknown;
+  try {
+    layout = dialect.describeBody(body);
+  } catch (error) {
+    layoutError = error;
+  }
   let canonical: CanonicalBody;
   try {
-    canonical = canonicalBody(body);
-    bodyText = JSON.stringify(body);
+    canonical = canonicalBody(body, layout?.itemsKey || null);
   } catch (error) {
     throw new RequestPreparationError(
       `the ${row.dialect} body is not valid JSON: ${(error as Error).message}`,
       toolSurface,
     );
   }
-  let layout: BodyLayout;
-  try {
-    layout = dialect.describeBody(body);
-  } catch (error) {
+  if (layout === undefined) {
     throw new RequestPreparationError(
-      `describing the ${row.dialect} body failed: ${(error as Error).message}`,
+      `describing the ${row.dialect} body failed: ${(layoutError as Error).message}`,
       toolSurface,
     );
   }
@@ -235,8 +239,13 @@ export function prepareOutboundRequest(
     apiKeyEnv: row.auth.api_key_env,
     body,
     layout,
-    bodyText,
-    canonicalBodyText: canonical.text,
+    // Written when first read (the transport reads it; a preview needs only its digest and size).
+    get bodyText() {
+      return canonical.wireText;
+    },
+    get canonicalBodyText() {
+      return canonical.text;
+    },
     canonical,
     projection,
     reasoning,

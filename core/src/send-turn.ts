@@ -2,7 +2,6 @@ import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js'
 import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
-import { sha256Hex } from './canonical/sha256.js';
 import { type AutoRouteChoice, writeAutoRouteChoice } from './auto-route/auto-route-choice.js';
 import { classifyRoute } from './auto-route/classify-route.js';
 import { onRoute } from './auto-route/on-route.js';
@@ -192,7 +191,7 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
         }
         options.onStep?.(step, plan.input);
         const { reply, finishReason } = await exchange(current, plan, options);
-        const bodySha256 = sha256Hex(plan.prepared.canonicalBodyText);
+        const bodySha256 = plan.prepared.canonical.sha256;
         const assistant: ConversationMessage = {
           role: 'assistant',
           content: reply.text,

@@ -2,6 +2,7 @@ import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalBody } from './canonical-body.js';
+import { sha256Hex } from './sha256.js';
 import { CanonicalJsonError, canonicalJson, canonicalJsonBytes, type JsonValue } from './canonical-json.js';
 
 const jsonObject = fc.dictionary(fc.oneof(fc.string(), fc.nat({ max: 20 }).map(String)), fc.jsonValue({ maxDepth: 3 }));
@@ -28,8 +29,13 @@ describe('canonicalBody', () => {
     fc.assert(
       fc.property(bodyArbitrary, (generated) => {
         const body = JSON.parse(JSON.stringify(generated)) as { [key: string]: JsonValue };
-        const canonical = canonicalBody(body);
+        const canonical = canonicalBody(body, 'messages');
         expect(canonical.text).toBe(canonicalJson(body));
+        // The digests are of exactly these texts, and the wire text is the body in its own key order.
+        expect(canonical.sha256).toBe(sha256Hex(canonical.text));
+        expect(canonical.wireText).toBe(JSON.stringify(body));
+        expect(canonical.wireSha256).toBe(sha256Hex(JSON.stringify(body)));
+        expect(canonical.wireBytes).toBe(Buffer.byteLength(JSON.stringify(body), 'utf8'));
         expect(canonical.text).toBe(canonicalize(body));
         expect(canonical.bytes).toBe(Buffer.byteLength(canonical.text, 'utf8'));
         for (const [key, value] of Object.entries(body)) {
@@ -69,5 +75,19 @@ describe('canonicalBody', () => {
     expect(() => canonicalBody({ messages: [1, , 3] as JsonValue[] })).toThrow(/sparse array at \$\.<key>/);
     expect(() => canonicalBody({ '\uDC00': 1 })).toThrow(CanonicalJsonError);
     expect(() => canonicalBody({ when: new Date(0) as unknown as JsonValue })).toThrow(/non-plain object/);
+  });
+
+  it('digests pieces larger than its buffer, split between surrogate pairs, as the whole text', () => {
+    const long = `${'😀'.repeat(200_000)}é${'a'.repeat(300_001)}`;
+    const body = { messages: [{ role: 'tool', content: long }, 'x'], tools: [{ b: long, a: 1 }], z: long };
+    for (const itemsKey of ['messages', 'tools', 'z', null]) {
+      const canonical = canonicalBody(body, itemsKey);
+      expect(canonical.sha256).toBe(sha256Hex(canonicalJson(body)));
+      expect(canonical.wireSha256).toBe(sha256Hex(JSON.stringify(body)));
+      expect(canonical.bytes).toBe(Buffer.byteLength(canonicalJson(body), 'utf8'));
+      expect(canonical.itemBytes('messages', [0, 1, 7])).toBe(
+        canonicalJsonBytes(body.messages[0]) + canonicalJsonBytes('x') + canonicalJsonBytes(null),
+      );
+    }
   });
 });

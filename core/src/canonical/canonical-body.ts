@@ -1,15 +1,26 @@
 import { canonicalJson, canonicalView, ORDER_NOT_NATIVE, type JsonValue } from './canonical-json.js';
+import { sha256Hex } from './sha256.js';
+import { Sha256Pieces } from './sha256-pieces.js';
 
 /**
- * A body's canonical text and the canonical UTF-8 sizes of its parts, from one walk of the body: the
- * sizes are read off the same key-sorted view the text was written from, never by sorting the body
- * again, and the largest part is sized by difference rather than written twice (docs/performance.md).
+ * A body's canonical and wire digests and the canonical UTF-8 sizes of its parts, from one walk of the
+ * body: the sizes are read off the same key-sorted view the digest was written from, never by sorting
+ * the body again, and the turn items are written one by one into the digests, so their sizes come
+ * with them and the whole text is never one string (docs/performance.md).
  */
 export interface CanonicalBody {
-  /** The RFC 8785 canonical form of the whole body: what body_sha256 hashes. */
+  /** The RFC 8785 canonical form of the whole body: what body_sha256 hashes. Written when first read. */
   readonly text: string;
   /** UTF-8 bytes of `text`. */
   readonly bytes: number;
+  /** SHA-256 (lowercase hex) of `text`: body_sha256. */
+  readonly sha256: string;
+  /** The body in the builder's key order, the exact bytes the transport sends. Written when first read. */
+  readonly wireText: string;
+  /** SHA-256 of `wireText`: body_wire_sha256. */
+  readonly wireSha256: string;
+  /** UTF-8 bytes of `wireText`: the same members in another order, so the same as `bytes`. */
+  readonly wireBytes: number;
   /** The canonical text of the body's value at `key`, written from the sorted view; undefined when there is none. */
   valueText(key: string): string | undefined;
   /** Canonical UTF-8 bytes of the body's value at `key`; undefined when the body has no such key. */
@@ -25,17 +36,35 @@ export interface CanonicalBody {
 
 type Body = { readonly [key: string]: JsonValue };
 
-/** Serializes a body canonically once and keeps its key-sorted view to size its parts from. */
-export function canonicalBody(body: Body): CanonicalBody {
+const NULL_BYTES = 4;
+
+/**
+ * Digests a body canonically and as sent, once each, and keeps its key-sorted view to size its parts
+ * from. `itemsKey` names the member that holds the turn items (the dialect's layout says which):
+ * its elements are written one at a time, and their sizes kept.
+ */
+export function canonicalBody(body: Body, itemsKey: string | null = null): CanonicalBody {
   const view = canonicalView(body);
   if (view === ORDER_NOT_NATIVE) return slowCanonicalBody(body);
   const sorted = view as Body;
-  const text = JSON.stringify(sorted);
-  const bytes = Buffer.byteLength(text, 'utf8');
+  const canonical = digestMembers(sorted, itemsKey);
+  const wire = digestMembers(body, itemsKey);
   const viewBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
+  let text: string | undefined;
+  let wireText: string | undefined;
   return {
-    text,
-    bytes,
+    get text() {
+      text ??= JSON.stringify(sorted);
+      return text;
+    },
+    bytes: canonical.bytes,
+    sha256: canonical.sha256,
+    get wireText() {
+      wireText ??= JSON.stringify(body);
+      return wireText;
+    },
+    wireSha256: wire.sha256,
+    wireBytes: wire.bytes,
     valueText: (key) => (Object.hasOwn(sorted, key) ? JSON.stringify(sorted[key]) : undefined),
     valueBytes: (key) => (Object.hasOwn(sorted, key) ? viewBytes(sorted[key]) : undefined),
     valueBytesByDifference: (key) => {
@@ -44,11 +73,15 @@ export function canonicalBody(body: Body): CanonicalBody {
       // Each member is its escaped key, a colon and its value; the commas and two braces are framing.
       let rest = 2 + members.length - 1 + viewBytes(key) + 1;
       for (const member of members) if (member !== key) rest += viewBytes(member) + 1 + viewBytes(sorted[member]);
-      return bytes - rest;
+      return canonical.bytes - rest;
     },
     itemBytes: (key, indexes) => {
       if (indexes.length === 0) return 0;
       const list = sorted[key];
+      const sizes = key === itemsKey ? canonical.itemSizes : null;
+      if (sizes !== null) {
+        return indexes.reduce((total, index) => total + (sizes[index] ?? NULL_BYTES), 0);
+      }
       const items = indexes.map((index) => (Array.isArray(list) ? (list[index] ?? null) : null));
       // One write of the selected elements: their sizes plus the brackets and the commas between them.
       return viewBytes(items) - 2 - (items.length - 1);
@@ -56,14 +89,52 @@ export function canonicalBody(body: Body): CanonicalBody {
   };
 }
 
+/**
+ * The SHA-256 and UTF-8 bytes of `JSON.stringify(object)`, written member by member in the object's
+ * own key order, the items array element by element, with the size of each element. Exact for JSON
+ * data, which canonicalView has checked the body is: no member is skipped and none has a toJSON.
+ */
+function digestMembers(
+  object: Body,
+  itemsKey: string | null,
+): { sha256: string; bytes: number; itemSizes: number[] | null } {
+  const pieces = new Sha256Pieces();
+  let itemSizes: number[] | null = null;
+  pieces.write('{');
+  let first = true;
+  for (const key of Object.keys(object)) {
+    pieces.write(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
+    first = false;
+    const value = object[key];
+    if (key === itemsKey && Array.isArray(value)) {
+      itemSizes = new Array<number>(value.length);
+      pieces.write('[');
+      for (let index = 0; index < value.length; index += 1) {
+        if (index > 0) pieces.write(',');
+        itemSizes[index] = pieces.write(JSON.stringify(value[index]));
+      }
+      pieces.write(']');
+    } else {
+      pieces.write(JSON.stringify(value));
+    }
+  }
+  pieces.write('}');
+  return { ...pieces.digest(), itemSizes };
+}
+
 /** The same sizes by serializing each part: for the rare body native stringify cannot order. */
 function slowCanonicalBody(body: Body): CanonicalBody {
   const text = canonicalJson(body);
+  const wireText = JSON.stringify(body);
   const bytesOf = (value: unknown): number => Buffer.byteLength(canonicalJson(value), 'utf8');
   const valueBytes = (key: string): number | undefined => (Object.hasOwn(body, key) ? bytesOf(body[key]) : undefined);
   return {
     text,
     bytes: Buffer.byteLength(text, 'utf8'),
+    sha256: sha256Hex(text),
+    wireText,
+    wireSha256: sha256Hex(wireText),
+    wireBytes: Buffer.byteLength(wireText, 'utf8'),
     valueText: (key) => (Object.hasOwn(body, key) ? canonicalJson(body[key]) : undefined),
     valueBytes,
     valueBytesByDifference: valueBytes,

@@ -18,7 +18,7 @@ export function requestTokens(
     reply.text + reply.toolCalls.map((call) => call.name + call.arguments).join(''),
     'utf8',
   );
-  const input = plan.measured?.estimates.total_conservative ?? Math.ceil(Buffer.byteLength(plan.prepared.bodyText) / 4);
+  const input = plan.measured?.estimates.total_conservative ?? Math.ceil(plan.prepared.canonical.wireBytes / 4);
   return input + Math.ceil(replyBytes / 4);
 }
 

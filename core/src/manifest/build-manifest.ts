@@ -100,7 +100,7 @@ export function renderManifest(
       : offlineTokenCounts(
           prepared.route.row.tokenizer ?? null,
           classValues(prepared.body, prepared.layout),
-          prepared.canonicalBodyText,
+          () => prepared.canonicalBodyText,
         );
   return manifest({ exact: routeFacts(prepared) }, toolSection(snapshot, prepared), {
     exact: bodyFacts(prepared, measured, counts),
@@ -315,9 +315,9 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     wire_output_cap_tokens: cap,
     wire_output_cap_field: capField,
     provider_reported_usage: unavailable('provider-request-not-executed'),
-    body_sha256: sha256Hex(prepared.canonicalBodyText),
-    body_wire_sha256: sha256Hex(prepared.bodyText),
-    body_wire_bytes: Buffer.byteLength(prepared.bodyText, 'utf8'),
+    body_sha256: prepared.canonical.sha256,
+    body_wire_sha256: prepared.canonical.wireSha256,
+    body_wire_bytes: prepared.canonical.wireBytes,
     tool_schema_wire_sha256: toolsSha,
     local_system_tools_component_sha256: sha256Hex(`system=${systemSha}\ntools=${toolsSha ?? ''}\n`),
     prompt_cache: {

@@ -31,7 +31,8 @@ const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 export function offlineTokenCounts(
   encoding: OfflineTokenizer | null,
   values: ClassValues,
-  bodyText: string,
+  /** The canonical body text, read only when there is a tokenizer to count it with. */
+  bodyText: () => string,
 ): TokenizerCounts {
   if (encoding === null) return unavailable('no-offline-tokenizer-for-route');
   let encoder: Encoder;
@@ -46,7 +47,7 @@ export function offlineTokenCounts(
     exact: {
       basis: 'offline-tokenizer-count',
       encoding,
-      whole_body: count(bodyText),
+      whole_body: count(bodyText()),
       system: count(joined(values.system)),
       tool_schemas: values.tools === undefined ? 0 : count(canonicalJson(values.tools)),
       messages: count(joined(values.conversationItems)),

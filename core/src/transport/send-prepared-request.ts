@@ -1,3 +1,4 @@
+import { sha256Hex } from '../canonical/sha256.js';
 import type { IncomingMessage } from 'node:http';
 import type { DialectDefinition } from '../dialect/dialect-contract.js';
 import type { PreparedOutboundRequest } from '../prepare-outbound-request.js';
@@ -69,11 +70,17 @@ export async function sendPreparedRequest(
   const sleep =
     options.sleep ?? ((milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
   const deadline = Date.now() + settings.timeouts.totalMs;
+  // The text is written when first read, here: it must still be the body the preview digested, or
+  // what goes out would not be what was shown.
+  const bodyText = prepared.bodyText;
+  if (sha256Hex(bodyText) !== prepared.canonical.wireSha256) {
+    throw new Error('the prepared body changed after it was digested; nothing was sent');
+  }
 
   for (let attempt = 0; ; attempt++) {
     let response: IncomingMessage;
     try {
-      response = await openPost(url, headers, prepared.bodyText, settings.timeouts, deadline, options.signal);
+      response = await openPost(url, headers, bodyText, settings.timeouts, deadline, options.signal);
     } catch (error) {
       if (options.signal?.aborted) {
         throw new ProviderError('interrupted before the provider answered; nothing was saved', { kind: 'interrupted' });
