@@ -36,4 +36,39 @@ describe('replaceOutboundSecrets', () => {
     const once = replaceOutboundSecrets(`password=hunter22 ${FAKE_SK}`);
     expect(replaceOutboundSecrets(once.text)).toEqual({ text: once.text, count: 0 });
   });
+
+  // The assignment passes are skipped on text holding none of the words a secret key ends in, so
+  // every such ending, in every spelling a key takes, must still be found.
+  const ENDINGS = ['token', 'secret', 'password', 'passwd', 'apikey', 'authorization', 'credential'];
+  const PAIRS = [
+    ['api', 'key'],
+    ['access', 'key'],
+    ['secret', 'key'],
+    ['private', 'key'],
+    ['client', 'secret'],
+    ['auth', 'token'],
+  ];
+  const spellings = (words: readonly string[]): string[] => {
+    const cap = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+    return [
+      words.join('_'),
+      words.join('_').toUpperCase(),
+      words.join('-'),
+      words.join('.'),
+      words.map((word, index) => (index === 0 ? word : cap(word))).join(''),
+      words.map(cap).join('-'),
+    ];
+  };
+  const keys = [...ENDINGS.map((word) => ['db', word]), ...PAIRS].flatMap(spellings);
+
+  it.each(keys)('replaces the value assigned to %s, in every assignment form', (key) => {
+    for (const [input, output] of [
+      [`${key}=Zq8vLw3nRt`, `${key}=${M}`],
+      [`  ${key}: Zq8vLw3nRt`, `  ${key}: ${M}`],
+      [`{"${key}": "Zq8vLw3nRt"}`, `{"${key}": "${M}"}`],
+      [`run --${key}=Zq8vLw3nRt now`, `run --${key}=${M} now`],
+    ]) {
+      expect(replaceOutboundSecrets(input as string)).toEqual({ text: output, count: 1 });
+    }
+  });
 });

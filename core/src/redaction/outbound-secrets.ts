@@ -43,6 +43,10 @@ const QUOTED_ASSIGNMENT = new RegExp(`(["'])(${KEY})\\1([ \\t]*[:=][ \\t]*)(${VA
 // `key=value` inside a word, as in a query string or a command line (`--password=…`, `?api_key=…`).
 const INLINE_ASSIGNMENT = new RegExp(`(?<![A-Za-z0-9_.-])(-{0,2})(${KEY})(=)([^\\s"'\`,;&]+)`, 'g');
 
+// An assignment's value is replaced only when its key names a secret, and every key that does holds
+// one of these words (see namesSecret): text without any of them has no assignment to replace.
+const SECRET_KEY_WORD = /key|token|secret|passw|authorization|credential/i;
+
 /** Text with its secrets replaced by the marker, and how many were replaced. */
 export interface OutboundRedaction {
   readonly text: string;
@@ -56,8 +60,10 @@ export function replaceOutboundSecrets(text: string): OutboundRedaction {
     count += 1;
     return OUTBOUND_SECRET_MARKER;
   };
-  let result = text.replace(PEM_PRIVATE_KEY, mark);
+  // A PEM block opens with a run of five dashes, which plain text seldom holds.
+  let result = text.includes('-----') ? text.replace(PEM_PRIVATE_KEY, mark) : text;
   if (ANY_SHAPE.test(result)) for (const shape of SHAPES_IN_TEXT) result = result.replace(shape, mark);
+  if (!SECRET_KEY_WORD.test(result)) return { text: result, count };
   const assignment = (whole: string, before: string, key: string, separator: string, value: string): string => {
     if (!namesSecret(key) || !looksLikeSecretValue(value)) return whole;
     const quote = value.startsWith('"') || value.startsWith("'") ? value.charAt(0) : '';
