@@ -145,3 +145,21 @@ describe('checkWith', () => {
     expect(frozenPaths(answered.data)).toEqual(frozenPaths(direct.data));
   });
 });
+
+describe('checkWith within one process', () => {
+  it('answers a check made before in this process without running the schema again', () => {
+    useCheckedValues({ version: 1, entries: {} });
+    const { calls, schema } = counted(shapes);
+    const input = { names: ['a'], count: 2 };
+    const first = checkWith('shapes', schema, input);
+    const second = checkWith('shapes', schema, structuredClone(input));
+    expect(calls.count).toBe(1);
+    expect(second).toStrictEqual(first);
+    if (!first.success || !second.success) throw new Error('expected success');
+    expect(second.data).not.toBe(first.data);
+    expect(Object.isFrozen(second.data.names)).toBe(true);
+    // A changed input is checked again.
+    checkWith('shapes', schema, { names: ['a'], count: 3 });
+    expect(calls.count).toBe(2);
+  });
+});

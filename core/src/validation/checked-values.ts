@@ -37,16 +37,22 @@ export interface CheckedEntry {
 
 let known: Readonly<Record<string, CheckedEntry>> = {};
 let recording: Record<string, CheckedEntry> | undefined;
+// Successes checked in this process: a route's row is checked again on every turn of an agent loop.
+const seen = new Map<string, CheckedEntry>();
+const MAX_SEEN = 256;
+const MAX_SEEN_OUTPUT = 1 << 16;
 
 /** Lets checks answer from recorded outputs; a file that is not a CheckedValues is ignored. */
 export function useCheckedValues(values: unknown): boolean {
   if (!isCheckedValues(values)) return false;
   known = values.entries;
+  seen.clear();
   return true;
 }
 
 /** Starts recording every successful check; the returned function stops and hands over what was recorded. */
 export function recordCheckedValues(): () => CheckedValues {
+  seen.clear();
   recording = {};
   return () => {
     const entries = recording ?? {};
@@ -56,18 +62,22 @@ export function recordCheckedValues(): () => CheckedValues {
 }
 
 /**
- * `schema.safeParse(input)`, answered from the recorded outputs when this exact input was checked
- * before. Only successes are recorded: a failure always reaches the schema, which names the problem.
+ * `schema.safeParse(input)`, answered from the recorded outputs, or from an earlier check in this
+ * process, when this exact input was checked before. Only successes are kept: a failure always
+ * reaches the schema, which names the problem.
  */
 export function checkWith<Output>(name: string, schema: SafeParsable<Output>, input: unknown): CheckResult<Output> {
   const text = exactJsonText(input);
   const key = text === undefined ? undefined : `${name}:${sha256Hex(text)}`;
-  const entry = key === undefined ? undefined : known[key];
+  const entry = key === undefined ? undefined : (known[key] ?? seen.get(key));
   if (entry !== undefined) return { success: true, data: revive(entry) as Output };
   const result = schema.safeParse(input);
-  if (recording !== undefined && key !== undefined && result.success) {
+  if (key !== undefined && result.success) {
     const recorded = record(result.data);
-    if (recorded !== undefined) recording[key] = recorded;
+    if (recorded !== undefined && recording !== undefined) recording[key] = recorded;
+    else if (recorded !== undefined && recorded.output.length <= MAX_SEEN_OUTPUT && seen.size < MAX_SEEN) {
+      seen.set(key, recorded);
+    }
   }
   return result;
 }
