@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '@oclif/core';
 import type { CwSnapshot, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
 
@@ -31,14 +33,21 @@ export function defaultRouteOf(pjson: unknown): string {
 /**
  * Turns oclif's plugin list into descriptors: built-in and third-party plugins load the same way.
  * oclif finishes loading plugins in whatever order their files arrive, so the built-ins are put in
- * the order cli/package.json lists them, ahead of installed and linked ones: route and dialect ids
- * are first come (docs/architecture.md), and listings should not reshuffle from run to run.
+ * the order cli/package.json lists them, ahead of installed and then linked ones in the order the
+ * plugin data folder lists them: route and dialect ids are first come (docs/architecture.md), and
+ * listings should not reshuffle from run to run. plugin-descriptors-from-files.ts gives this order too.
  */
 export function pluginDescriptors(config: Config): PluginDescriptor[] {
   const listed = (config.pjson as { oclif?: { plugins?: unknown } }).oclif?.plugins;
   const order = new Map((Array.isArray(listed) ? listed : []).map((name, index) => [String(name), index] as const));
+  const installed = installedOrder(config.dataDir);
   const rank = (descriptor: PluginDescriptor): number =>
-    descriptor.type === 'core' ? (order.get(descriptor.name) ?? order.size) : order.size + 1;
+    descriptor.type === 'core'
+      ? (order.get(descriptor.name) ?? order.size)
+      : order.size +
+        1 +
+        (descriptor.type === 'link' ? installed.size : 0) +
+        (installed.get(descriptor.name) ?? installed.size);
   return config
     .getPluginsList()
     .filter((plugin) => (plugin.pjson as { cw?: unknown }).cw !== undefined && plugin.name !== config.pjson.name)
@@ -52,6 +61,22 @@ export function pluginDescriptors(config: Config): PluginDescriptor[] {
       }),
     )
     .sort((left, right) => rank(left) - rank(right));
+}
+
+/** Where each installed or linked plugin stands in the data folder's list; empty when it cannot be read. */
+function installedOrder(dataDir: string): Map<string, number> {
+  try {
+    const pjson = JSON.parse(readFileSync(join(dataDir, 'package.json'), 'utf8')) as { oclif?: { plugins?: unknown } };
+    const plugins = pjson.oclif?.plugins;
+    return new Map(
+      (Array.isArray(plugins) ? plugins : []).map((entry, index) => [
+        String((entry as { name?: unknown }).name),
+        index,
+      ]),
+    );
+  } catch {
+    return new Map();
+  }
 }
 
 /** The registry of the plugins oclif's config lists. */
