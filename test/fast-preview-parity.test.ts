@@ -2,7 +2,7 @@
 // invisible: for every command line and home, stdout, stderr and the exit code are those of the oclif
 // command (CW_NO_FAST_PATH=1). Each case runs the built CLI both ways, the oclif-free way with a hook
 // that reports any module under @oclif/ it resolves, so the test also knows which way each line went.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, writeSession } from './support/cw-fixture.js';
@@ -24,6 +24,8 @@ interface Setup {
   readonly links?: readonly string[];
   /** The plugin data folder's package.json text, written as is. */
   readonly dataPackageJson?: string;
+  /** A plugin fixture copied into the data folder's node_modules and listed as installed. */
+  readonly installed?: string;
 }
 
 /** A fresh cw home and plugin data folder set up as `setup` says. */
@@ -34,6 +36,16 @@ async function homeWith(setup: Setup): Promise<Record<string, string>> {
   for (const fixture of setup.links ?? []) {
     const linked = await runCwChild(['plugins', 'link', join(PLUGIN_FIXTURES, fixture), '--no-install'], env);
     expect(linked.code).toBe(0);
+  }
+  if (setup.installed !== undefined) {
+    const name = `cw-fixture-${setup.installed}`;
+    await cp(join(PLUGIN_FIXTURES, setup.installed), join(env.CW_DATA_DIR, 'node_modules', name), { recursive: true });
+    const list = {
+      name: '@cw/cli',
+      private: true,
+      oclif: { schema: 1, plugins: [{ name, tag: 'latest', type: 'user' }] },
+    };
+    await writeFile(join(env.CW_DATA_DIR, 'package.json'), JSON.stringify(list));
   }
   if (setup.dataPackageJson !== undefined) {
     await mkdir(env.CW_DATA_DIR, { recursive: true });
@@ -111,6 +123,11 @@ const FAST: readonly [string, readonly string[], Setup, string?][] = [
     { config: '{ "route": "fixture-route" }', links: ['good-esm', 'throws'] },
   ],
   ['a linked plugin, the table', ['preview-request', '--prompt', 'hi'], { links: ['good-esm'] }],
+  [
+    'an installed third-party plugin',
+    ['preview-request', 'json', '--prompt', 'hi'],
+    { config: '{ "route": "fixture-route" }', installed: 'good-esm' },
+  ],
   ['an empty data folder list', ['preview-request', 'json', '--prompt', 'hi'], { dataPackageJson: '{}' }],
 ];
 
