@@ -10,20 +10,32 @@ if (process.argv[2] === '--version') {
     `${pjson.name}/${pjson.version} ${os}-${arch() === 'ia32' ? 'x86' : arch()} node-${process.version}\n`,
   );
 } else {
-  const [{ execute, settings }, { cwPaths }] = await Promise.all([import('@oclif/core'), import('@cw/core/home')]);
-
-  // Compiled JavaScript only: skip oclif's TypeScript probing, which costs start-up time.
-  settings.enableAutoTranspile = false;
-
-  // oclif answers `--help` anywhere before a `--`, but after --prompt it is prompt text: fence the
-  // prompt with `--` (the grammar accepts one right before --prompt) so the command receives it.
   const args = process.argv.slice(2);
-  const promptAt = args.findIndex((arg) => arg === '--prompt' || arg.startsWith('--prompt='));
-  if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--')
-    args.splice(promptAt, 0, '--');
-
+  const { cwPaths } = await import('@cw/core/home');
   // oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
   if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;
 
-  await execute({ args, dir: import.meta.url });
+  // A preview starts without oclif when the line and the plugins allow it (cli/src/fast-preview.ts);
+  // it declines, having printed nothing, whenever only oclif can do exactly what the command does.
+  // CW_NO_FAST_PATH (any value) always leaves it to oclif (docs/performance.md).
+  const preview = ['preview-request', 'dryrun', 'preview_request'].includes(args[0] ?? '');
+  const done =
+    preview &&
+    !process.env.CW_NO_FAST_PATH &&
+    (await (await import('../dist/fast-preview.js')).fastPreview(args.slice(1)));
+
+  if (!done) {
+    const { execute, settings } = await import('@oclif/core');
+
+    // Compiled JavaScript only: skip oclif's TypeScript probing, which costs start-up time.
+    settings.enableAutoTranspile = false;
+
+    // oclif answers `--help` anywhere before a `--`, but after --prompt it is prompt text: fence the
+    // prompt with `--` (the grammar accepts one right before --prompt) so the command receives it.
+    const promptAt = args.findIndex((arg) => arg === '--prompt' || arg.startsWith('--prompt='));
+    if (promptAt > 0 && args.slice(promptAt + 1).includes('--help') && args[promptAt - 1] !== '--')
+      args.splice(promptAt, 0, '--');
+
+    await execute({ args, dir: import.meta.url });
+  }
 }

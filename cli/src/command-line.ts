@@ -1,13 +1,12 @@
 import { Flags, type Command, type Interfaces } from '@oclif/core';
 import { UsageError, approvalValue, maxRetriesValue, maxStepsValue, splitAtPrompt } from './grammar.js';
+import { REASONING, type TurnChoices, turnChoicesOf } from './turn-choices.js';
+
+export type { TurnChoices } from './turn-choices.js';
 
 // The flags `cw send` and `cw preview-request` share, declared for oclif: shown in help, completed by
 // the shell, parsed and validated by oclif. Only what oclif cannot do stays in grammar.ts: the
 // terminal `--prompt` and the preview's bare mode words. Docs: docs/cli.md.
-
-/** The reasoning selections `--reasoning` takes (the core's list; kept here so help loads no core). */
-const REASONING = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'auto'] as const;
-type Reasoning = (typeof REASONING)[number];
 
 /** Flags that pick the route, model, reasoning and session of one command, over config. */
 export const turnFlags = {
@@ -41,14 +40,6 @@ export const sendFlags = {
   'no-tools': Flags.boolean({ summary: 'One request; tool calls are handed back, not run.' }),
 };
 
-/** What the command line chose for a turn, ready for loadRuntime. */
-export interface TurnChoices {
-  readonly route?: string;
-  readonly model?: string;
-  readonly reasoning?: Reasoning;
-  readonly session?: { kind: 'named'; name: string } | { kind: 'new' } | { kind: 'continue' };
-}
-
 /** A parsed command line: oclif's flags, the words that were not flags, in order, and the prompt. */
 export interface CommandLine<F> {
   readonly flags: F;
@@ -80,22 +71,7 @@ export async function parseCommandLine<F extends Record<string, unknown>>(
   } catch (error) {
     throw await usageErrorFrom(error, definition.flags, usage);
   }
-  const flags = parsed.flags as Partial<Record<keyof typeof turnFlags, unknown>>;
-  const selected = [flags.session !== undefined, flags.new === true, flags.continue === true].filter(Boolean).length;
-  if (selected > 1)
-    throw new UsageError('`--session`, `--new` and `--continue` each pick the session: give one.', usage);
-  const choices: TurnChoices = {
-    ...(typeof flags.route === 'string' ? { route: flags.route } : {}),
-    ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
-    ...(typeof flags.reasoning === 'string' ? { reasoning: flags.reasoning as Reasoning } : {}),
-    ...(typeof flags.session === 'string'
-      ? { session: { kind: 'named', name: flags.session } }
-      : flags.new === true
-        ? { session: { kind: 'new' } }
-        : flags.continue === true
-          ? { session: { kind: 'continue' } }
-          : {}),
-  };
+  const choices = turnChoicesOf(parsed.flags as Partial<Record<keyof typeof turnFlags, unknown>>, usage);
   const order = parsed.raw.map((token) =>
     token.type === 'flag' ? { flag: (token as { flag: string }).flag } : { word: token.input },
   );

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '@oclif/core';
 import type { CwSnapshot, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
 
@@ -9,16 +11,43 @@ export interface Runtime {
 }
 
 /**
+ * What a runtime is loaded from: the plugins, in load order, and the default route (cli/package.json's
+ * `cw.defaultRoute`). Commands take it from oclif's config (runtimeSourceOf); the oclif-free preview
+ * entry reads the same files itself (plugin-descriptors-from-files.ts).
+ */
+export interface RuntimeSource {
+  readonly descriptors: readonly PluginDescriptor[];
+  readonly defaultRouteId: string;
+}
+
+/** The runtime source oclif's config describes. */
+export function runtimeSourceOf(config: Config): RuntimeSource {
+  return { descriptors: pluginDescriptors(config), defaultRouteId: defaultRouteOf(config.pjson) };
+}
+
+/** cli/package.json's `cw.defaultRoute`, or none. */
+export function defaultRouteOf(pjson: unknown): string {
+  return (pjson as { cw?: { defaultRoute?: string } } | undefined)?.cw?.defaultRoute ?? '';
+}
+
+/**
  * Turns oclif's plugin list into descriptors: built-in and third-party plugins load the same way.
  * oclif finishes loading plugins in whatever order their files arrive, so the built-ins are put in
- * the order cli/package.json lists them, ahead of installed and linked ones: route and dialect ids
- * are first come (docs/architecture.md), and listings should not reshuffle from run to run.
+ * the order cli/package.json lists them, ahead of installed and then linked ones in the order the
+ * plugin data folder lists them: route and dialect ids are first come (docs/architecture.md), and
+ * listings should not reshuffle from run to run. plugin-descriptors-from-files.ts gives this order too.
  */
 export function pluginDescriptors(config: Config): PluginDescriptor[] {
   const listed = (config.pjson as { oclif?: { plugins?: unknown } }).oclif?.plugins;
   const order = new Map((Array.isArray(listed) ? listed : []).map((name, index) => [String(name), index] as const));
+  const installed = installedOrder(config.dataDir);
   const rank = (descriptor: PluginDescriptor): number =>
-    descriptor.type === 'core' ? (order.get(descriptor.name) ?? order.size) : order.size + 1;
+    descriptor.type === 'core'
+      ? (order.get(descriptor.name) ?? order.size)
+      : order.size +
+        1 +
+        (descriptor.type === 'link' ? installed.size : 0) +
+        (installed.get(descriptor.name) ?? installed.size);
   return config
     .getPluginsList()
     .filter((plugin) => (plugin.pjson as { cw?: unknown }).cw !== undefined && plugin.name !== config.pjson.name)
@@ -34,11 +63,36 @@ export function pluginDescriptors(config: Config): PluginDescriptor[] {
     .sort((left, right) => rank(left) - rank(right));
 }
 
-/** Loads the core lazily (it pulls in tapable), the plugins, and a read-only snapshot. */
+/** Where each installed or linked plugin stands in the data folder's list; empty when it cannot be read. */
+function installedOrder(dataDir: string): Map<string, number> {
+  try {
+    const pjson = JSON.parse(readFileSync(join(dataDir, 'package.json'), 'utf8')) as { oclif?: { plugins?: unknown } };
+    const plugins = pjson.oclif?.plugins;
+    return new Map(
+      (Array.isArray(plugins) ? plugins : []).map((entry, index) => [
+        String((entry as { name?: unknown }).name),
+        index,
+      ]),
+    );
+  } catch {
+    return new Map();
+  }
+}
+
+/** The registry of the plugins oclif's config lists. */
 export async function loadRegistry(config: Config): Promise<PluginRegistry> {
+  return loadRegistryFrom(pluginDescriptors(config));
+}
+
+/**
+ * Loads the core lazily (it pulls in tapable) and the plugins the descriptors name, in their order,
+ * with the core's own stages tapped and the schema checks recorded at build time in use. Every path
+ * that loads plugins comes through here.
+ */
+export async function loadRegistryFrom(descriptors: readonly PluginDescriptor[]): Promise<PluginRegistry> {
   const core = await import('@cw/core');
   await useBuiltChecks(core);
-  const registry = await core.loadPlugins(pluginDescriptors(config));
+  const registry = await core.loadPlugins(descriptors);
   core.tapCoreStages(registry);
   return registry;
 }
@@ -47,9 +101,9 @@ export async function loadRegistry(config: Config): Promise<PluginRegistry> {
  * Loads everything a request is prepared from. `overrides` are the command line's route, model,
  * reasoning and session choices: preview and send given the same flags plan the same request.
  */
-export async function loadRuntime(config: Config, overrides: SnapshotOverrides = {}): Promise<Runtime> {
-  const registry = await loadRegistry(config);
-  return { ...(await snapshotOf(config, registry, overrides)), registry };
+export async function loadRuntime(source: RuntimeSource, overrides: SnapshotOverrides = {}): Promise<Runtime> {
+  const registry = await loadRegistryFrom(source.descriptors);
+  return { ...(await snapshotOf(source.defaultRouteId, registry, overrides)), registry };
 }
 
 /**
@@ -62,28 +116,28 @@ export async function loadRuntimeForSend(
   overrides: SnapshotOverrides,
   onMoved: (moved: { name: string; file: string }) => void,
 ): Promise<Runtime> {
-  const registry = await loadRegistry(config);
+  const { descriptors, defaultRouteId } = runtimeSourceOf(config);
+  const registry = await loadRegistryFrom(descriptors);
   try {
-    return { ...(await snapshotOf(config, registry, overrides)), registry };
+    return { ...(await snapshotOf(defaultRouteId, registry, overrides)), registry };
   } catch (error) {
     const key = (error as { corruptKey?: unknown }).corruptKey;
     if (typeof key !== 'string') throw error;
     const core = await import('@cw/core');
     const file = await core.moveCorruptSessionAside(core.cwHome(), key);
     onMoved({ name: key.split('/').at(-1) ?? key, file });
-    return { ...(await snapshotOf(config, registry, overrides)), registry };
+    return { ...(await snapshotOf(defaultRouteId, registry, overrides)), registry };
   }
 }
 
 /** The snapshot of the cw home for the current folder, with the command line's overrides. Reads only. */
 async function snapshotOf(
-  config: Config,
+  defaultRouteId: string,
   registry: PluginRegistry,
   overrides: SnapshotOverrides,
 ): Promise<{ home: string; snapshot: CwSnapshot }> {
   const core = await import('@cw/core');
   const home = core.cwHome();
-  const defaultRouteId = (config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
   // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
   const snapshot = await core.loadSnapshot({
     home,

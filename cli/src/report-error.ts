@@ -1,4 +1,11 @@
-import type { Command } from '@oclif/core';
+/**
+ * What reporting a failure needs from its command: a way to end with an exit code. An oclif Command
+ * is one; the oclif-free preview entry (fast-preview.ts) passes its own, so neither path loads oclif
+ * to report.
+ */
+export interface Exiter {
+  exit(code: number): never;
+}
 
 interface ExitCoded {
   readonly exitCode?: number;
@@ -33,7 +40,7 @@ function isOclifParseError(error: unknown): boolean {
 }
 
 /** Prints a failure as one redacted line on stderr and exits non-zero. */
-export async function reportError(command: Command, error: unknown): Promise<never> {
+export async function reportError(command: Exiter, error: unknown): Promise<never> {
   const { text, usage, exitCode } = await errorLine(error);
   const lines = await problemLines(error);
   if (lines !== null) process.stderr.write(lines.map((line) => `cw: ${line}\n`).join(''));
@@ -54,7 +61,7 @@ async function problemLines(error: unknown): Promise<string[] | null> {
  * Like reportError, and with `json` also one JSON document on stdout (`{"error": …}`), so a script
  * that asked for JSON always gets JSON, failures included.
  */
-export async function reportErrorAs(command: Command, error: unknown, json: boolean): Promise<never> {
+export async function reportErrorAs(command: Exiter, error: unknown, json: boolean): Promise<never> {
   if (json) {
     const { jsonErrorDocument } = await import('./json-error.js');
     process.stdout.write(`${JSON.stringify(await jsonErrorDocument(error), null, 2)}\n`);

@@ -16,8 +16,8 @@ export default class Compact extends Command {
     try {
       const { flags } = await this.parse(Compact);
       const core = await import('@cw/core');
-      const { loadRuntime } = await import('../load-runtime.js');
-      const { snapshot, home } = await loadRuntime(this.config);
+      const { loadRuntime, runtimeSourceOf } = await import('../load-runtime.js');
+      const { snapshot, home } = await loadRuntime(runtimeSourceOf(this.config));
       const session = core.safeIdentifier(snapshot.session.name);
       const done = await core.compactSession(snapshot, {
         home,

@@ -1,7 +1,7 @@
 import { Command, Flags } from '@oclif/core';
 import { turnFlags } from '../command-line.js';
-import { wordsBeforePrompt } from '../grammar.js';
-import { reportErrorAs } from '../report-error.js';
+import { runtimeSourceOf } from '../load-runtime.js';
+import { reportPreviewError, runPreview, useColor } from '../run-preview.js';
 
 /** `cw preview-request`: describe the next turn's request, offline, without sending or writing anything. */
 export default class PreviewRequest extends Command {
@@ -34,49 +34,31 @@ export default class PreviewRequest extends Command {
   async run(): Promise<void> {
     // The terminal --prompt and the bare mode words are the grammar's; oclif parses the flags before them.
     this.parsed = true;
-    try {
-      // `diff` is only ever the first word: after --prompt it is prompt text like any other word.
-      if (this.argv[0] === 'diff') {
+    // `diff` is only ever the first word: after --prompt it is prompt text like any other word.
+    if (this.argv[0] === 'diff') {
+      try {
         await this.diff(this.argv.slice(1));
-        return;
+      } catch (error) {
+        await reportPreviewError(this, this.argv, error);
       }
-      const { PREVIEW_REQUEST_USAGE, previewOutputOf } = await import('../grammar.js');
-      const { parseCommandLine } = await import('../command-line.js');
-      const line = await parseCommandLine(this, PreviewRequest, this.argv, PREVIEW_REQUEST_USAGE);
-      const output = previewOutputOf(line.order, line.prompt !== undefined, PREVIEW_REQUEST_USAGE);
-      const core = await import('@cw/core');
-      if (output === 'base-prompt') {
-        process.stdout.write(core.BUNDLED_BASE_PROMPT);
-        return;
-      }
-      const { promptFrom } = await import('../stdin-prompt.js');
-      const prompt = await promptFrom(line.prompt, PREVIEW_REQUEST_USAGE);
-      const args = {
-        output,
-        entrypoint: line.flags['blocking'] ? ('blocking' as const) : ('streaming' as const),
-        prompt,
-      };
-      const { loadRuntime } = await import('../load-runtime.js');
-      const { snapshot, registry } = await loadRuntime(this.config, line.choices);
-      // Resolved as cw send resolves it (file mentions, the pending skill), reading only.
-      const turn = await core.resolveTurnPrompt(snapshot, args.prompt);
-      const { manifest } = core.previewRequest(turn.snapshot, turn.prompt, args.entrypoint);
-      const { renderPluginProblems } = await import('../render-plugin-problems.js');
-      await renderPluginProblems(registry.problems);
-      if (args.output === 'json') {
-        process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
-      } else {
-        // The table is for the person who wrote the config: their own ids and hosts show as written.
-        const userFacts = core.userFactLabels(turn.snapshot.config);
-        process.stdout.write(core.renderManifestTable(manifest, { color: useColor(), userFacts }));
-      }
-    } catch (error) {
-      // this.exit() (diff's "they differ") is oclif's own, not a failure to report.
-      if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
-      // A script that asked for JSON gets its failure as JSON too.
-      // (The bare word `json` keeps the preview grammar's plain error line.)
-      await reportErrorAs(this, error, wordsBeforePrompt(this.argv).includes('--json'));
+      return;
     }
+    await runPreview(
+      this.argv,
+      async () => {
+        const { PREVIEW_REQUEST_USAGE } = await import('../grammar.js');
+        const { parseCommandLine } = await import('../command-line.js');
+        const line = await parseCommandLine(this, PreviewRequest, this.argv, PREVIEW_REQUEST_USAGE);
+        return {
+          order: line.order,
+          prompt: line.prompt,
+          choices: line.choices,
+          blocking: line.flags['blocking'] === true,
+        };
+      },
+      () => runtimeSourceOf(this.config),
+      this,
+    );
   }
 
   /** Compares two saved manifests; prints only what they already hold, plus cw's own words. */
@@ -97,12 +79,6 @@ export default class PreviewRequest extends Command {
     // Like diff(1): 0 when the manifests are the same, 1 when they differ, 2 for trouble.
     if (!diff.identical) this.exit(1);
   }
-}
-
-/** Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org). */
-function useColor(): boolean {
-  const noColor = process.env['NO_COLOR'];
-  return process.stdout.isTTY === true && (noColor === undefined || noColor === '');
 }
 
 // A manifest is a few kilobytes; anything this large is not one, and is not read into memory.

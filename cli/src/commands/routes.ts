@@ -15,8 +15,8 @@ export default class Routes extends Command {
     try {
       const { flags } = await this.parse(Routes);
       const core = await import('@cw/core');
-      const { loadRuntime } = await import('../load-runtime.js');
-      const { snapshot, registry } = await loadRuntime(this.config);
+      const { loadRuntime, runtimeSourceOf } = await import('../load-runtime.js');
+      const { snapshot, registry } = await loadRuntime(runtimeSourceOf(this.config));
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       const { listRoutes } = await import('../list-routes.js');

@@ -1,0 +1,71 @@
+import { PREVIEW_REQUEST_USAGE, previewOutputOf, wordsBeforePrompt } from './grammar.js';
+import type { RuntimeSource } from './load-runtime.js';
+import { type Exiter, reportErrorAs } from './report-error.js';
+import type { TurnChoices } from './turn-choices.js';
+
+// Everything `cw preview-request` does once a parser has read its words. The oclif command and the
+// oclif-free entry (fast-preview.ts) differ only in how they parse flags and find plugins; both end
+// here, so what either prints, and how it fails, is one piece of code.
+
+/** A preview command line as a flag parser reads it. */
+export interface PreviewLine {
+  /** Tokens in the order given: flags by name, other words as written. */
+  readonly order: readonly { readonly flag?: string; readonly word?: string }[];
+  readonly prompt: string | undefined;
+  readonly choices: TurnChoices;
+  readonly blocking: boolean;
+}
+
+/**
+ * Runs a preview: `parse` reads the words (a UsageError it throws is reported like any failure),
+ * `source` names the plugins and default route. `argv` is the words after the command name.
+ */
+export async function runPreview(
+  argv: readonly string[],
+  parse: () => Promise<PreviewLine>,
+  source: () => RuntimeSource,
+  exiter: Exiter,
+): Promise<void> {
+  try {
+    const line = await parse();
+    const output = previewOutputOf(line.order, line.prompt !== undefined, PREVIEW_REQUEST_USAGE);
+    const core = await import('@cw/core');
+    if (output === 'base-prompt') {
+      process.stdout.write(core.BUNDLED_BASE_PROMPT);
+      return;
+    }
+    const { promptFrom } = await import('./stdin-prompt.js');
+    const prompt = await promptFrom(line.prompt, PREVIEW_REQUEST_USAGE);
+    const entrypoint = line.blocking ? ('blocking' as const) : ('streaming' as const);
+    const { loadRuntime } = await import('./load-runtime.js');
+    const { snapshot, registry } = await loadRuntime(source(), line.choices);
+    // Resolved as cw send resolves it (file mentions, the pending skill), reading only.
+    const turn = await core.resolveTurnPrompt(snapshot, prompt);
+    const { manifest } = core.previewRequest(turn.snapshot, turn.prompt, entrypoint);
+    const { renderPluginProblems } = await import('./render-plugin-problems.js');
+    await renderPluginProblems(registry.problems);
+    if (output === 'json') {
+      process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
+    } else {
+      // The table is for the person who wrote the config: their own ids and hosts show as written.
+      const userFacts = core.userFactLabels(turn.snapshot.config);
+      process.stdout.write(core.renderManifestTable(manifest, { color: useColor(), userFacts }));
+    }
+  } catch (error) {
+    await reportPreviewError(exiter, argv, error);
+  }
+}
+
+/** Reports a preview failure and exits; oclif's own exit (diff's "they differ") passes through. */
+export async function reportPreviewError(exiter: Exiter, argv: readonly string[], error: unknown): Promise<never> {
+  if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
+  // A script that asked for JSON gets its failure as JSON too.
+  // (The bare word `json` keeps the preview grammar's plain error line.)
+  return reportErrorAs(exiter, error, wordsBeforePrompt(argv).includes('--json'));
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org). */
+export function useColor(): boolean {
+  const noColor = process.env['NO_COLOR'];
+  return process.stdout.isTTY === true && (noColor === undefined || noColor === '');
+}
