@@ -17,8 +17,9 @@ const PACKAGES = [
   { folder: 'plugins/plugin-kit', bundled: [] },
 ];
 
-// tapable is CommonJS and calls require('util'); an ESM file has no `require`, so each bundled file
-// that may hold CommonJS gets one. The import is renamed so it cannot clash with a name in the code.
+// tapable is CommonJS and calls require('util'); an ESM file has no `require`, and esbuild's shim for
+// it reads a `require` in scope, so each output file gets one. The import has a name no module uses;
+// a module's own top-level `require` is renamed by esbuild, which sees the shim's use of the name.
 const REQUIRE_BANNER =
   "import { createRequire as __cwBundleCreateRequire } from 'node:module';\n" +
   'const require = __cwBundleCreateRequire(import.meta.url);';
