@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, jsonSchema, tool } from 'ai';
-import { BUNDLED_BASE_PROMPT, loadPlugins, loadSnapshot, previewRequest, tapCoreStages } from '../core/dist/index.js';
+// The bundle, the file @cw/core's exports name: the plugins loaded here import @cw/core, and one copy
+// of the core in the process keeps its classes the same for both.
+import {
+  BUNDLED_BASE_PROMPT,
+  loadPlugins,
+  loadSnapshot,
+  previewRequest,
+  tapCoreStages,
+} from '../core/dist/bundle/index.js';
 import { aiSdkMessages, BENCH_CONFIG, benchTools, sessionMessages } from './conversation.mjs';
 
 const turns = Number(process.argv[2] ?? 1000);

@@ -91,7 +91,7 @@ figure(`previewRequest / (stringify + sha256), ${mb(middle.body_bytes)}`, middle
 const sessionHome = join(scratch, 'session-home');
 // cw keeps sessions per workspace (docs/cli.md, "Sessions"); cw runs from the repository here, so the
 // session goes in the repository's folder, and one preview checks that cw really read all of it.
-const { workspaceKeyOf, workspaceRoot } = await import(new URL('../core/dist/index.js', import.meta.url).href);
+const { workspaceKeyOf, workspaceRoot } = await import(new URL('../core/dist/bundle/index.js', import.meta.url).href);
 const sessionsFolder = join(sessionHome, 'sessions', workspaceKeyOf(await workspaceRoot(undefined, root)));
 mkdirSync(sessionsFolder, { recursive: true });
 writeFileSync(join(sessionHome, 'config.json'), JSON.stringify(BENCH_CONFIG));

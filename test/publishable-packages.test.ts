@@ -65,11 +65,13 @@ describe('the published packages', () => {
     }
     const core = packages.find((pjson) => pjson.name === '@cw/core');
     const kit = packages.find((pjson) => pjson.name === '@cw/plugin-kit');
+    // Both load as one bundled file (scripts/bundle-packages.mjs); their types are tsc's.
     for (const library of [core, kit]) {
       expect(library?.exports?.['.'], library?.name).toEqual({
         types: './dist/index.d.ts',
-        default: './dist/index.js',
+        default: './dist/bundle/index.js',
       });
+      expect(library?.main, library?.name).toBe('./dist/bundle/index.js');
       expect(library?.types, library?.name).toBe('./dist/index.d.ts');
     }
     expect(packages.find((pjson) => pjson.name === '@cw/cli')?.bin).toEqual({ cw: './bin/run.js' });
