@@ -1,4 +1,4 @@
-import { isIPv4 } from 'node:net';
+import { isIPv4 } from './ipv4.js';
 import { fingerprint, sha256Hex } from '../canonical/sha256.js';
 
 function isLoopbackHost(hostname: string): boolean {

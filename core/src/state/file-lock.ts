@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive, processIdentity, type ProcessIdentity } from './process-identity.js';
 
 /** Another cw process held the lock for longer than the wait allows; nothing was sent or written. */
@@ -60,7 +59,7 @@ export async function withFileLock<T>(
       told = true;
       options.onWait?.();
     }
-    await sleep(POLL_MS);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   try {
     return await work();

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import type { MessageSubmitHookConfig } from '../config/cw-config.js';
 import { safeErrorText } from '../redaction/index.js';
 
@@ -98,6 +98,9 @@ type HookResult =
   | { kind: 'timed-out' }
   | { kind: 'too-large' };
 
+// node:child_process is loaded when a hook first runs: most turns run none.
+const requireBuiltin = createRequire(import.meta.url);
+
 function runHook(
   hook: MessageSubmitHookConfig,
   stdin: string,
@@ -105,6 +108,7 @@ function runHook(
 ): Promise<HookResult> {
   const [program, ...args] = hook.command;
   return new Promise((resolve) => {
+    const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
     const child = spawn(program ?? '', args, { cwd: options.cwd, env: options.env, stdio: 'pipe', shell: false });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

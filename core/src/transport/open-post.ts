@@ -1,6 +1,10 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Timeouts } from './transport-settings.js';
+
+// node:http and node:https are loaded on the first send, not when the core loads: a preview never
+// sends, and the two cost a tenth of Node's own start-up (docs/performance.md).
+const requireBuiltin = createRequire(import.meta.url);
 
 /** Which of cw's timeouts ended an exchange. */
 export type TimeoutPhase = 'connect' | 'first-byte' | 'idle' | 'total';
@@ -31,7 +35,9 @@ export function openPost(
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = (
+      requireBuiltin(target.protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http')
+    ).request;
     const request = send(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body, 'utf8')) },

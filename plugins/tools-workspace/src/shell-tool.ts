@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { HeadTailBuffer } from './bound-output.js';
 import { errorCode } from './fs-error-message.js';
 import { guarded } from './guard-execute.js';
@@ -58,6 +58,9 @@ type Ending =
   | { readonly kind: 'exit'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
   | { readonly kind: 'spawn-error'; readonly code: string };
 
+// node:child_process is loaded when a command first runs, not when cw loads its plugins.
+const requireBuiltin = createRequire(import.meta.url);
+
 function runCommand(command: string, timeoutMs: number, context: ToolContext): Promise<ToolOutcome> {
   return new Promise((resolve) => {
     const output = new HeadTailBuffer(context.limits);
@@ -67,6 +70,7 @@ function runCommand(command: string, timeoutMs: number, context: ToolContext): P
     let streamsHeld = false;
     const timers: NodeJS.Timeout[] = [];
 
+    const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
     const child = spawn('/bin/sh', ['-c', command], {
       cwd: context.workspace,
       // Exactly the loop's environment: it has already removed the routes' key variables.
