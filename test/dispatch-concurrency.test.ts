@@ -2,7 +2,7 @@
 // once, and locks left behind by cw processes that were killed. Every send runs as its own child
 // process of the BUILT CLI (run `npm run build` first), against a local server on 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -246,7 +246,11 @@ describe('a session lock someone else left', () => {
       await sleep(Math.max(0, 1_500 - (Date.now() - started)));
       expect(fault.server.received.length - before).toBe(0);
       expect(send.child.exitCode).toBeNull();
-      await rm(lock, { recursive: true, force: true });
+      // Renamed aside first, as cw releases a lock: emptied in place, the folder could be taken over by
+      // the waiting process's rename between the removal of its file and of the folder itself.
+      const aside = `${home}/released-lock`;
+      await rename(lock, aside);
+      await rm(aside, { recursive: true, force: true });
       const exit = await send.done;
       expectSuccess(exit, 'send after waiting');
       expect(exit.stderr).toContain(`cw: ${WAITING}`);

@@ -68,7 +68,13 @@ export default class PreviewRequest extends Command {
     const core = await import('@cw/core');
     let diff: ReturnType<typeof core.diffManifests>;
     try {
-      const [a, b] = await Promise.all([readManifest(args.files[0], 'A'), readManifest(args.files[1], 'B')]);
+      // Read side by side, reported in order: when both fail, the message always names A.
+      const [a, b] = (
+        await Promise.allSettled([readManifest(args.files[0], 'A'), readManifest(args.files[1], 'B')])
+      ).map((read) => {
+        if (read.status === 'rejected') throw read.reason;
+        return read.value;
+      }) as [string, string];
       diff = core.diffManifests(core.parseManifestText(a, 'A'), core.parseManifestText(b, 'B'));
     } catch (error) {
       // Trouble is 2, as with diff(1): 1 is kept for "the manifests differ".
