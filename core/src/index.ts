@@ -22,7 +22,6 @@ export {
   recordCheckedValues,
   useCheckedValues,
 } from './validation/checked-values.js';
-export { zodLoaded } from './validation/lazy-zod.js';
 export type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
 export type { CapabilityRow, CapabilityRowInput, ModelOverrideInput } from './route/capability-row.js';

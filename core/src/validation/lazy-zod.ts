@@ -17,11 +17,6 @@ export function zod(): Zod {
   return loaded;
 }
 
-/** Whether anything has built a schema (and so loaded zod) in this process. */
-export function zodLoaded(): boolean {
-  return loaded !== undefined;
-}
-
 /**
  * A schema built from `build` the first time any property of it is read: it stands in for the schema
  * everywhere, inside other schemas too, and `instanceof` sees the real schema's class.
