@@ -72,28 +72,28 @@ export {
   MAX_GOAL_TEXT,
   MAX_GOAL_TOKEN_BUDGET,
   type Goal,
-} from './goal/goal-store.js';
-export { goalView, type GoalView } from './goal/goal-view.js';
-export { refuseSendOnGoal } from './goal/goal-gate.js';
-export { compactSession } from './compaction/compact-session.js';
-export type { Compacted } from './compaction/compact-history.js';
-export { CompactionError } from './compaction/compaction-error.js';
-export { AutoRouteError } from './auto-route/classify-route.js';
+} from './features/goal/goal-store.js';
+export { goalView, type GoalView } from './features/goal/goal-view.js';
+export { refuseSendOnGoal } from './features/goal/goal-gate.js';
+export { compactSession } from './features/compaction/compact-session.js';
+export type { Compacted } from './features/compaction/compact-history.js';
+export { CompactionError } from './features/compaction/compaction-error.js';
+export { AutoRouteError } from './features/auto-route/classify-route.js';
 export {
   discoverSkills,
   findSkill,
   nameOf as skillNameOf,
   type FoundSkill,
   type SkillSource,
-} from './skills/discover-skills.js';
-export { readPendingSkill, setPendingSkill, clearPendingSkill, PendingSkillError } from './skills/pending-skill.js';
-export { SKILL_NAME_PATTERN } from './skills/skill-file.js';
-export { skillView, type SkillView } from './skills/skill-view.js';
+} from './features/skills/discover-skills.js';
+export { readPendingSkill, setPendingSkill, clearPendingSkill, PendingSkillError } from './features/skills/pending-skill.js';
+export { SKILL_NAME_PATTERN } from './features/skills/skill-file.js';
+export { skillView, type SkillView } from './features/skills/skill-view.js';
 export { previewRequest } from './manifest/build-manifest.js';
-export { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
-export { PromptResolutionError } from './submit/prompt-resolution-error.js';
+export { resolveTurnPrompt } from './features/prompt-resolution/resolve-turn-prompt.js';
+export { PromptResolutionError } from './features/prompt-resolution/prompt-resolution-error.js';
 export type { TurnPrompt } from './submit/user-message.js';
-export type { ResolvedPrompt, WorkingContext } from './submit/resolve-prompt.js';
+export type { ResolvedPrompt, WorkingContext } from './features/prompt-resolution/resolve-prompt.js';
 export { planTurn, awaitsContinuation, type TurnPlan, type TurnInput } from './plan-turn.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';
 export { renderManifestTable } from './manifest/render-manifest-table.js';
@@ -190,7 +190,7 @@ export {
 } from './mcp/mcp-server-target.js';
 export { findLiteralSecret, type LiteralSecret } from './mcp/find-literal-secret.js';
 export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
-export { openMcpForSend, type OpenMcp } from './mcp/open-mcp-for-send.js';
+export { openMcpForSend, type OpenMcp } from './features/mcp/open-mcp-for-send.js';
 export {
   ConfigError,
   cwConfigSchema,

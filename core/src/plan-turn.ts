@@ -1,6 +1,6 @@
 import type { Entrypoint } from './body/wire-body.js';
-import { onRoute } from './auto-route/on-route.js';
-import { compactionDue } from './compaction/compaction-due.js';
+import { onRoute } from './features/auto-route/on-route.js';
+import { compactionDue } from './features/compaction/compaction-due.js';
 import type { UnavailableReason } from './manifest/unavailable-reason.js';
 import { ContextOverflowError } from './plan/context-overflow-error.js';
 import { measureBody, type MeasuredBody } from './plan/measure-body.js';

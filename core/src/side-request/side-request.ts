@@ -1,6 +1,6 @@
 import type { Entrypoint } from '../body/wire-body.js';
-import { recordGoalUsage } from '../goal/record-goal-usage.js';
-import type { GoalGate } from '../goal/goal-gate.js';
+import { recordGoalUsage } from '../features/goal/record-goal-usage.js';
+import type { GoalGate } from '../features/goal/goal-gate.js';
 import { planTurn, type ReadyTurn, type TurnPlan } from '../plan-turn.js';
 import type { AssistantReply } from '../reply/assemble-reply.js';
 import { NOTHING_PENDING, type CwSnapshot } from '../snapshot/snapshot.js';

@@ -1,8 +1,8 @@
 import type { CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
-import type { WorkingContext } from '../submit/resolve-prompt.js';
+import type { WorkingContext } from '../features/prompt-resolution/resolve-prompt.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
-import type { PendingSkill } from '../skills/load-pending-skill.js';
+import type { PendingSkill } from '../features/skills/load-pending-skill.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 

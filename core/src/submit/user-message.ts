@@ -1,6 +1,6 @@
 import type { ConversationMessage } from '../prompt/conversation.js';
-import type { MentionedFile } from './file-mentions.js';
-import type { ResolvedPrompt } from './resolve-prompt.js';
+import type { MentionedFile } from '../features/prompt-resolution/file-mentions.js';
+import type { ResolvedPrompt } from '../features/prompt-resolution/resolve-prompt.js';
 
 type MentionedImage = Extract<MentionedFile, { kind: 'image' }>;
 

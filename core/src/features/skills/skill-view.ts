@@ -1,5 +1,5 @@
-import { replaceOutboundSecrets } from '../redaction/outbound-secrets.js';
-import { safeIdentifier } from '../redaction/safe-label.js';
+import { replaceOutboundSecrets } from '../../redaction/outbound-secrets.js';
+import { safeIdentifier } from '../../redaction/safe-label.js';
 import { type FoundSkill, nameOf, type SkillSource } from './discover-skills.js';
 
 /** A skill as `cw skills list --json` prints it. */

@@ -1,5 +1,5 @@
-import { TurnBlockedError } from '../plan/turn-blocked-error.js';
-import type { PendingState } from '../snapshot/snapshot.js';
+import { TurnBlockedError } from '../../plan/turn-blocked-error.js';
+import type { PendingState } from '../../snapshot/snapshot.js';
 import { goalIsLocked, readGoal, readGoalWaiting, type Goal } from './goal-store.js';
 
 /** What a goal says about the next request: none, allowed, stopped, or not knowable exactly. */

@@ -1,13 +1,13 @@
-import type { CwConfig } from '../config/cw-config.js';
-import { safeErrorText } from '../redaction/index.js';
-import type { McpState } from '../snapshot/snapshot.js';
-import type { ToolImplementation } from '../tools/tool-contract.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
-import { connectMcpServer, type McpConnection } from './connect-mcp-server.js';
-import { mcpCatalog } from './mcp-catalog.js';
-import { mcpServerFingerprint } from './mcp-server-fingerprint.js';
-import type { McpSnapshotServer } from './mcp-snapshot-state.js';
-import { updateMcpSnapshot, type McpSnapshotEntry } from './mcp-snapshot-store.js';
+import type { CwConfig } from '../../config/cw-config.js';
+import { safeErrorText } from '../../redaction/index.js';
+import type { McpState } from '../../snapshot/snapshot.js';
+import type { ToolImplementation } from '../../tools/tool-contract.js';
+import type { ToolDefinition } from '../../tools/tool-definition.js';
+import { connectMcpServer, type McpConnection } from '../../mcp/connect-mcp-server.js';
+import { mcpCatalog } from '../../mcp/mcp-catalog.js';
+import { mcpServerFingerprint } from '../../mcp/mcp-server-fingerprint.js';
+import type { McpSnapshotServer } from '../../mcp/mcp-snapshot-state.js';
+import { updateMcpSnapshot, type McpSnapshotEntry } from '../../mcp/mcp-snapshot-store.js';
 
 /** The MCP servers a send talks to: the catalog and state the turn is planned with, their executors, and what failed. */
 export interface OpenMcp {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import type { MessageSubmitHookConfig } from '../config/cw-config.js';
-import { safeErrorText } from '../redaction/index.js';
+import type { MessageSubmitHookConfig } from '../../config/cw-config.js';
+import { safeErrorText } from '../../redaction/index.js';
 
 // A hook answers with a small JSON document; anything larger is not an answer.
 const MAX_HOOK_OUTPUT_BYTES = 1024 * 1024;

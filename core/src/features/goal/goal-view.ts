@@ -1,4 +1,4 @@
-import { replaceOutboundSecrets } from '../redaction/outbound-secrets.js';
+import { replaceOutboundSecrets } from '../../redaction/outbound-secrets.js';
 import { gateOf } from './goal-gate.js';
 import type { Goal } from './goal-store.js';
 

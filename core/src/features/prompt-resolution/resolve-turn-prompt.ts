@@ -1,7 +1,7 @@
-import type { CwSnapshot } from '../snapshot/snapshot.js';
+import type { CwSnapshot } from '../../snapshot/snapshot.js';
 import { PromptResolutionError } from './prompt-resolution-error.js';
 import { resolvePrompt } from './resolve-prompt.js';
-import type { TurnPrompt } from './user-message.js';
+import type { TurnPrompt } from '../../submit/user-message.js';
 
 /**
  * Resolves a turn's prompt as a real submit does (file mentions, the pending skill), reading only.

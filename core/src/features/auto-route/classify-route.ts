@@ -1,13 +1,13 @@
-import type { AutoRoutingConfig } from '../config/cw-config.js';
-import { safeIdentifier } from '../redaction/index.js';
+import type { AutoRoutingConfig } from '../../config/cw-config.js';
+import { safeIdentifier } from '../../redaction/index.js';
 import type { GoalGate } from '../goal/goal-gate.js';
 import {
   planSideRequest,
   sendSideRequest,
   sideSnapshot,
   type SideRequestOptions,
-} from '../side-request/side-request.js';
-import type { CwSnapshot } from '../snapshot/snapshot.js';
+} from '../../side-request/side-request.js';
+import type { CwSnapshot } from '../../snapshot/snapshot.js';
 
 /** Auto routing could not choose a route; nothing was sent but the classifying request. */
 export class AutoRouteError extends Error {

@@ -1,11 +1,11 @@
 import { onRoute } from '../auto-route/on-route.js';
 import { readGoalGateWaiting } from '../goal/goal-gate.js';
 import { CompactionError } from './compaction-error.js';
-import { TurnBlockedError } from '../plan/turn-blocked-error.js';
-import type { SideRequestOptions } from '../side-request/side-request.js';
-import type { CwSnapshot } from '../snapshot/snapshot.js';
-import type { LockEvents } from '../state/file-lock.js';
-import { readSession, withSessionLock } from '../state/session-store.js';
+import { TurnBlockedError } from '../../plan/turn-blocked-error.js';
+import type { SideRequestOptions } from '../../side-request/side-request.js';
+import type { CwSnapshot } from '../../snapshot/snapshot.js';
+import type { LockEvents } from '../../state/file-lock.js';
+import { readSession, withSessionLock } from '../../state/session-store.js';
 import { compactHistory, type Compacted } from './compact-history.js';
 import { isCompactable, splitHistory } from './split-history.js';
 

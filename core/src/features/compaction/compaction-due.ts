@@ -1,5 +1,5 @@
-import type { MeasuredBody } from '../plan/measure-body.js';
-import type { CwSnapshot } from '../snapshot/snapshot.js';
+import type { MeasuredBody } from '../../plan/measure-body.js';
+import type { CwSnapshot } from '../../snapshot/snapshot.js';
 import { isCompactable, splitHistory } from './split-history.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CwSnapshot } from '../snapshot/snapshot.js';
+import type { CwSnapshot } from '../../snapshot/snapshot.js';
 
 /** The config `route` value that turns auto routing on. */
 export const AUTO_ROUTE = 'auto';

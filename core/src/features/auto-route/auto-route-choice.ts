@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { lazySchema } from '../validation/lazy-zod.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
-import { sessionStateFile } from '../state/session-state-file.js';
+import { lazySchema } from '../../validation/lazy-zod.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
+import { sessionStateFile } from '../../state/session-state-file.js';
 
 const choiceSchema = lazySchema((z) =>
   z.strictObject({

@@ -1,4 +1,4 @@
-import type { ConversationMessage } from '../prompt/conversation.js';
+import type { ConversationMessage } from '../../prompt/conversation.js';
 
 // A tool result is evidence, not the story: its head is enough for a summary to say what it showed.
 const MAX_RESULT_CHARS = 4_000;

@@ -1,4 +1,4 @@
-import type { ConversationMessage } from '../prompt/conversation.js';
+import type { ConversationMessage } from '../../prompt/conversation.js';
 
 /** A history cut where compaction may cut it: the older part is summarised, the recent part kept as is. */
 export interface HistorySplit {

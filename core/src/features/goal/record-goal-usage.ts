@@ -1,6 +1,6 @@
-import type { PreparedOutboundRequest } from '../prepare-outbound-request.js';
-import type { MeasuredBody } from '../plan/measure-body.js';
-import type { AssistantReply } from '../reply/assemble-reply.js';
+import type { PreparedOutboundRequest } from '../../prepare-outbound-request.js';
+import type { MeasuredBody } from '../../plan/measure-body.js';
+import type { AssistantReply } from '../../reply/assemble-reply.js';
 import { gateOf, type GoalGate } from './goal-gate.js';
 import { addGoalUsage, GoalStateError } from './goal-store.js';
 

@@ -1,11 +1,11 @@
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
-import { lazySchema } from '../validation/lazy-zod.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
-import { withFileLock } from '../state/file-lock.js';
-import { parseSessionKey } from '../state/session-location.js';
-import { sessionStateFile } from '../state/session-state-file.js';
+import { lazySchema } from '../../validation/lazy-zod.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
+import { withFileLock } from '../../state/file-lock.js';
+import { parseSessionKey } from '../../state/session-location.js';
+import { sessionStateFile } from '../../state/session-state-file.js';
 
 /** The largest token budget a goal takes: far above any real session, small enough to stay exact in JSON. */
 export const MAX_GOAL_TOKEN_BUDGET = 1_000_000_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '../prompt/conversation.js';
+import type { ConversationMessage } from '../../prompt/conversation.js';
 import { isCompactable, splitHistory } from './split-history.js';
 
 const user = (content: string): ConversationMessage => ({ role: 'user', content });

@@ -1,9 +1,9 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { lazySchema } from '../validation/lazy-zod.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
-import { withFileLock } from '../state/file-lock.js';
-import { sessionStateFile } from '../state/session-state-file.js';
+import { lazySchema } from '../../validation/lazy-zod.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
+import { withFileLock } from '../../state/file-lock.js';
+import { sessionStateFile } from '../../state/session-state-file.js';
 import { SKILL_NAME_PATTERN } from './skill-file.js';
 
 const pendingSkillSchema = lazySchema((z) =>

@@ -1,13 +1,13 @@
 import type { GoalGate } from '../goal/goal-gate.js';
-import type { ConversationMessage } from '../prompt/conversation.js';
-import { safeErrorText } from '../redaction/index.js';
+import type { ConversationMessage } from '../../prompt/conversation.js';
+import { safeErrorText } from '../../redaction/index.js';
 import {
   planSideRequest,
   sendSideRequest,
   sideSnapshot,
   type SideRequestOptions,
-} from '../side-request/side-request.js';
-import type { CwSnapshot } from '../snapshot/snapshot.js';
+} from '../../side-request/side-request.js';
+import type { CwSnapshot } from '../../snapshot/snapshot.js';
 import { CompactionError } from './compaction-error.js';
 import { compactionPrompt, summaryMessage } from './compaction-prompt.js';
 import { writeCompactedHistory } from './write-compacted-history.js';

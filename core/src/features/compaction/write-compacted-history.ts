@@ -1,6 +1,6 @@
-import type { ConversationMessage } from '../prompt/conversation.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
-import { readSession, sessionPath } from '../state/session-store.js';
+import type { ConversationMessage } from '../../prompt/conversation.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
+import { readSession, sessionPath } from '../../state/session-store.js';
 import { CompactionError } from './compaction-error.js';
 
 /**
