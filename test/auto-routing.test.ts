@@ -152,12 +152,12 @@ describe('auto routing', () => {
     expect(await homeBytes(home)).toEqual(before);
   });
 
-  it('precedence from real config: the goal comes first, then auto routing, then hooks and prompt resolution', async () => {
+  it('precedence from real config: the goal comes first, then hooks, prompt resolution and auto routing, as a send meets them', async () => {
     const hook = { command: [process.execPath, '-e', 'process.exit(0)'] };
     const { classifier, home, env, ws } = await autoHome({}, { hooks: { message_submit: [hook] } });
-    // Auto routing wins over the hooks and over a mention that cannot be resolved.
+    // A send runs the hooks and resolves the prompt before it asks the classifier: preview names the hooks.
     expect(reasons(await preview(home, env, ws, 'see @missing.txt'))).toEqual(
-      Array(3).fill('auto-route-classification-not-executed'),
+      Array(3).fill('message-submit-hooks-not-executed'),
     );
     // A used-up goal comes before everything; send stops before the classifier is asked.
     expect((await runCwChild(['goal', 'set', 'g', '--token-budget', '1'], env)).code).toBe(0);

@@ -41,7 +41,7 @@ async function fakeRegistry(): Promise<PluginRegistry> {
       name: 'cw-fixture-fake-wire',
       version: '1.0.0',
       root: FIXTURE,
-      cw: { apiVersion: 2, register: './index.js' },
+      cw: { apiVersion: 3, register: './index.js' },
       type: 'link',
     },
   ]);

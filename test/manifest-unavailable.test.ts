@@ -3,7 +3,6 @@
 // inherited by `body`; `route` survives MCP; request-preparation failure takes route and body.
 import type { CwSnapshot, RequestManifest } from '@cw/core';
 import { ContextOverflowError } from '../core/src/plan/context-overflow-error.js';
-import { NOTHING_PENDING, type PendingState } from '../core/src/snapshot/snapshot.js';
 import { ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS } from '../core/src/manifest/unavailable-reason.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysIn, sectionFieldNames } from './support/manifest-schema.js';
@@ -17,9 +16,40 @@ import {
 
 afterAll(removePreviewHomes);
 
+/** What a real submit would still act on, set where each turn feature keeps it (its state, or config). */
+interface PendingChanges {
+  readonly goal?: 'none' | 'within-budget' | 'budget-exhausted' | 'not-snapshottable';
+  readonly autoRouting?: boolean;
+  readonly messageSubmitHooks?: number;
+  readonly promptResolutionError?: string;
+  readonly runtimeTransforms?: readonly string[];
+}
+
 const pending =
-  (changes: Partial<PendingState>) =>
-  (snapshot: CwSnapshot): CwSnapshot => ({ ...snapshot, pending: { ...NOTHING_PENDING, ...changes } });
+  (changes: PendingChanges) =>
+  (snapshot: CwSnapshot): CwSnapshot => ({
+    ...snapshot,
+    pending: { runtimeTransforms: changes.runtimeTransforms ?? [] },
+    config:
+      changes.messageSubmitHooks === undefined
+        ? snapshot.config
+        : {
+            ...snapshot.config,
+            hooks: {
+              ...snapshot.config.hooks,
+              message_submit: Array.from({ length: changes.messageSubmitHooks }, () => ({
+                command: ['true'],
+                timeout_ms: 1_000,
+              })),
+            },
+          },
+    features: {
+      ...snapshot.features,
+      ...(changes.goal === undefined ? {} : { goal: changes.goal }),
+      ...(changes.autoRouting ? { 'auto-route': { pending: true, choice: null } } : {}),
+      ...(changes.promptResolutionError === undefined ? {} : { 'prompt-resolution': changes.promptResolutionError }),
+    },
+  });
 
 type Section = 'route' | 'tools' | 'body';
 const SECTIONS: readonly Section[] = ['route', 'tools', 'body'];
@@ -102,12 +132,19 @@ describe('turn-level reasons take all three sections', () => {
     }
   });
 
-  it('auto routing with a prompt: auto-route-classification-not-executed, decided before hooks and prompt resolution', async () => {
-    const { manifest } = await previewFor({
-      adjust: pending({ autoRouting: true, messageSubmitHooks: 2, promptResolutionError: 'cannot read x' }),
-    });
+  it('auto routing with a prompt: auto-route-classification-not-executed, decided after hooks and prompt resolution as a send meets them', async () => {
+    const { manifest } = await previewFor({ adjust: pending({ autoRouting: true }) });
     expectAllUnavailable(manifest, 'auto-route-classification-not-executed');
     expect(JSON.stringify(manifest)).not.toContain('endpoint_host_class');
+    // A send runs the hooks and resolves the prompt before it asks the classifier: preview reports them first.
+    const hooked = await previewFor({
+      adjust: pending({ autoRouting: true, messageSubmitHooks: 2, promptResolutionError: 'cannot read x' }),
+    });
+    expectAllUnavailable(hooked.manifest, 'message-submit-hooks-not-executed');
+    const unresolved = await previewFor({
+      adjust: pending({ autoRouting: true, promptResolutionError: 'cannot read x' }),
+    });
+    expectAllUnavailable(unresolved.manifest, 'prompt-resolution-failed');
   });
 
   it('message-submit hooks win over a prompt-resolution failure, even on a fixed route', async () => {

@@ -310,7 +310,7 @@ describe('install by name from a real registry (Verdaccio on 127.0.0.1; slow)', 
       const refused = await cw(['plugins', 'install', 'cw-provider-old']);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(
-        'cw: plugin cw-provider-old declares cw.apiVersion 1, but this cw speaks plugin API version 2',
+        'cw: plugin cw-provider-old declares cw.apiVersion 1, but this cw speaks plugin API version 3',
       );
       const pjson = JSON.parse(await readFile(join(dataDir, 'package.json'), 'utf8')) as {
         dependencies?: Record<string, string>;

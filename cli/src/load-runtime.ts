@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '@oclif/core';
-import type { CwSnapshot, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
+import type { Agent, CwSnapshot, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
 
 /** The loaded registry and snapshot every command that prepares a request needs. */
 export interface Runtime {
@@ -107,27 +107,14 @@ export async function loadRuntime(source: RuntimeSource, overrides: SnapshotOver
 }
 
 /**
- * loadRuntime for `cw send`: a session file that is not a session is moved aside (named in
- * `onMoved`, relative to the cw home) and the session starts fresh, so the file is kept and the
- * send goes on. Preview never does this: it reports the session and writes nothing.
+ * The agent every command that runs a turn drives (docs/embedding.md): the source's plugins, loaded
+ * as loadRegistryFrom loads them, in the current folder and cw home.
  */
-export async function loadRuntimeForSend(
-  config: Config,
-  overrides: SnapshotOverrides,
-  onMoved: (moved: { name: string; file: string }) => void,
-): Promise<Runtime> {
-  const { descriptors, defaultRouteId } = runtimeSourceOf(config);
-  const registry = await loadRegistryFrom(descriptors);
-  try {
-    return { ...(await snapshotOf(defaultRouteId, registry, overrides)), registry };
-  } catch (error) {
-    const key = (error as { corruptKey?: unknown }).corruptKey;
-    if (typeof key !== 'string') throw error;
-    const core = await import('@cw/core');
-    const file = await core.moveCorruptSessionAside(core.cwHome(), key);
-    onMoved({ name: key.split('/').at(-1) ?? key, file });
-    return { ...(await snapshotOf(defaultRouteId, registry, overrides)), registry };
-  }
+export async function agentFor(source: RuntimeSource): Promise<{ agent: Agent; registry: PluginRegistry }> {
+  const registry = await loadRegistryFrom(source.descriptors);
+  const core = await import('@cw/core');
+  const agent = await core.createAgent({ registry, defaultRouteId: source.defaultRouteId, env: process.env });
+  return { agent, registry };
 }
 
 /** The snapshot of the cw home for the current folder, with the command line's overrides. Reads only. */

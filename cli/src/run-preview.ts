@@ -37,11 +37,11 @@ export async function runPreview(
     const { promptFrom } = await import('./stdin-prompt.js');
     const prompt = await promptFrom(line.prompt, PREVIEW_REQUEST_USAGE);
     const entrypoint = line.blocking ? ('blocking' as const) : ('streaming' as const);
-    const { loadRuntime } = await import('./load-runtime.js');
-    const { snapshot, registry } = await loadRuntime(source(), line.choices);
-    // Resolved as cw send resolves it (file mentions, the pending skill), reading only.
-    const turn = await core.resolveTurnPrompt(snapshot, prompt);
-    const { manifest } = core.previewRequest(turn.snapshot, turn.prompt, entrypoint);
+    const { agentFor } = await import('./load-runtime.js');
+    const { agent, registry } = await agentFor(source());
+    // Prepared as cw send prepares it (file mentions, the pending skill), reading only.
+    const turn = await agent.preview(prompt, { overrides: line.choices, entrypoint });
+    const { manifest } = turn;
     const { renderPluginProblems } = await import('./render-plugin-problems.js');
     await renderPluginProblems(registry.problems);
     if (output === 'json') {

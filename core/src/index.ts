@@ -47,8 +47,9 @@ export type { WireEvent, TurnEvent, TurnUsage, ReplyDecoder } from './reply/turn
 export { ReplyAssembler, assembleReply, type AssistantReply, type InStreamError } from './reply/assemble-reply.js';
 export { endpointUrl, type EndpointTarget } from './route/endpoint-url.js';
 export { MODEL_PLACEHOLDER } from './route/endpoint-path.js';
-export type { CwSnapshot } from './snapshot/snapshot.js';
-export { tapCoreStages, loadSnapshot } from './snapshot/load-snapshot.js';
+export type { CwSnapshot, WorkingContext } from './snapshot/snapshot.js';
+export { loadSnapshot } from './snapshot/load-snapshot.js';
+export { tapCoreStages } from './tap-core-stages.js';
 export { activeSessionName, activeSession, sessionNameOf } from './config/active-session.js';
 export type { SnapshotOverrides } from './snapshot/snapshot-overrides.js';
 export type { SessionSelection } from './state/select-session.js';
@@ -74,7 +75,6 @@ export {
   type Goal,
 } from './features/goal/goal-store.js';
 export { goalView, type GoalView } from './features/goal/goal-view.js';
-export { refuseSendOnGoal } from './features/goal/goal-gate.js';
 export { compactSession } from './features/compaction/compact-session.js';
 export type { Compacted } from './features/compaction/compact-history.js';
 export { CompactionError } from './features/compaction/compaction-error.js';
@@ -86,14 +86,18 @@ export {
   type FoundSkill,
   type SkillSource,
 } from './features/skills/discover-skills.js';
-export { readPendingSkill, setPendingSkill, clearPendingSkill, PendingSkillError } from './features/skills/pending-skill.js';
+export {
+  readPendingSkill,
+  setPendingSkill,
+  clearPendingSkill,
+  PendingSkillError,
+} from './features/skills/pending-skill.js';
 export { SKILL_NAME_PATTERN } from './features/skills/skill-file.js';
 export { skillView, type SkillView } from './features/skills/skill-view.js';
 export { previewRequest } from './manifest/build-manifest.js';
-export { resolveTurnPrompt } from './features/prompt-resolution/resolve-turn-prompt.js';
 export { PromptResolutionError } from './features/prompt-resolution/prompt-resolution-error.js';
 export type { TurnPrompt } from './submit/user-message.js';
-export type { ResolvedPrompt, WorkingContext } from './features/prompt-resolution/resolve-prompt.js';
+export type { ResolvedPrompt } from './features/prompt-resolution/resolve-prompt.js';
 export { planTurn, awaitsContinuation, type TurnPlan, type TurnInput } from './plan-turn.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';
 export { renderManifestTable } from './manifest/render-manifest-table.js';
@@ -211,3 +215,33 @@ export { safeConfigValue } from './redaction/safe-config-value.js';
 export { safeUserLabel, isShowableUserLabel } from './redaction/safe-user-label.js';
 export { configRouteProblems } from './config/config-route-problems.js';
 export { closestWord } from './text/closest-word.js';
+
+// The Agent API (docs/embedding.md): what every host — the CLI, an editor, a script — drives turns through.
+export {
+  createAgent,
+  totalUsage,
+  type Agent,
+  type AgentOptions,
+  type AgentRun,
+  type RunOptions,
+  type TurnOptions,
+  type LoadedSnapshot,
+} from './agent-api/create-agent.js';
+export type { AgentEvent, AgentEventType, TotalUsage } from './agent-api/agent-events.js';
+export type { PreviewResult } from './manifest/build-manifest.js';
+// The turn's hooks (docs/architecture.md, "The turn's hooks"): their payloads, for plugins that tap them.
+export {
+  TURN_STAGES,
+  type TurnHooks,
+  type GateContext,
+  type GateStop,
+  type GatePhase,
+  type TurnDraft,
+  type PrepareContext,
+  type RequestContext,
+  type SavedContext,
+  type LoadStateContext,
+  type TurnNotice,
+} from './turn/turn-hooks.js';
+export type { PluginTurnHooks, PluginTurnTapOptions } from './plugins/plugin-turn-hooks.js';
+export { featureState, withFeatureState } from './snapshot/feature-state.js';

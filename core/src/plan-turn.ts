@@ -1,6 +1,4 @@
 import type { Entrypoint } from './body/wire-body.js';
-import { onRoute } from './features/auto-route/on-route.js';
-import { compactionDue } from './features/compaction/compaction-due.js';
 import type { UnavailableReason } from './manifest/unavailable-reason.js';
 import { ContextOverflowError } from './plan/context-overflow-error.js';
 import { measureBody, type MeasuredBody } from './plan/measure-body.js';
@@ -16,6 +14,7 @@ import { RoutePlanError } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { TurnPrompt } from './submit/user-message.js';
 import { ToolChoiceError } from './tools/project-tools.js';
+import { gateTurn } from './turn/gate-turn.js';
 
 /**
  * What starts the request: a new user message, or the agent loop's next step, which sends the
@@ -48,10 +47,11 @@ export interface BlockedTurn {
   /** Set when the body was built and measured. */
   readonly measured: MeasuredBody | null;
   /**
-   * True when auto-compaction is the only thing stopping the turn: cw send compacts and plans again
-   * (docs/compaction.md); preview reports `runtime-transforms-before-send`.
+   * True when only transforms a feature performs under the session lock stop the turn (auto-compaction,
+   * docs/compaction.md): cw send asks `resolveBlock` and plans again; preview reports
+   * `runtime-transforms-before-send`.
    */
-  readonly compaction: boolean;
+  readonly resolvable: boolean;
 }
 
 /** What the core decided about the next turn: preview renders it, send acts on it. */
@@ -67,16 +67,13 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
   // Without a prompt, a session whose last message is a tool result is a loop that stopped between
   // steps: its next request is the continuation, and that is what is planned.
   const input: TurnInput | null = prompt !== undefined ? 'prompt' : awaitsContinuation(loaded) ? 'continuation' : null;
-  // Under auto routing a continuation stays on the route chosen for the prompt that started the loop.
-  const snapshot =
-    input === 'continuation' && loaded.pending.autoRouting && loaded.autoRouteChoice
-      ? onRoute(loaded, loaded.autoRouteChoice)
-      : loaded;
-  const early = blockedBeforeRoute(snapshot, input);
+  const snapshot = loaded;
+  // The features' gates first, in stage order (docs/architecture.md), then the core's own: nothing to send.
+  const early = gateTurn(snapshot, input, 'plan');
   if (early !== null || input === null) {
     const reason = early?.reason ?? 'no-hypothetical-prompt-supplied';
     const detail = early?.detail ?? null;
-    return blocked(reason, detail, new TurnBlockedError(reason, detail), { input });
+    return blocked(reason, detail, new TurnBlockedError(reason, detail, early?.remedy), { input });
   }
   const stop = (
     reason: UnavailableReason,
@@ -113,14 +110,15 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
   }
   const measured = measureBody(prepared);
   const measuredKnown = { ...known, measured };
-  const compaction = compactionDue(snapshot, measured);
-  const transforms = [...snapshot.pending.runtimeTransforms, ...(compaction === null ? [] : [compaction])];
+  const due = snapshot.registry.turn.transformsDue.call([], { snapshot, measured });
+  const transforms = [...snapshot.pending.runtimeTransforms, ...due.map((transform) => transform.words)];
   if (transforms.length > 0) {
     const detail = safeErrorText(transforms.join('; '));
     const error = new TurnBlockedError('runtime-transforms-before-send', detail);
     return stop('runtime-transforms-before-send', detail, error, {
       ...measuredKnown,
-      compaction: compaction !== null && transforms.length === 1,
+      // A host's own transforms are not the features' to perform: only theirs can be resolved.
+      resolvable: snapshot.pending.runtimeTransforms.length === 0 && due.every((transform) => transform.resolvable),
     });
   }
   if (measured.headroom < 0) {
@@ -146,7 +144,7 @@ interface BlockedKnown {
   readonly prepared?: PreparedOutboundRequest;
   readonly toolSurface?: PreparedToolSurface | null;
   readonly measured?: MeasuredBody;
-  readonly compaction?: boolean;
+  readonly resolvable?: boolean;
 }
 
 function blocked(reason: UnavailableReason, detail: string | null, error: Error, known: BlockedKnown): BlockedTurn {
@@ -159,34 +157,6 @@ function blocked(reason: UnavailableReason, detail: string | null, error: Error,
     prepared: known.prepared ?? null,
     toolSurface: known.toolSurface ?? null,
     measured: known.measured ?? null,
-    compaction: known.compaction ?? false,
+    resolvable: known.resolvable ?? false,
   };
-}
-
-/**
- * The first thing that stops a real turn before route planning, in the order a real submit meets
- * them. A continuation submits no new text, so only the goal gates apply to it.
- */
-function blockedBeforeRoute(
-  snapshot: CwSnapshot,
-  input: TurnInput | null,
-): { reason: UnavailableReason; detail: string | null } | null {
-  const pending = snapshot.pending;
-  if (pending.goal === 'not-snapshottable') return { reason: 'goal-state-not-snapshottable', detail: null };
-  if (pending.goal === 'budget-exhausted') return { reason: 'goal-token-budget-exhausted', detail: null };
-  if (input === 'continuation')
-    return pending.autoRouting ? { reason: 'auto-route-unresolved-until-next-prompt', detail: null } : null;
-  if (input === null) {
-    return {
-      reason: pending.autoRouting ? 'auto-route-unresolved-until-next-prompt' : 'no-hypothetical-prompt-supplied',
-      detail: null,
-    };
-  }
-  // Decided before hooks and prompt resolution: the classifier would need the resolved text, and preview never calls it.
-  if (pending.autoRouting) return { reason: 'auto-route-classification-not-executed', detail: null };
-  if (pending.messageSubmitHooks > 0) return { reason: 'message-submit-hooks-not-executed', detail: null };
-  if (pending.promptResolutionError !== null) {
-    return { reason: 'prompt-resolution-failed', detail: safeErrorText(pending.promptResolutionError) };
-  }
-  return null;
 }

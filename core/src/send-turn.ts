@@ -2,24 +2,14 @@ import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js'
 import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
-import { type AutoRouteChoice, writeAutoRouteChoice } from './features/auto-route/auto-route-choice.js';
-import { classifyRoute } from './features/auto-route/classify-route.js';
-import { onRoute } from './features/auto-route/on-route.js';
-import { compactHistory } from './features/compaction/compact-history.js';
-import type { SideRequestOptions } from './side-request/side-request.js';
-import { SEARCH_TOOLS_NAME, searchToolsImplementation } from './catalog/defer-catalog.js';
-import { readGoalGateWaiting } from './features/goal/goal-gate.js';
-import { recordGoalUsage } from './features/goal/record-goal-usage.js';
 import { renderManifest } from './manifest/build-manifest.js';
 import type { RequestManifest } from './manifest/manifest-schema.js';
-import { planTurn, type ReadyTurn, type TurnInput } from './plan-turn.js';
+import { TurnBlockedError } from './plan/turn-blocked-error.js';
+import { planTurn, type ReadyTurn, type TurnInput, type TurnPlan } from './plan-turn.js';
 import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { TurnPrompt } from './submit/user-message.js';
-import { runMessageSubmitHooks } from './features/submit-hooks/message-submit-hooks.js';
-import { resolveTurnPrompt } from './features/prompt-resolution/resolve-turn-prompt.js';
-import { clearPendingSkill } from './features/skills/pending-skill.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
@@ -29,6 +19,8 @@ import { apiKeyFor } from './transport/api-key.js';
 import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared-request.js';
 import { requestUrlFor } from './transport/test-origin.js';
 import { transportSettingsFor } from './transport/transport-settings.js';
+import { gateTurn } from './turn/gate-turn.js';
+import type { PrepareContext, SendResources, TurnNotice } from './turn/turn-hooks.js';
 
 /** One model request of the loop and what came of it. */
 export interface AgentStep {
@@ -101,7 +93,7 @@ export interface AgentLoopOptions {
   readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
   readonly onToolStart?: (call: ToolCall, summary: string) => void;
   readonly onToolEnd?: (record: ToolCallRecord) => void;
-  /** Tools from outside the registry for this command: the connected MCP servers' tools. */
+  /** Tools from outside the registry the host adds for this command (the features add their own through `stepTools`). */
   readonly extraTools?: readonly ToolImplementation[];
 }
 
@@ -122,12 +114,18 @@ export interface SendTurnOptions extends LockEvents {
   /** Receives reply text as it streams in; a blocking reply arrives whole in the result instead. */
   readonly onText?: (delta: string) => void;
   readonly onRetry?: (notice: RetryNotice) => void;
-  /** Called when a step's request is about to go out (1-based). */
-  readonly onStep?: (step: number, input: TurnInput) => void;
+  /** Called when a step's request is about to go out (1-based), with its body_sha256. */
+  readonly onStep?: (step: number, input: TurnInput, bodySha256: string) => void;
   /** Called with the route auto routing chose, before the turn is planned on it. */
   readonly onAutoRoute?: (route: string) => void;
   /** Called after auto-compaction replaced older messages with a summary, before the request goes out. */
   readonly onCompaction?: (done: { readonly summarised: number; readonly kept: number }) => void;
+  /** Receives what features report that has no callback of its own (a server left out of the turn). */
+  readonly onNotice?: (notice: TurnNotice) => void;
+  /** Receives reasoning text as it streams in. */
+  readonly onReasoning?: (delta: string) => void;
+  /** Called when a step's reply is complete and saved, with its usage (null when the provider reported none). */
+  readonly onStepFinish?: (step: AgentStep) => void;
 }
 
 /**
@@ -136,84 +134,138 @@ export interface SendTurnOptions extends LockEvents {
  * Ctrl-C. The session lock is held throughout, so concurrent sends run in turn. Every request is
  * planned by planTurn from the session as it stands (so each one is what preview would describe),
  * only a reply the dialect says is complete is kept, and each step is saved as it completes.
+ *
+ * The loop knows no feature: the turn hooks (docs/architecture.md, "The turn's hooks") gate it,
+ * prepare its prompt, open what it holds, resolve a block, add step tools and account for each
+ * request, in the order the stages set.
  */
 export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
+  const turn = loaded.registry.turn;
+  const context = prepareContext(options);
+  // The state as a send reads it: a short update by another process is waited out, not refused.
+  const current = await turn.loadState.promise(loaded, { home: options.home, fresh: false, waiting: true });
+  // What a send cannot prepare away (a spent goal, a plugin's gate) stops it before any program runs.
+  const input: TurnInput | null = options.prompt !== undefined ? 'prompt' : 'continuation';
+  const stop = gateTurn(current, input, 'before-prepare');
+  if (stop !== null) throw new TurnBlockedError(stop.reason, stop.detail, stop.remedy);
+  // Submit hooks, prompt resolution and classification, in the gates' order; each may stop the turn.
+  const draft = await turn.prepareTurn.promise({ snapshot: current, prompt: options.prompt }, context);
+  const opened = await turn.openSend.promise(
+    { snapshot: draft.snapshot, tools: options.loop?.extraTools ?? [] },
+    context,
+  );
+  try {
+    return await loop(opened, draft.prompt, options, context);
+  } finally {
+    await turn.closeSend.promise(opened, context);
+  }
+}
+
+/** The settings the features see for this send. */
+function prepareContext(options: SendTurnOptions): PrepareContext {
+  return {
+    mode: 'send',
+    home: options.home,
+    entrypoint: options.entrypoint,
+    env: options.env,
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    ...(options.loop ? { toolTimeoutMs: options.loop.limits.commandTimeoutMs } : {}),
+    notify: (notice) => {
+      if (notice.kind === 'auto-route') options.onAutoRoute?.(notice.route);
+      else if (notice.kind === 'compaction')
+        options.onCompaction?.({ summarised: notice.summarised, kept: notice.kept });
+      options.onNotice?.(notice);
+    },
+  };
+}
+
+/** The loop itself, on the prepared prompt and the resources the send holds. */
+async function loop(
+  resources: SendResources,
+  preparedPrompt: TurnPrompt | undefined,
+  options: SendTurnOptions,
+  context: PrepareContext,
+): Promise<SentTurn> {
+  const snapshot = resources.snapshot;
+  const turn = snapshot.registry.turn;
   // Files are found by the session's key (docs/cli.md, "Sessions"); people see its name.
-  const { name, key } = loaded.session;
-  // The goal as a send reads it: a short update by another process is waited out, not refused.
-  const gated = withGoalGate(loaded, await readGoalGateWaiting(options.home, key));
-  const hooked = await runSubmitHooks(gated, options);
-  // The prompt is resolved once, as preview resolves it (file mentions, the pending skill); a failure
-  // stops the turn below, before anything is sent or saved.
-  const resolved = await resolveTurnPrompt(hooked.snapshot, hooked.prompt);
-  const resolvedPrompt = resolved.prompt;
-  // Auto routing asks the classifier route once, for the prompt as resolved; the turn is then planned on its choice.
-  const { snapshot, choice } = await routeAutomatically(resolved.snapshot, resolvedPrompt, options);
+  const { name, key } = snapshot.session;
   // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock
   // is taken: history only grows while waiting, so nothing another send does could unblock it, and
-  // the home is left untouched.
-  // Auto-compaction is the one block a send resolves itself: it compacts under the lock, then plans again.
-  const planned = planTurn(snapshot, resolvedPrompt, options.entrypoint);
-  if (planned.status === 'blocked' && (!planned.compaction || planned.prepared === null)) throw planned.error;
+  // the home is left untouched. A block a feature resolves under the lock (auto-compaction) waits.
+  const planned = planTurn(snapshot, preparedPrompt, options.entrypoint);
+  if (planned.status === 'blocked' && (!planned.resolvable || planned.prepared === null)) throw planned.error;
   const firstPrepared = planned.prepared as NonNullable<typeof planned.prepared>;
   requestUrlFor(firstPrepared.url, apiKeyFor(firstPrepared, options.env), firstPrepared.apiKeyEnv, options.env);
-  const loop = options.loop;
+  const agent = options.loop;
   const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
   const alwaysAllowed = new Set<string>();
   return withSessionLock(
     options.home,
     key,
     async () => {
+      // Read again under the lock: a send that ran meanwhile may have added turns or used up the goal.
+      let state = await turn.loadState.promise(snapshot, { home: options.home, fresh: false, waiting: true });
       let messages = await readSession(options.home, key);
-      // Read again under the lock: a send that ran meanwhile may have used up the budget.
-      let goal = await readGoalGateWaiting(options.home, key);
-      let prompt = resolvedPrompt;
+      let prompt = preparedPrompt;
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
       for (let step = 1; ; step++) {
-        let current: CwSnapshot = { ...withGoalGate(snapshot, goal), session: { name, key, messages } };
-        let plan = planTurn(current, prompt, options.entrypoint);
-        if (plan.status === 'blocked' && plan.compaction) {
-          // Summarised and saved before the request goes out; what no longer fits after it is refused below.
-          const compacted = await compactHistory(current, sideOptions(options));
-          if (compacted !== null) {
-            messages = compacted.messages;
-            goal = compacted.goal;
-            options.onCompaction?.({ summarised: compacted.summarised, kept: compacted.kept });
-            current = { ...withGoalGate(snapshot, goal), session: { name, key, messages } };
+        let current: CwSnapshot = { ...state, session: { name, key, messages } };
+        let plan: TurnPlan = planTurn(current, prompt, options.entrypoint);
+        if (plan.status === 'blocked' && plan.resolvable) {
+          const resolved = await turn.resolveBlock.promise(plan, { ...context, snapshot: current });
+          if (resolved !== undefined) {
+            current = resolved.snapshot;
+            state = current;
+            messages = current.session.messages;
             plan = planTurn(current, prompt, options.entrypoint);
           }
         }
         if (plan.status === 'blocked') throw plan.error;
+        const ready = plan;
         if (first === null) {
-          first = { plan, snapshot: current };
-          if (plan.prepared.projection.warning !== null) options.onWarning?.(plan.prepared.projection.warning);
+          first = { plan: ready, snapshot: current };
+          if (ready.prepared.projection.warning !== null) options.onWarning?.(ready.prepared.projection.warning);
         }
-        options.onStep?.(step, plan.input);
-        const { reply, finishReason } = await exchange(current, plan, options);
-        const bodySha256 = plan.prepared.canonical.sha256;
+        options.onStep?.(step, ready.input, ready.prepared.canonical.sha256);
+        const { reply, finishReason } = await exchange(current, ready, options);
+        const bodySha256 = ready.prepared.canonical.sha256;
         const assistant: ConversationMessage = {
           role: 'assistant',
           content: reply.text,
           ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}),
           ...(reply.usage === null ? {} : { usage: reply.usage }),
-          ...(reply.replay.length === 0 ? {} : { replay: { dialect: plan.prepared.dialect, items: reply.replay } }),
+          ...(reply.replay.length === 0 ? {} : { replay: { dialect: ready.prepared.dialect, items: reply.replay } }),
           body_sha256: bodySha256,
         };
         // The user message as this route was sent it: mentioned files inline, images it took.
-        const user = plan.prepared.userMessage;
+        const user = ready.prepared.userMessage;
         const added: ConversationMessage[] = user === null ? [assistant] : [user, assistant];
-        messages = await save(options.home, loaded.session, messages, added, reply, plan.prepared.route.row.route_id);
-        // The pending skill wrapped this prompt and the turn is saved: it is used up (docs/skills.md).
-        if (user !== null && typeof prompt === 'object' && prompt.skill !== null) {
-          await clearPendingSkill(options.home, key, prompt.skill);
-        }
-        // The route auto routing chose lands with the turn it routed (docs/auto-routing.md).
-        if (user !== null && choice !== null) await writeAutoRouteChoice(options.home, key, choice);
-        // Every completed request counts against the goal, so the next step meets the gate as it now stands.
-        goal = await recordGoalUsage(options.home, key, plan, reply);
+        messages = await save(
+          options.home,
+          snapshot.session,
+          messages,
+          added,
+          reply,
+          ready.prepared.route.row.route_id,
+        );
+        current = { ...current, session: { name, key, messages } };
+        await turn.afterSave.promise({ home: options.home, snapshot: current, plan: ready, userMessage: user, prompt });
+        // Every completed request is accounted for, so the next step meets the gates as they now stand.
+        state = await turn.afterRequest.promise(current, {
+          home: options.home,
+          snapshot: current,
+          plan: ready,
+          reply,
+          side: false,
+        });
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
-          steps.push({ input: plan.input, bodySha256, reply, finishReason, toolResults });
+          const finished: AgentStep = { input: ready.input, bodySha256, reply, finishReason, toolResults };
+          steps.push(finished);
+          options.onStepFinish?.(finished);
           const firstPlan = first as { plan: ReadyTurn; snapshot: CwSnapshot };
           return {
             manifest: renderManifest(firstPlan.snapshot, firstPlan.plan, options.prompt !== undefined, {
@@ -227,7 +279,7 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
           };
         };
         if (reply.toolCalls.length === 0) return done('answered');
-        if (loop === undefined || loop.posture === 'never') return done('tool-calls-returned');
+        if (agent === undefined || agent.posture === 'never') return done('tool-calls-returned');
         const controller = new AbortController();
         const onAbort = (): void => controller.abort();
         options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -235,14 +287,18 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
         try {
           records = await runToolCalls(reply.toolCalls, {
             registry: snapshot.registry,
-            extraTools: extraToolsFor(loop, plan),
-            posture: loop.posture,
-            rules: loop.rules,
-            context: { workspace: loop.workspace, signal: controller.signal, env: toolEnv, limits: loop.limits },
-            ...(loop.ask ? { ask: loop.ask } : {}),
+            extraTools: turn.stepTools.call(new Map(resources.tools.map((tool) => [tool.name, tool] as const)), {
+              snapshot: current,
+              plan: ready,
+              resources,
+            }),
+            posture: agent.posture,
+            rules: agent.rules,
+            context: { workspace: agent.workspace, signal: controller.signal, env: toolEnv, limits: agent.limits },
+            ...(agent.ask ? { ask: agent.ask } : {}),
             alwaysAllowed,
-            ...(loop.onToolStart ? { onStart: loop.onToolStart } : {}),
-            ...(loop.onToolEnd ? { onEnd: loop.onToolEnd } : {}),
+            ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
+            ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
           });
         } finally {
           options.signal?.removeEventListener('abort', onAbort);
@@ -254,94 +310,17 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
           content: record.content,
           status: record.status,
         }));
-        messages = await save(options.home, loaded.session, messages, results, null);
+        messages = await save(options.home, snapshot.session, messages, results, null);
         if (options.signal?.aborted) return done('interrupted', records);
-        if (step >= loop.maxSteps) return done('step-limit', records);
-        steps.push({ input: plan.input, bodySha256, reply, finishReason, toolResults: records });
+        if (step >= agent.maxSteps) return done('step-limit', records);
+        const finished: AgentStep = { input: ready.input, bodySha256, reply, finishReason, toolResults: records };
+        steps.push(finished);
+        options.onStepFinish?.(finished);
         prompt = undefined;
       }
     },
     options,
   );
-}
-
-/**
- * Under auto routing, a new prompt is routed before it is planned: the goal and a prompt that cannot
- * be resolved stop the turn first, so the classifier is never asked for a turn that cannot go.
- */
-async function routeAutomatically(
-  snapshot: CwSnapshot,
-  prompt: TurnPrompt | undefined,
-  options: SendTurnOptions,
-): Promise<{ snapshot: CwSnapshot; choice: AutoRouteChoice | null }> {
-  if (!snapshot.pending.autoRouting) return { snapshot, choice: null };
-  // A continuation stays on the route chosen for the prompt that started the loop, as planTurn plans it.
-  if (prompt === undefined)
-    return {
-      snapshot: snapshot.autoRouteChoice ? onRoute(snapshot, snapshot.autoRouteChoice) : snapshot,
-      choice: null,
-    };
-  const unrouted = planTurn(
-    { ...snapshot, pending: { ...snapshot.pending, autoRouting: false } },
-    prompt,
-    options.entrypoint,
-  );
-  if (
-    unrouted.status === 'blocked' &&
-    (unrouted.reason.startsWith('goal-') || unrouted.reason === 'prompt-resolution-failed')
-  )
-    throw unrouted.error;
-  const text = typeof prompt === 'string' ? prompt : prompt.text;
-  const chosen = await classifyRoute(snapshot, text, sideOptions(options));
-  options.onAutoRoute?.(chosen.route);
-  return {
-    snapshot: withGoalGate(onRoute(snapshot, chosen.route), chosen.goal),
-    choice: { version: 1, route: chosen.route, classifier_route: chosen.classifierRoute },
-  };
-}
-
-/** How a side request of this send (a compaction summary, a classification) is sent: the send's own settings. */
-function sideOptions(options: SendTurnOptions): SideRequestOptions {
-  return {
-    home: options.home,
-    entrypoint: options.entrypoint,
-    env: options.env,
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-  };
-}
-
-/** The snapshot with the goal gate as it now stands. */
-function withGoalGate(snapshot: CwSnapshot, goal: CwSnapshot['pending']['goal']): CwSnapshot {
-  return goal === snapshot.pending.goal ? snapshot : { ...snapshot, pending: { ...snapshot.pending, goal } };
-}
-
-/**
- * Runs the configured message_submit hooks on a new prompt (docs/hooks.md) and returns the prompt they
- * left, with the hooks no longer pending. A goal that stops the turn stops it first: hooks never run
- * for a turn that cannot go. A hook that blocks or fails throws; nothing has been sent or saved.
- */
-async function runSubmitHooks(
-  snapshot: CwSnapshot,
-  options: SendTurnOptions,
-): Promise<{ snapshot: CwSnapshot; prompt: string | undefined }> {
-  const hooks = snapshot.config.hooks.message_submit;
-  if (options.prompt === undefined || hooks.length === 0 || snapshot.pending.messageSubmitHooks === 0)
-    return { snapshot, prompt: options.prompt };
-  const before = planTurn(snapshot, options.prompt, options.entrypoint);
-  if (before.status === 'blocked' && before.reason.startsWith('goal-')) throw before.error;
-  const prompt = await runMessageSubmitHooks(
-    hooks,
-    { prompt: options.prompt, session: snapshot.session.name },
-    {
-      cwd: snapshot.workingContext?.cwd ?? process.cwd(),
-      // The same environment tools get: no route's API key, nothing named like a credential.
-      env: toolEnvironment(options.env, snapshot.registry.rows, snapshot.config),
-      ...(options.signal ? { signal: options.signal } : {}),
-    },
-  );
-  return { snapshot: { ...snapshot, pending: { ...snapshot.pending, messageSubmitHooks: 0 } }, prompt };
 }
 
 /** One request of the loop: the prepared bytes out, the decoded reply back. */
@@ -361,6 +340,7 @@ async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnO
     scrub: [options.prompt, prepared.userMessage?.content].filter((text): text is string => text !== undefined),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onText ? { onText: options.onText } : {}),
+    ...(options.onReasoning ? { onReasoning: options.onReasoning } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   });
 }
@@ -387,14 +367,4 @@ function errorCode(error: unknown): string {
   if (error instanceof SessionError) return error.changed ? 'the session changed' : 'the session could not be read';
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' && /^[A-Z0-9_]{2,20}$/.test(code) ? code : 'write failed';
-}
-
-/**
- * The tools this step runs outside the registry: the MCP servers' tools, and `search_tools` over the
- * step's own deferred tools when its request carried it.
- */
-function extraToolsFor(loop: AgentLoopOptions, plan: ReadyTurn): ReadonlyMap<string, ToolImplementation> {
-  const tools = new Map((loop.extraTools ?? []).map((tool) => [tool.name, tool] as const));
-  if (plan.prepared.searchable) tools.set(SEARCH_TOOLS_NAME, searchToolsImplementation(plan.prepared.deferredTools));
-  return tools;
 }

@@ -3,13 +3,30 @@ import { sendFlags, turnFlags } from '../command-line.js';
 import { wordsBeforePrompt } from '../grammar.js';
 import { reportError } from '../report-error.js';
 
-// Defaults of the agent loop's bounds (docs/agent-loop.md).
-const DEFAULT_MAX_STEPS = 25;
-const DEFAULT_LIMITS = { outputBytes: 32 * 1024, outputLines: 2_000, commandTimeoutMs: 120_000 };
 // What a shell exits with after Ctrl-C, so scripts can tell an interrupted run from a failure.
 const INTERRUPTED_EXIT = 130;
 
 /** `cw send`: send exactly the request preview-request describes, run the tools the model calls, save each step. */
+/** What cw send says of a feature's notice, in one line. */
+function noticeText(notice: import('@cw/core').TurnNotice, safeIdentifier: (text: string) => string): string {
+  switch (notice.kind) {
+    case 'auto-route':
+      return `auto routing chose route ${safeIdentifier(notice.route)}`;
+    case 'compaction':
+      return `compacted the session: ${notice.summarised} earlier messages replaced by a summary (docs/compaction.md)`;
+    case 'warning':
+      return notice.text;
+    case 'session-wait':
+      return 'waiting for another cw send on this session to finish';
+    case 'stale-lock-broken':
+      return 'removed a session lock left by a cw process that is no longer running';
+    default: {
+      const never: never = notice;
+      return never;
+    }
+  }
+}
+
 export default class Send extends Command {
   static override summary = 'Send the next turn and run the tools the model calls, under an approval posture';
   static override description =
@@ -65,15 +82,15 @@ export default class Send extends Command {
       };
       json = args.json;
       const core = await import('@cw/core');
-      const { loadRuntimeForSend } = await import('../load-runtime.js');
-      const { snapshot, home, registry } = await loadRuntimeForSend(this.config, line.choices, (moved) =>
+      const { agentFor, runtimeSourceOf } = await import('../load-runtime.js');
+      const { agent, registry } = await agentFor(runtimeSourceOf(this.config));
+      // A session file that is not a session is moved aside and the send starts it fresh (preview never does).
+      const { snapshot, movedAside } = await agent.load(line.choices, { repair: true });
+      if (movedAside !== null)
         process.stderr.write(
-          `cw: session ${core.safeIdentifier(moved.name)} was not readable; moved it aside to ${core.terminalSafe(moved.file)} and started it fresh\n`,
-        ),
-      );
+          `cw: session ${core.safeIdentifier(movedAside.name)} was not readable; moved it aside to ${core.terminalSafe(movedAside.file)} and started it fresh\n`,
+        );
       if (args.prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
-      // A goal that stops the turn stops it before any MCP server starts.
-      await core.refuseSendOnGoal(home, snapshot.session.key);
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       const { projectionWarningLine } = await import('../render-projection-warning.js');
@@ -91,91 +108,68 @@ export default class Send extends Command {
       const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
       const interactive = posture === 'ask' && canAsk();
       let toldNoTerminal = false;
-      const limits = snapshot.config.tool_limits;
-      const loop = {
-        posture,
-        rules: snapshot.config.permissions,
-        workspace: await core.workspaceRoot(snapshot.config.workspace),
-        maxSteps: args.maxSteps ?? snapshot.config.max_steps ?? DEFAULT_MAX_STEPS,
-        limits: {
-          outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
-          outputLines: limits.output_lines ?? DEFAULT_LIMITS.outputLines,
-          commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
-        },
+      const run = agent.run(args.prompt, {
+        snapshot,
+        entrypoint: args.entrypoint,
+        noTools: args.noTools,
+        ...(args.approval === undefined ? {} : { approval: args.approval }),
+        ...(args.maxSteps === undefined ? {} : { maxSteps: args.maxSteps }),
+        ...(args.maxRetries === undefined ? {} : { maxRetries: args.maxRetries }),
+        signal: controller.signal,
         ...(interactive
           ? {
-              ask: (call: { name: string; summary: string }) => {
+              onApproval: (call: { name: string; summary: string }) => {
                 spinner.stop();
                 return askOnTerminal(call, core.terminalSafe);
               },
             }
           : {}),
-        onToolStart: (call: { name: string }, summary: string) =>
-          stderrLine(toolStartLine(call.name, summary, core.terminalSafe)),
-        onToolEnd: (record: Parameters<typeof toolEndLine>[0]) => {
-          stderrLine(toolEndLine(record, core.terminalSafe));
-          // Said once, when it first matters: a call was refused because no one could be asked.
-          if (record.status === 'refused' && posture === 'ask' && !interactive && !toldNoTerminal) {
-            toldNoTerminal = true;
+      });
+      for await (const event of run) {
+        switch (event.type) {
+          case 'projection-warning':
+            // Printed before the request goes out: the person sees which tools were left off first.
+            stderrLine(projectionWarningLine(event.warning, core.terminalSafe));
+            break;
+          case 'notice':
+            notice(noticeText(event.notice, core.safeIdentifier));
+            break;
+          case 'retry':
             notice(
-              'no terminal to ask on, so approval ask acts as read-only: use --approval workspace or permissions.allow',
+              `retry ${event.retry.attempt} of ${retries} in ${event.retry.delayMs} ms after ${event.retry.cause}`,
             );
+            break;
+          case 'step-start':
+            spinner.start();
+            break;
+          case 'text-delta': {
+            // Text as it arrives, for a person; --json prints one document at the end instead.
+            if (args.json) break;
+            spinner.stop();
+            const text = core.terminalSafeMultiline(event.text);
+            process.stdout.write(text);
+            streamed = true;
+            midLine = !text.endsWith('\n');
+            break;
           }
-        },
-      };
-      // MCP servers are started for the send only: their tools join this turn's catalog, and a server
-      // that fails is named in a warning and left out; the turn still goes.
-      const hasMcp = Object.values(snapshot.config.mcpServers).some((server) => !server.disabled);
-      const mcp = hasMcp
-        ? await core.openMcpForSend({
-            home,
-            config: snapshot.config,
-            env: process.env,
-            pluginTools: registry.toolCatalog,
-            callTimeoutMs: loop.limits.commandTimeoutMs,
-            signal: controller.signal,
-          })
-        : null;
-      for (const failure of mcp?.failures ?? []) {
-        // The problem already names the server; its tools are simply absent from this turn.
-        notice(`warning: ${failure.problem}; its tools are left out of this turn`);
+          case 'tool-call':
+            stderrLine(toolStartLine(event.call.name, event.summary, core.terminalSafe));
+            break;
+          case 'tool-result':
+            stderrLine(toolEndLine(event.record, core.terminalSafe));
+            // Said once, when it first matters: a call was refused because no one could be asked.
+            if (event.record.status === 'refused' && posture === 'ask' && !interactive && !toldNoTerminal) {
+              toldNoTerminal = true;
+              notice(
+                'no terminal to ask on, so approval ask acts as read-only: use --approval workspace or permissions.allow',
+              );
+            }
+            break;
+          default:
+            break;
+        }
       }
-      const turnSnapshot = mcp === null ? snapshot : { ...snapshot, catalog: mcp.catalog, mcp: mcp.mcp };
-      const sent = await core
-        .sendTurn(turnSnapshot, {
-          home,
-          prompt: args.prompt,
-          entrypoint: args.entrypoint,
-          env: process.env,
-          signal: controller.signal,
-          loop: { ...loop, extraTools: mcp?.tools ?? [] },
-          ...(args.maxRetries === undefined ? {} : { maxRetries: args.maxRetries }),
-          // Printed before the request goes out: the person sees which tools were left off first.
-          onWarning: (found) => stderrLine(projectionWarningLine(found, core.terminalSafe)),
-          onWait: () => notice('waiting for another cw send on this session to finish'),
-          onStaleLockBroken: () => notice('removed a session lock left by a cw process that is no longer running'),
-          onRetry: (retry) =>
-            notice(`retry ${retry.attempt} of ${retries} in ${retry.delayMs} ms after ${retry.cause}`),
-          onStep: () => spinner.start(),
-          onAutoRoute: (route) => notice(`auto routing chose route ${core.safeIdentifier(route)}`),
-          onCompaction: (done) =>
-            notice(
-              `compacted the session: ${done.summarised} earlier messages replaced by a summary (docs/compaction.md)`,
-            ),
-          // Text as it arrives, for a person; --json prints one document at the end instead.
-          ...(args.json
-            ? {}
-            : {
-                onText: (delta: string) => {
-                  spinner.stop();
-                  const text = core.terminalSafeMultiline(delta);
-                  process.stdout.write(text);
-                  streamed = true;
-                  midLine = !text.endsWith('\n');
-                },
-              }),
-        })
-        .finally(() => mcp?.close());
+      const sent = await run.result;
       spinner.stop();
       if (args.json) {
         const { sendJsonDocument } = await import('../send-json.js');

@@ -114,46 +114,40 @@ function sectionReason<Reason extends string>(reasons: readonly Reason[], reason
   return reason as Reason;
 }
 
+/**
+ * The session section: the core's facts, then what each turn feature says of its state through
+ * `describeSession` (the goal, a pending skill, auto routing, submit hooks). Every key is present
+ * here in the schema's order, so a feature changes values, never the order.
+ */
 function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnPlan): SessionFacts {
-  const auto = snapshot.pending.autoRouting;
   const routeId = snapshot.config.route ?? snapshot.defaultRouteId;
   const catalog = new Set(snapshot.registry.row(routeId)?.model.catalog ?? []);
   const gates = snapshot.config.tools;
-  return {
+  const facts: SessionFacts = {
     agent_role: 'primary',
     lane_kind: plan.input === 'continuation' ? 'agent-loop-continuation' : 'cli-single-turn',
     session_name: safeIdentifier(snapshot.session.name),
     stored_message_count: snapshot.session.messages.length,
-    requested_route: auto ? 'auto' : safeIdentifier(routeId),
-    requested_model: auto
-      ? 'auto'
-      : snapshot.config.model === undefined
-        ? 'route-default'
-        : safeCatalogModel(snapshot.config.model, catalog),
-    routing_mode: auto ? 'auto' : 'fixed-route',
+    requested_route: safeIdentifier(routeId),
+    requested_model:
+      snapshot.config.model === undefined ? 'route-default' : safeCatalogModel(snapshot.config.model, catalog),
+    routing_mode: 'fixed-route',
     requested_reasoning: snapshot.config.reasoning ?? 'route-default',
     hypothetical_prompt_supplied: promptSupplied,
     mode: 'agent',
     approval_mode: snapshot.config.approval,
     allowed_tool_gate_count: gates?.allow === undefined ? null : gates.allow.length,
     disallowed_tool_gate_count: gates?.deny === undefined ? null : gates.deny.length,
-    message_submit_hook_count: snapshot.config.hooks.message_submit.length,
-    pending_skill: pendingSkillName(snapshot),
-    goal_state: snapshot.pending.goal,
+    message_submit_hook_count: 0,
+    pending_skill: null,
+    goal_state: 'none',
     base_prompt: {
       origin: BASE_PROMPT_ORIGIN,
       bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
       sha256: sha256Hex(BUNDLED_BASE_PROMPT),
     },
   };
-}
-
-/** The pending skill's name; a pending-skill file that cannot be read names none (its problem is the plan's reason). */
-function pendingSkillName(snapshot: CwSnapshot): string | null {
-  const pending = snapshot.pendingSkill ?? null;
-  if (pending === null) return null;
-  const name = pending.status === 'ready' ? pending.skill.name : pending.name;
-  return name === null ? null : safeIdentifier(name);
+  return snapshot.registry.turn.describeSession.call(facts, snapshot);
 }
 
 function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {

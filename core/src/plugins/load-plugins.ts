@@ -72,7 +72,10 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): 
     registry.problems.push({
       plugin,
       code: 'api-version-mismatch',
-      detail: `plugin declares cw.apiVersion ${String(field.apiVersion)}, this cw speaks ${PLUGIN_API_VERSION}`,
+      detail:
+        field.apiVersion === 2
+          ? `plugin declares cw.apiVersion 2, the plugin API before turn hooks; this cw speaks ${PLUGIN_API_VERSION}: rebuild it against this cw (docs/plugin-authors.md, Versioning)`
+          : `plugin declares cw.apiVersion ${String(field.apiVersion)}, this cw speaks ${PLUGIN_API_VERSION}`,
     });
     return;
   }

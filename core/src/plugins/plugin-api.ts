@@ -2,9 +2,13 @@ import type { RefineBody, RefineOptions, RouteMatch, DialectDefinition } from '.
 import type { CoreHooks } from '../hooks.js';
 import type { CapabilityRowInput } from '../route/capability-row.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
+import type { PluginTurnHooks } from './plugin-turn-hooks.js';
 
-/** The plugin contract version this core speaks. A plugin declaring another version is not loaded. */
-export const PLUGIN_API_VERSION = 2;
+/**
+ * The plugin contract version this core speaks. A plugin declaring another version is not loaded.
+ * Version 3 added the turn hooks (`api.hooks.turn`); version 2 plugins had no way to see them.
+ */
+export const PLUGIN_API_VERSION = 3;
 
 /** Tap options as a plugin gives them; the tap name is always the plugin's own, whatever it passes. */
 export type PluginTapOptions = string | { readonly name?: string; readonly stage?: number };
@@ -17,6 +21,8 @@ export interface PluginHooks {
   readonly projectTools: {
     tap(options: PluginTapOptions, fn: Parameters<CoreHooks['projectTools']['tap']>[1]): void;
   };
+  /** The turn's lifecycle: gates, preparation, accounting (docs/architecture.md, "The turn's hooks"). */
+  readonly turn: PluginTurnHooks;
 }
 
 /** What a plugin's `register` receives: the hooks it may tap and the ways to add routes and dialects. */

@@ -8,6 +8,8 @@ import {
   type RouteMatch,
 } from '../dialect/dialect-contract.js';
 import { CoreHooks } from '../hooks.js';
+import { TurnHooks } from '../turn/turn-hooks.js';
+import { pluginTurnHooks } from './plugin-turn-hooks.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
@@ -59,6 +61,8 @@ const DEFAULT_REFINE_STAGE = 100;
 /** The hooks, the capability-row and dialect tables and the load report of one cw process. */
 export class PluginRegistry {
   readonly hooks = new CoreHooks();
+  /** The turn's lifecycle hooks: the built-in features and plugins tap them (docs/architecture.md). */
+  readonly turn = new TurnHooks();
   readonly problems: PluginProblem[] = [];
   readonly plugins: LoadedPlugin[] = [];
   readonly #rows = new Map<string, CapabilityRow>();
@@ -138,6 +142,7 @@ export class PluginRegistry {
             this.#withdrawn.has(plugin) ? projection : fn(projection, context),
           ),
       },
+      turn: pluginTurnHooks(this.turn, plugin, () => this.#withdrawn.has(plugin)),
     };
     return {
       apiVersion: PLUGIN_API_VERSION,

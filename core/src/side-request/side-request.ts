@@ -1,41 +1,30 @@
 import type { Entrypoint } from '../body/wire-body.js';
-import { recordGoalUsage } from '../features/goal/record-goal-usage.js';
-import type { GoalGate } from '../features/goal/goal-gate.js';
 import { planTurn, type ReadyTurn, type TurnPlan } from '../plan-turn.js';
 import type { AssistantReply } from '../reply/assemble-reply.js';
 import { NOTHING_PENDING, type CwSnapshot } from '../snapshot/snapshot.js';
-import type { RetryNotice } from '../transport/send-prepared-request.js';
+import type { SendSettings } from '../turn/turn-hooks.js';
 import { sendPreparedRequest } from '../transport/send-prepared-request.js';
 import { transportSettingsFor } from '../transport/transport-settings.js';
 
-/** How a side request (a compaction summary, an auto-routing classification) is sent. */
-export interface SideRequestOptions {
-  readonly home: string;
-  readonly entrypoint: Entrypoint;
-  readonly env: NodeJS.ProcessEnv;
-  readonly maxRetries?: number;
-  readonly signal?: AbortSignal;
-  readonly onRetry?: (notice: RetryNotice) => void;
-}
+/** How a side request (a compaction summary, an auto-routing classification) is sent: the send's own settings. */
+export type SideRequestOptions = SendSettings;
 
 /**
- * The snapshot a side request is planned from: the same config, system prompt and goal gate, on
- * `routeId` (default: the snapshot's route), with no history, no tools and nothing pending, and
- * never compacting itself. It goes through the same seam and client as any turn.
+ * The snapshot a side request is planned from: the same config, system prompt and feature state, on
+ * `routeId` (default: the snapshot's route), with no history, no tools and nothing pending, marked as
+ * a side request so only the gates that guard every request (the goal) apply and nothing compacts
+ * it. It goes through the same seam and client as any turn.
  */
 export function sideSnapshot(snapshot: CwSnapshot, routeId?: string): CwSnapshot {
   const { model: _model, ...config } = snapshot.config;
   return {
     ...snapshot,
-    config: {
-      ...(routeId === undefined ? snapshot.config : { ...config, route: routeId }),
-      compaction: { ...snapshot.config.compaction, enabled: false },
-    },
+    config: routeId === undefined ? snapshot.config : { ...config, route: routeId },
+    purpose: 'side',
     session: { name: snapshot.session.name, key: snapshot.session.key, messages: [] },
     catalog: [],
     mcp: { kind: 'disabled' },
-    pending: { ...NOTHING_PENDING, goal: snapshot.pending.goal },
-    pendingSkill: null,
+    pending: NOTHING_PENDING,
   };
 }
 
@@ -45,14 +34,15 @@ export function planSideRequest(side: CwSnapshot, prompt: string, entrypoint: En
 }
 
 /**
- * Sends a planned side request through the transport client every turn uses, and adds its tokens to
- * the session's goal. Returns the reply and the goal gate the next request meets.
+ * Sends a planned side request through the transport client every turn uses; `afterRequest` then
+ * accounts for it as for any request (the goal adds its tokens). Returns the reply and the snapshot
+ * as the features left it, whose state the next request meets.
  */
 export async function sendSideRequest(
   side: CwSnapshot,
   plan: ReadyTurn,
   options: SideRequestOptions,
-): Promise<{ reply: AssistantReply; goal: GoalGate }> {
+): Promise<{ reply: AssistantReply; snapshot: CwSnapshot }> {
   const { prepared } = plan;
   const dialect = side.registry.dialect(prepared.dialect);
   if (!dialect) throw new Error(`dialect ${prepared.dialect} disappeared after planning`);
@@ -68,6 +58,12 @@ export async function sendSideRequest(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   });
-  const goal = await recordGoalUsage(options.home, side.session.key, plan, reply);
-  return { reply, goal };
+  const after = await side.registry.turn.afterRequest.promise(side, {
+    home: options.home,
+    snapshot: side,
+    plan,
+    reply,
+    side: true,
+  });
+  return { reply, snapshot: after };
 }

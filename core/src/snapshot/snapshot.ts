@@ -1,10 +1,14 @@
 import type { CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
-import type { WorkingContext } from '../features/prompt-resolution/resolve-prompt.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
-import type { PendingSkill } from '../features/skills/load-pending-skill.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
+
+/** Where a prompt is resolved: the workspace (real path) and the folder cw runs in (real path). */
+export interface WorkingContext {
+  readonly workspace: string;
+  readonly cwd: string;
+}
 
 /** MCP tool state as a turn would see it: off, a snapshot still matching the config, or not knowable offline. */
 export type McpState =
@@ -12,19 +16,14 @@ export type McpState =
   | { readonly kind: 'snapshot'; readonly serverCount: number }
   | { readonly kind: 'not-snapshottable'; readonly detail: string };
 
-/** State a real turn would act on before sending; preview reads it and never consumes it. */
+/** State a real turn would act on before sending that no feature owns; preview reads it and never consumes it. */
 export interface PendingState {
-  /** Configured message-submit hooks: a real submit runs them and they may rewrite the text. */
-  readonly messageSubmitHooks: number;
-  /** A prompt-resolution failure (file mentions, skills) as a real submit would hit it. */
-  readonly promptResolutionError: string | null;
-  /** Runtime transforms that would rewrite the request before sending (compaction, injections). */
+  /** Runtime transforms that would rewrite the request before sending (injections a host declares). */
   readonly runtimeTransforms: readonly string[];
-  /** Active goal gate: unknown when its state cannot be read exactly. */
-  readonly goal: 'none' | 'within-budget' | 'budget-exhausted' | 'not-snapshottable';
-  /** Auto model routing: the route is chosen by a classifier a preview must not run. */
-  readonly autoRouting: boolean;
 }
+
+/** Each turn feature's session state, by feature name, as its `loadState` tap read it (docs/architecture.md). */
+export type FeatureStates = Readonly<Record<string, unknown>>;
 
 /** Everything a turn is prepared from. Read-only: preparing a request never mutates it. */
 export interface CwSnapshot {
@@ -38,6 +37,13 @@ export interface CwSnapshot {
   readonly catalog: readonly ToolDefinition[];
   readonly mcp: McpState;
   readonly pending: PendingState;
+  /** Per-feature state (the goal's gate, a pending skill, auto routing's choice): read through featureState. */
+  readonly features: FeatureStates;
+  /**
+   * `side` for a side request a feature sends for the turn (a classification, a summary): gates that
+   * guard a person's turn (submit hooks, auto routing) leave it alone; the goal still counts it.
+   */
+  readonly purpose?: 'turn' | 'side';
   /**
    * Where prompts are resolved (file mentions, workspace skills): present when the snapshot was
    * loaded for a working folder, as the CLI does; absent, a prompt is sent as typed.
@@ -45,17 +51,7 @@ export interface CwSnapshot {
   readonly workingContext?: WorkingContext;
   /** System-prompt layers after the base (AGENTS.md, turn context); absent or empty means the base only. */
   readonly promptLayers?: readonly PromptLayer[];
-  /** Under auto routing: the route chosen for the session's latest prompt, which a loop continuation stays on. */
-  readonly autoRouteChoice?: string | null;
-  /** The skill `cw skills use` set for the next prompt (docs/skills.md); absent or null means none. */
-  readonly pendingSkill?: PendingSkill | null;
 }
 
 /** Pending state of a session with nothing pending. */
-export const NOTHING_PENDING: PendingState = {
-  messageSubmitHooks: 0,
-  promptResolutionError: null,
-  runtimeTransforms: [],
-  goal: 'none',
-  autoRouting: false,
-};
+export const NOTHING_PENDING: PendingState = { runtimeTransforms: [] };

@@ -35,6 +35,8 @@ export interface ExchangeOptions {
   readonly signal?: AbortSignal;
   /** Receives reply text as it arrives; a blocking reply arrives whole. */
   readonly onText?: (delta: string) => void;
+  /** Receives reasoning text as it arrives (where the dialect streams it). */
+  readonly onReasoning?: (delta: string) => void;
   readonly settings?: TransportSettings;
   /** Text a provider's error message must never show (the prompt); the API key is always scrubbed. */
   readonly scrub?: readonly string[];
@@ -109,6 +111,7 @@ export async function sendPreparedRequest(
       deadline,
       scrub,
       onText: options.onText,
+      onReasoning: options.onReasoning,
       signal: options.signal,
     });
   }
@@ -133,10 +136,11 @@ async function readReply(
     deadline: number;
     scrub: readonly string[];
     onText: ((delta: string) => void) | undefined;
+    onReasoning: ((delta: string) => void) | undefined;
     signal: AbortSignal | undefined;
   },
 ): Promise<ExchangeResult> {
-  const { settings, deadline, onText, signal } = reading;
+  const { settings, deadline, onText, onReasoning, signal } = reading;
   // Ctrl-C while the reply streams: stop reading; what arrived is not a complete reply.
   const onAbort = (): void => void response.destroy(new Error('interrupted'));
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -156,6 +160,7 @@ async function readReply(
     for (const event of events) {
       assembler.apply(event);
       if (event.type === 'text-delta' && event.text !== '') onText?.(event.text);
+      else if (event.type === 'reasoning-delta' && event.text !== '') onReasoning?.(event.text);
     }
   };
   let wholeBody = false;

@@ -1,13 +1,12 @@
 import type { AutoRoutingConfig } from '../../config/cw-config.js';
 import { safeIdentifier } from '../../redaction/index.js';
-import type { GoalGate } from '../goal/goal-gate.js';
 import {
   planSideRequest,
   sendSideRequest,
   sideSnapshot,
   type SideRequestOptions,
 } from '../../side-request/side-request.js';
-import type { CwSnapshot } from '../../snapshot/snapshot.js';
+import type { CwSnapshot, FeatureStates } from '../../snapshot/snapshot.js';
 
 /** Auto routing could not choose a route; nothing was sent but the classifying request. */
 export class AutoRouteError extends Error {
@@ -83,7 +82,7 @@ export async function classifyRoute(
   snapshot: CwSnapshot,
   text: string,
   options: SideRequestOptions,
-): Promise<{ route: string; classifierRoute: string; goal: GoalGate }> {
+): Promise<{ route: string; classifierRoute: string; features: FeatureStates }> {
   const auto = snapshot.config.auto;
   if (auto === undefined) throw new AutoRouteError('route auto needs an auto object in config.json');
   const candidates = candidatesOf(auto);
@@ -94,11 +93,11 @@ export async function classifyRoute(
       `auto routing: the classifying request on route ${safeIdentifier(auto.classifier_route)} could not be prepared (${plan.reason}${plan.detail ? `: ${plan.detail}` : ''}); nothing was sent`,
     );
   }
-  const { reply, goal } = await sendSideRequest(side, plan, options);
+  const { reply, snapshot: after } = await sendSideRequest(side, plan, options);
   const route = answeredCandidate(candidates, reply.text);
   if (route === null)
     throw new AutoRouteError(
       "auto routing: the classifier's answer named no single candidate route; the turn was not sent (docs/auto-routing.md)",
     );
-  return { route, classifierRoute: auto.classifier_route, goal };
+  return { route, classifierRoute: auto.classifier_route, features: after.features };
 }

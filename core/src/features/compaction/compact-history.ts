@@ -1,4 +1,3 @@
-import type { GoalGate } from '../goal/goal-gate.js';
 import type { ConversationMessage } from '../../prompt/conversation.js';
 import { safeErrorText } from '../../redaction/index.js';
 import {
@@ -7,20 +6,21 @@ import {
   sideSnapshot,
   type SideRequestOptions,
 } from '../../side-request/side-request.js';
-import type { CwSnapshot } from '../../snapshot/snapshot.js';
+import type { CwSnapshot, FeatureStates } from '../../snapshot/snapshot.js';
 import { CompactionError } from './compaction-error.js';
 import { compactionPrompt, summaryMessage } from './compaction-prompt.js';
 import { writeCompactedHistory } from './write-compacted-history.js';
 import { isCompactable, splitHistory } from './split-history.js';
 
-/** What one compaction did: the history as saved, and the goal gate after its request. */
+/** What one compaction did: the history as saved, and the feature state after its request. */
 export interface Compacted {
   readonly messages: readonly ConversationMessage[];
   /** Earlier messages the summary replaced. */
   readonly summarised: number;
   /** Messages kept word for word after the summary. */
   readonly kept: number;
-  readonly goal: GoalGate;
+  /** The features' state after the summary's request (the goal counted its tokens). */
+  readonly features: FeatureStates;
 }
 
 // Each retry leaves out another quarter of what is left; eight retries leave out about nine tenths.
@@ -50,7 +50,7 @@ export async function compactHistory(snapshot: CwSnapshot, options: SideRequestO
         `compaction could not be prepared (${plan.reason}${plan.detail ? `: ${plan.detail}` : ''}); nothing was saved`,
       );
     }
-    const { reply, goal } = await sendSideRequest(side, plan, options);
+    const { reply, snapshot: after } = await sendSideRequest(side, plan, options);
     const summary = reply.text.trim();
     if (summary === '') throw new CompactionError('the compaction summary came back empty; nothing was saved');
     const next = [summaryMessage(summary, split.older.length), ...split.recent];
@@ -63,6 +63,6 @@ export async function compactHistory(snapshot: CwSnapshot, options: SideRequestO
         `the compacted session could not be saved (${safeErrorText(typeof code === 'string' ? code : 'write failed')}); nothing was changed`,
       );
     }
-    return { messages: next, summarised: split.older.length, kept: split.recent.length, goal };
+    return { messages: next, summarised: split.older.length, kept: split.recent.length, features: after.features };
   }
 }

@@ -1,9 +1,7 @@
-import { TurnBlockedError } from '../../plan/turn-blocked-error.js';
-import type { PendingState } from '../../snapshot/snapshot.js';
 import { goalIsLocked, readGoal, readGoalWaiting, type Goal } from './goal-store.js';
 
 /** What a goal says about the next request: none, allowed, stopped, or not knowable exactly. */
-export type GoalGate = PendingState['goal'];
+export type GoalGate = 'none' | 'within-budget' | 'budget-exhausted' | 'not-snapshottable';
 
 /** The gate of a goal as read: a goal without a budget never stops a turn. */
 export function gateOf(goal: Goal | null): GoalGate {
@@ -35,14 +33,4 @@ export async function readGoalGateWaiting(home: string, session: string): Promis
   } catch {
     return 'not-snapshottable';
   }
-}
-
-/**
- * Refuses a send whose goal stops it, before anything else starts (MCP servers, the session lock):
- * the same reason and words the plan would give.
- */
-export async function refuseSendOnGoal(home: string, session: string): Promise<void> {
-  const gate = await readGoalGateWaiting(home, session);
-  if (gate === 'budget-exhausted') throw new TurnBlockedError('goal-token-budget-exhausted', null);
-  if (gate === 'not-snapshottable') throw new TurnBlockedError('goal-state-not-snapshottable', null);
 }

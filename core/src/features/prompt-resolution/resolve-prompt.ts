@@ -1,3 +1,4 @@
+import type { WorkingContext } from '../../snapshot/snapshot.js';
 import { wrapWithSkill } from '../skills/load-pending-skill.js';
 import type { SkillFile } from '../skills/skill-file.js';
 import { findMentions, readMentionedFiles, unescapeMentions, type MentionedFile } from './file-mentions.js';
@@ -9,12 +10,6 @@ export interface ResolvedPrompt {
   readonly files: readonly MentionedFile[];
   /** The skill that wrapped the prompt, or null. */
   readonly skill: string | null;
-}
-
-/** Where a prompt is resolved: the workspace (real path) and the folder cw runs in (real path). */
-export interface WorkingContext {
-  readonly workspace: string;
-  readonly cwd: string;
 }
 
 /**

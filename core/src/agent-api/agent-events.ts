@@ -1,0 +1,66 @@
+import type { AskAnswer, ToolCallRecord } from '../agent/run-tool-calls.js';
+import type { RequestManifest } from '../manifest/manifest-schema.js';
+import type { TurnInput } from '../plan-turn.js';
+import type { ToolCall } from '../prompt/conversation.js';
+import type { TurnUsage } from '../reply/turn-events.js';
+import type { LoopStop } from '../send-turn.js';
+import type { ToolProjectionWarning } from '../tools/project-tools.js';
+import type { RetryNotice } from '../transport/send-prepared-request.js';
+import type { TurnNotice } from '../turn/turn-hooks.js';
+
+/** Usage summed over a turn's requests; a step whose provider reported none adds nothing and is counted. */
+export interface TotalUsage extends TurnUsage {
+  /** Steps whose provider reported no usage: the totals leave them out. */
+  readonly steps_without_usage: number;
+}
+
+/** One event of `agent.run`: everything a host shows of a turn, in the order it happens (docs/embedding.md). */
+export type AgentEvent =
+  /** The turn began on this session (its name as people see it). */
+  | { readonly type: 'turn-start'; readonly session: string }
+  /** A feature did something on its own: an auto-route choice, a compaction, a server left out. */
+  | { readonly type: 'notice'; readonly notice: TurnNotice }
+  /** Tools the route could not take were left off the first request (the same value preview shows). */
+  | { readonly type: 'projection-warning'; readonly warning: ToolProjectionWarning }
+  /** A request is about to go out; `body_sha256` is what preview showed for it. */
+  | { readonly type: 'step-start'; readonly step: number; readonly input: TurnInput; readonly body_sha256: string }
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'reasoning-delta'; readonly text: string }
+  /** A failed attempt is retried after a delay. */
+  | { readonly type: 'retry'; readonly retry: RetryNotice }
+  /** The model's call, about to be decided on (run, asked, refused). */
+  | { readonly type: 'tool-call'; readonly call: ToolCall; readonly summary: string }
+  /**
+   * The posture asks a person about a call. Answer with `respond` (or the run's `onApproval`
+   * callback, which then answers instead): until answered, the loop waits.
+   */
+  | {
+      readonly type: 'approval-request';
+      readonly call: { readonly name: string; readonly summary: string };
+      readonly respond: (answer: AskAnswer) => void;
+    }
+  /** A call's outcome, with its status and what the model reads. */
+  | { readonly type: 'tool-result'; readonly record: ToolCallRecord }
+  /** A request's reply is complete and saved. */
+  | {
+      readonly type: 'step-finish';
+      readonly step: number;
+      readonly body_sha256: string;
+      readonly finish_reason: string;
+      readonly usage: TurnUsage | null;
+      readonly tool_results: number;
+    }
+  /** The turn ended; `usage` sums every step's. */
+  | {
+      readonly type: 'turn-finish';
+      readonly stop: LoopStop;
+      readonly steps: number;
+      readonly usage: TotalUsage;
+      readonly session: string;
+      readonly manifest: RequestManifest;
+    }
+  /** The turn failed; nothing after it. The error is typed (its `safeMessage` is printable). */
+  | { readonly type: 'error'; readonly error: unknown };
+
+/** The event types, in the order a turn can emit them. */
+export type AgentEventType = AgentEvent['type'];

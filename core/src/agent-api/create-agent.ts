@@ -1,0 +1,243 @@
+import type { ApprovalPosture } from '../agent/approval-policy.js';
+import type { AskAnswer } from '../agent/run-tool-calls.js';
+import { workspaceRoot } from '../agent/workspace-root.js';
+import type { Entrypoint } from '../body/wire-body.js';
+import { cwHome } from '../config/cw-home.js';
+import { previewRequest, type PreviewResult } from '../manifest/build-manifest.js';
+import { loadPlugins } from '../plugins/load-plugins.js';
+import type { PluginDescriptor } from '../plugins/plugin-api.js';
+import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { TurnUsage } from '../reply/turn-events.js';
+import { type AgentLoopOptions, type AgentStep, type SentTurn, sendTurn } from '../send-turn.js';
+import { loadSnapshot } from '../snapshot/load-snapshot.js';
+import type { SnapshotOverrides } from '../snapshot/snapshot-overrides.js';
+import type { CwSnapshot } from '../snapshot/snapshot.js';
+import { moveCorruptSessionAside } from '../state/session-store.js';
+import { tapCoreStages } from '../tap-core-stages.js';
+import type { PrepareContext } from '../turn/turn-hooks.js';
+import type { AgentEvent, TotalUsage } from './agent-events.js';
+import { EventQueue } from './event-queue.js';
+
+// The agent loop's bounds when neither config nor the caller sets them (docs/agent-loop.md).
+const DEFAULT_MAX_STEPS = 25;
+const DEFAULT_LIMITS = { outputBytes: 32 * 1024, outputLines: 2_000, commandTimeoutMs: 120_000 };
+
+/** Where an agent lives and which plugins it runs (docs/embedding.md). */
+export interface AgentOptions {
+  /** The cw home (config, sessions); default: the one `CW_HOME` or the platform names. */
+  readonly home?: string;
+  /** The folder turns run in: it picks the workspace, its sessions and AGENTS.md; default: the process's. */
+  readonly cwd?: string;
+  /** The environment API keys are read from; default: the process's. Tools get it without keys. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** A registry already loaded (and tapped); or `plugins` to load. */
+  readonly registry?: PluginRegistry;
+  /** Plugin packages to load, in order; ignored when `registry` is given. */
+  readonly plugins?: readonly PluginDescriptor[];
+  /** The route used when config names none. */
+  readonly defaultRouteId: string;
+}
+
+/** What one preview or run is planned from: the command line's choices over config. */
+export interface TurnOptions {
+  /** Route, model, reasoning and session choices over config. */
+  readonly overrides?: SnapshotOverrides;
+  /** `blocking` asks for one JSON reply; default `streaming`. */
+  readonly entrypoint?: Entrypoint;
+  /** A snapshot the host loaded with `agent.load` (to check it first); default: loaded now. */
+  readonly snapshot?: CwSnapshot;
+}
+
+/** Options of one `agent.run`. */
+export interface RunOptions extends TurnOptions {
+  /** The approval posture; default: config's. */
+  readonly approval?: ApprovalPosture;
+  /** Hand tool calls back unrun (the `never` posture), whatever the approval. */
+  readonly noTools?: boolean;
+  readonly maxSteps?: number;
+  readonly maxRetries?: number;
+  /** Aborting stops the running step: answered calls are kept, the rest answered "not executed". */
+  readonly signal?: AbortSignal;
+  /**
+   * Answers `ask` approvals. Without it, `approvalEvents: true` answers them through each
+   * `approval-request` event's `respond`; with neither, there is no one to ask and `ask` acts as `read-only`.
+   */
+  readonly onApproval?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly approvalEvents?: boolean;
+}
+
+/** A running turn: its events as they happen, and its outcome. */
+export interface AgentRun extends AsyncIterable<AgentEvent> {
+  /** Resolves with the turn's outcome once the last event was pushed; rejects with the turn's error. */
+  readonly result: Promise<SentTurn>;
+}
+
+/** cw as a library: the one API the CLI and every other host drive turns through. */
+export interface Agent {
+  readonly registry: PluginRegistry;
+  readonly home: string;
+  /** Loads the snapshot a turn would be planned from; `repair` moves an unreadable session aside (as a send does). */
+  load(overrides?: SnapshotOverrides, options?: { readonly repair?: boolean }): Promise<LoadedSnapshot>;
+  /** Describes the next turn exactly, offline, changing nothing: the manifest `cw preview-request` prints. */
+  preview(prompt: string | undefined, options?: TurnOptions): Promise<PreviewResult & { snapshot: CwSnapshot }>;
+  /** Sends the turn and runs the agent loop, streaming typed events. */
+  run(prompt: string | undefined, options?: RunOptions): AgentRun;
+}
+
+/** A loaded snapshot, and the session file a repair moved aside (relative to the home), if any. */
+export interface LoadedSnapshot {
+  readonly snapshot: CwSnapshot;
+  readonly movedAside: { readonly name: string; readonly file: string } | null;
+}
+
+/** Creates an agent: loads the plugins (unless given a registry) and applies the built-in turn features. */
+export async function createAgent(options: AgentOptions): Promise<Agent> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? cwHome(env);
+  const cwd = options.cwd ?? process.cwd();
+  const registry = options.registry ?? (await loadPlugins(options.plugins ?? []));
+  tapCoreStages(registry);
+  const load = async (overrides: SnapshotOverrides = {}, repair = false): Promise<LoadedSnapshot> => {
+    const read = () => loadSnapshot({ home, registry, defaultRouteId: options.defaultRouteId, cwd, env, overrides });
+    try {
+      return { snapshot: await read(), movedAside: null };
+    } catch (error) {
+      const key = (error as { corruptKey?: unknown }).corruptKey;
+      if (!repair || typeof key !== 'string') throw error;
+      const file = await moveCorruptSessionAside(home, key);
+      return { snapshot: await read(), movedAside: { name: key.split('/').at(-1) ?? key, file } };
+    }
+  };
+  return {
+    registry,
+    home,
+    load: (overrides, loadOptions) => load(overrides, loadOptions?.repair ?? false),
+    preview: async (prompt, turnOptions = {}) => {
+      const loaded = turnOptions.snapshot ?? (await load(turnOptions.overrides)).snapshot;
+      const entrypoint = turnOptions.entrypoint ?? 'streaming';
+      // The same preparation a send runs, in preview mode: it reads, resolves mentions, runs nothing.
+      const context: PrepareContext = { mode: 'preview', home, entrypoint, env };
+      const draft = await registry.turn.prepareTurn.promise({ snapshot: loaded, prompt }, context);
+      return { ...previewRequest(draft.snapshot, draft.prompt, entrypoint), snapshot: draft.snapshot };
+    },
+    run: (prompt, runOptions = {}) => runTurn({ home, env, cwd, load }, prompt, runOptions),
+  };
+}
+
+/** Runs one turn, turning the loop's callbacks into events. */
+function runTurn(
+  agent: {
+    readonly home: string;
+    readonly env: NodeJS.ProcessEnv;
+    readonly cwd: string;
+    readonly load: (overrides: SnapshotOverrides, repair: boolean) => Promise<LoadedSnapshot>;
+  },
+  prompt: string | undefined,
+  options: RunOptions,
+): AgentRun {
+  const events = new EventQueue<AgentEvent>();
+  const emit = (event: AgentEvent): void => events.push(event);
+  const result = (async (): Promise<SentTurn> => {
+    const snapshot = options.snapshot ?? (await agent.load(options.overrides ?? {}, true)).snapshot;
+    emit({ type: 'turn-start', session: snapshot.session.name });
+    const loop = await loopOptions(snapshot, options, agent.cwd, emit);
+    const sent = await sendTurn(snapshot, {
+      home: agent.home,
+      prompt,
+      entrypoint: options.entrypoint ?? 'streaming',
+      env: agent.env,
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      loop,
+      onWarning: (warning) => emit({ type: 'projection-warning', warning }),
+      onNotice: (notice) => emit({ type: 'notice', notice }),
+      onWait: () => emit({ type: 'notice', notice: { kind: 'session-wait' } }),
+      onStaleLockBroken: () => emit({ type: 'notice', notice: { kind: 'stale-lock-broken' } }),
+      onRetry: (retry) => emit({ type: 'retry', retry }),
+      onStep: (step, input, bodySha256) => emit({ type: 'step-start', step, input, body_sha256: bodySha256 ?? '' }),
+      onText: (text) => emit({ type: 'text-delta', text }),
+      onReasoning: (text) => emit({ type: 'reasoning-delta', text }),
+      onStepFinish: (() => {
+        let step = 0;
+        return (finished: AgentStep) => {
+          step += 1;
+          emit({
+            type: 'step-finish',
+            step,
+            body_sha256: finished.bodySha256,
+            finish_reason: finished.finishReason,
+            usage: finished.reply.usage,
+            tool_results: finished.toolResults.length,
+          });
+        };
+      })(),
+    });
+    emit({
+      type: 'turn-finish',
+      stop: sent.stopped,
+      steps: sent.steps.length,
+      usage: totalUsage(sent.steps.map((step) => step.reply.usage)),
+      session: snapshot.session.name,
+      manifest: sent.manifest,
+    });
+    return sent;
+  })();
+  result.then(
+    () => events.end(),
+    (error: unknown) => {
+      emit({ type: 'error', error });
+      events.end();
+    },
+  );
+  return { result, [Symbol.asyncIterator]: () => events[Symbol.asyncIterator]() };
+}
+
+/** The loop's bounds and approval wiring: the caller's choices, then config's, then cw's defaults. */
+async function loopOptions(
+  snapshot: CwSnapshot,
+  options: RunOptions,
+  cwd: string,
+  emit: (event: AgentEvent) => void,
+): Promise<AgentLoopOptions> {
+  const limits = snapshot.config.tool_limits;
+  const ask = options.onApproval ?? (options.approvalEvents === true ? askThroughEvents(emit) : undefined);
+  return {
+    posture: options.noTools === true ? 'never' : (options.approval ?? snapshot.config.approval),
+    rules: snapshot.config.permissions,
+    workspace: await workspaceRoot(snapshot.config.workspace, cwd),
+    maxSteps: options.maxSteps ?? snapshot.config.max_steps ?? DEFAULT_MAX_STEPS,
+    limits: {
+      outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
+      outputLines: limits.output_lines ?? DEFAULT_LIMITS.outputLines,
+      commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
+    },
+    ...(ask === undefined ? {} : { ask }),
+    onToolStart: (call, summary) => emit({ type: 'tool-call', call, summary }),
+    onToolEnd: (record) => emit({ type: 'tool-result', record }),
+  };
+}
+
+/** Approvals answered by the host through the `approval-request` event it reads. */
+function askThroughEvents(
+  emit: (event: AgentEvent) => void,
+): (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer> {
+  return (call) =>
+    new Promise<AskAnswer>((resolve) => {
+      emit({ type: 'approval-request', call, respond: resolve });
+    });
+}
+
+/** Usage summed over the steps that reported it. */
+export function totalUsage(usages: readonly (TurnUsage | null)[]): TotalUsage {
+  let input = 0;
+  let output = 0;
+  let without = 0;
+  for (const usage of usages) {
+    if (usage === null) without += 1;
+    else {
+      input += usage.input_tokens;
+      output += usage.output_tokens;
+    }
+  }
+  return { input_tokens: input, output_tokens: output, steps_without_usage: without };
+}

@@ -1,0 +1,25 @@
+import type { TurnHooks } from '../turn/turn-hooks.js';
+import { applyAutoRoute } from './auto-route/auto-route-feature.js';
+import { applyCompaction } from './compaction/compaction-feature.js';
+import { applyGoal } from './goal/goal-feature.js';
+import { applyMcp } from './mcp/mcp-feature.js';
+import { applyPromptResolution } from './prompt-resolution/prompt-resolution-feature.js';
+import { applySkills } from './skills/skills-feature.js';
+import { applySubmitHooks } from './submit-hooks/submit-hooks-feature.js';
+import { applyToolDeferral } from './tool-deferral/tool-deferral-feature.js';
+
+/**
+ * Applies cw's own turn features to a registry's turn hooks, the way webpack applies its internal
+ * plugins: each feature is one `apply(hooks)` in its own folder, and this is the one place that
+ * names them. Their order on `gate` and `prepareTurn` is set by stages (TURN_STAGES), not by this list.
+ */
+export function applyTurnFeatures(hooks: TurnHooks): void {
+  applyGoal(hooks);
+  applySubmitHooks(hooks);
+  applySkills(hooks);
+  applyPromptResolution(hooks);
+  applyAutoRoute(hooks);
+  applyCompaction(hooks);
+  applyMcp(hooks);
+  applyToolDeferral(hooks);
+}

@@ -1,0 +1,90 @@
+import type { CwConfig } from '../../config/cw-config.js';
+import type { McpState } from '../../snapshot/snapshot.js';
+import type { ToolDefinition } from '../../tools/tool-definition.js';
+import type { PrepareContext, TurnHooks } from '../../turn/turn-hooks.js';
+
+/** MCP's name among the features. */
+export const MCP_FEATURE = 'mcp';
+
+// What each send opened, so closeSend releases exactly that send's servers.
+const opened = new WeakMap<PrepareContext, () => Promise<void>>();
+
+/**
+ * MCP (docs/mcp.md) as a turn feature: a snapshot offers the stored tool snapshot's tools, known
+ * without connecting; a send starts the enabled servers once it is allowed to go, plans with what
+ * they list now, runs their tools, and stops them when it ends.
+ */
+export function applyMcp(hooks: TurnHooks): void {
+  hooks.loadState.tapPromise(MCP_FEATURE, async (snapshot, context) => {
+    if (context.waiting) return snapshot;
+    return { ...snapshot, ...(await mcpPart(context.home, snapshot.config, snapshot.catalog)) };
+  });
+  hooks.openSend.tapPromise(MCP_FEATURE, async (resources, context) => {
+    const { snapshot } = resources;
+    if (context.mode !== 'send' || !Object.values(snapshot.config.mcpServers).some((server) => !server.disabled))
+      return resources;
+    const { openMcpForSend } = await import('./open-mcp-for-send.js');
+    const mcp = await openMcpForSend({
+      home: context.home,
+      config: snapshot.config,
+      env: context.env,
+      pluginTools: snapshot.registry.toolCatalog,
+      callTimeoutMs: context.toolTimeoutMs ?? 120_000,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    opened.set(context, mcp.close);
+    for (const failure of mcp.failures) {
+      // The problem already names the server; its tools are simply absent from this turn.
+      context.notify?.({
+        kind: 'warning',
+        text: `warning: ${failure.problem}; its tools are left out of this turn`,
+      });
+    }
+    return {
+      snapshot: { ...snapshot, catalog: mcp.catalog, mcp: mcp.mcp },
+      tools: [...resources.tools, ...mcp.tools],
+    };
+  });
+  hooks.closeSend.tapPromise(MCP_FEATURE, async (_resources, context) => {
+    const close = opened.get(context);
+    opened.delete(context);
+    await close?.();
+  });
+}
+
+/**
+ * What MCP adds to a turn, known without connecting: the stored snapshot's tools when every enabled
+ * server's entry matches its config, otherwise a reason. Reads the snapshot file only; never spawns
+ * a server or opens a socket.
+ */
+async function mcpPart(
+  home: string,
+  config: CwConfig,
+  pluginTools: readonly ToolDefinition[],
+): Promise<{ mcp: McpState; catalog: readonly ToolDefinition[] }> {
+  const enabled = Object.values(config.mcpServers).filter((server) => !server.disabled).length;
+  if (enabled === 0) return { mcp: { kind: 'disabled' }, catalog: pluginTools };
+  const [{ readMcpSnapshot }, { mcpSnapshotState }, { mcpCatalog }] = await Promise.all([
+    import('../../mcp/mcp-snapshot-store.js'),
+    import('../../mcp/mcp-snapshot-state.js'),
+    import('../../mcp/mcp-catalog.js'),
+  ]);
+  let state: Awaited<ReturnType<typeof mcpSnapshotState>>;
+  try {
+    state = mcpSnapshotState(config.mcpServers, await readMcpSnapshot(home));
+  } catch {
+    state = { kind: 'not-snapshottable', staleCount: enabled, enabledCount: enabled };
+  }
+  if (state.kind === 'snapshot') {
+    const mcp = mcpCatalog(state.servers, new Set(pluginTools.map((tool) => tool.name)));
+    return { mcp: { kind: 'snapshot', serverCount: state.servers.length }, catalog: [...pluginTools, ...mcp.tools] };
+  }
+  if (state.kind === 'disabled') return { mcp: { kind: 'disabled' }, catalog: pluginTools };
+  return {
+    mcp: {
+      kind: 'not-snapshottable',
+      detail: `${state.staleCount} of ${state.enabledCount} enabled MCP servers have no snapshot matching their config; run cw mcp refresh`,
+    },
+    catalog: pluginTools,
+  };
+}

@@ -1,0 +1,37 @@
+import { TurnBlockedError } from '../../plan/turn-blocked-error.js';
+import { safeErrorText } from '../../redaction/index.js';
+import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
+import { TURN_STAGES, type TurnHooks } from '../../turn/turn-hooks.js';
+import { resolveTurnPrompt } from './resolve-turn-prompt.js';
+
+/** Prompt resolution's name among the features. */
+export const PROMPT_RESOLUTION_FEATURE = 'prompt-resolution';
+
+/**
+ * File mentions and the pending skill (docs/file-mentions.md, docs/skills.md) as a turn feature: the
+ * typed prompt (or what the submit hooks left) becomes model-facing content, reading only, in
+ * preview and send alike. Preview reports a failure in the manifest; a send stops on it before the
+ * classifier or the provider is asked anything.
+ */
+export function applyPromptResolution(hooks: TurnHooks): void {
+  hooks.prepareTurn.tapPromise(
+    { name: PROMPT_RESOLUTION_FEATURE, stage: TURN_STAGES.promptResolution },
+    async (draft, context) => {
+      const { snapshot, prompt } = draft;
+      if (typeof prompt !== 'string') return draft;
+      const resolved = await resolveTurnPrompt(snapshot, prompt);
+      if (resolved.error === null) return { snapshot, prompt: resolved.prompt };
+      if (context.mode === 'send')
+        throw new TurnBlockedError('prompt-resolution-failed', safeErrorText(resolved.error));
+      return { snapshot: withFeatureState(snapshot, PROMPT_RESOLUTION_FEATURE, resolved.error), prompt };
+    },
+  );
+  hooks.gate.tap(
+    { name: PROMPT_RESOLUTION_FEATURE, stage: TURN_STAGES.promptResolution },
+    ({ snapshot, input, phase }) => {
+      const error = featureState<string | null>(snapshot, PROMPT_RESOLUTION_FEATURE, null);
+      if (snapshot.purpose === 'side' || input !== 'prompt' || phase !== 'plan' || error === null) return undefined;
+      return { reason: 'prompt-resolution-failed', detail: safeErrorText(error) };
+    },
+  );
+}

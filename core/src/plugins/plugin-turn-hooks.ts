@@ -1,0 +1,134 @@
+import type { SessionFacts } from '../manifest/manifest-schema.js';
+import type { BlockedTurn } from '../plan-turn.js';
+import type { CwSnapshot } from '../snapshot/snapshot.js';
+import type { ToolImplementation } from '../tools/tool-contract.js';
+import {
+  TURN_STAGES,
+  type DueTransform,
+  type GateContext,
+  type GateStop,
+  type LoadStateContext,
+  type PrepareContext,
+  type RequestContext,
+  type Resolved,
+  type ResolveContext,
+  type SavedContext,
+  type SendResources,
+  type StepToolsContext,
+  type TransformContext,
+  type TurnDraft,
+  type TurnHooks,
+} from '../turn/turn-hooks.js';
+
+/** Tap options as a plugin gives them: the name is always the plugin's own; `stage` orders the tap. */
+export type PluginTurnTapOptions = string | { readonly name?: string; readonly stage?: number };
+
+/** A synchronous turn hook as a plugin taps it. */
+export interface PluginSyncTap<Args extends unknown[], Result> {
+  tap(options: PluginTurnTapOptions, fn: (...args: Args) => Result): void;
+}
+
+/** An asynchronous turn hook as a plugin taps it. */
+export interface PluginAsyncTap<Args extends unknown[], Result> {
+  tapPromise(options: PluginTurnTapOptions, fn: (...args: Args) => Promise<Result>): void;
+}
+
+/** The turn hooks a plugin may tap, with the payloads the built-in features see. */
+export interface PluginTurnHooks {
+  /** Stop a turn for a typed reason; runs in preview too, so it must only read the snapshot. */
+  readonly gate: PluginSyncTap<[GateContext], GateStop | undefined>;
+  /** Refine the prompt and snapshot before planning; in preview mode only read. */
+  readonly prepareTurn: PluginAsyncTap<[TurnDraft, PrepareContext], TurnDraft>;
+  /** Transforms a send would apply to a measured request. */
+  readonly transformsDue: PluginSyncTap<[DueTransform[], TransformContext], DueTransform[]>;
+  /** Resolve a resolvable block under the session lock. */
+  readonly resolveBlock: PluginAsyncTap<[BlockedTurn, ResolveContext], Resolved | undefined>;
+  /** Open what a send holds for its steps. */
+  readonly openSend: PluginAsyncTap<[SendResources, PrepareContext], SendResources>;
+  /** Release what openSend opened. */
+  readonly closeSend: PluginAsyncTap<[SendResources, PrepareContext], void>;
+  /** Tools a step runs beside the registry's. */
+  readonly stepTools: PluginSyncTap<
+    [Map<string, ToolImplementation>, StepToolsContext],
+    Map<string, ToolImplementation>
+  >;
+  /** After every completed request (usage accounting); returns the snapshot the next request meets. */
+  readonly afterRequest: PluginAsyncTap<[CwSnapshot, RequestContext], CwSnapshot>;
+  /** After a step was saved, under the session lock. */
+  readonly afterSave: PluginAsyncTap<[SavedContext], void>;
+  /** Add the plugin's session state to the snapshot (`features[pluginName]`). */
+  readonly loadState: PluginAsyncTap<[CwSnapshot, LoadStateContext], CwSnapshot>;
+  /** The manifest's session facts. */
+  readonly describeSession: PluginSyncTap<[SessionFacts, CwSnapshot], SessionFacts>;
+}
+
+/**
+ * The turn hooks handed to one plugin. Every tap carries the plugin's name; a gate or prepare tap
+ * that names no stage runs after every built-in feature's, so a plugin never reorders the built-in
+ * gates by accident; a withdrawn plugin's taps pass their input through unchanged.
+ */
+export function pluginTurnHooks(turn: TurnHooks, plugin: string, withdrawn: () => boolean): PluginTurnHooks {
+  const named = (options: PluginTurnTapOptions, defaultStage?: number) => {
+    const stage = typeof options === 'object' ? options.stage : undefined;
+    const chosen = stage ?? defaultStage;
+    return chosen === undefined ? { name: plugin } : { name: plugin, stage: chosen };
+  };
+  return {
+    gate: {
+      tap: (options, fn) =>
+        turn.gate.tap(named(options, TURN_STAGES.plugin), (context) => (withdrawn() ? undefined : fn(context))),
+    },
+    prepareTurn: {
+      tapPromise: (options, fn) =>
+        turn.prepareTurn.tapPromise(named(options, TURN_STAGES.plugin), async (draft, context) =>
+          withdrawn() ? draft : fn(draft, context),
+        ),
+    },
+    transformsDue: {
+      tap: (options, fn) =>
+        turn.transformsDue.tap(named(options), (due, context) => (withdrawn() ? due : fn(due, context))),
+    },
+    resolveBlock: {
+      tapPromise: (options, fn) =>
+        turn.resolveBlock.tapPromise(named(options), async (blocked, context) =>
+          withdrawn() ? undefined : fn(blocked, context),
+        ),
+    },
+    openSend: {
+      tapPromise: (options, fn) =>
+        turn.openSend.tapPromise(named(options), async (resources, context) =>
+          withdrawn() ? resources : fn(resources, context),
+        ),
+    },
+    closeSend: {
+      tapPromise: (options, fn) =>
+        turn.closeSend.tapPromise(named(options), async (resources, context) =>
+          withdrawn() ? undefined : fn(resources, context),
+        ),
+    },
+    stepTools: {
+      tap: (options, fn) =>
+        turn.stepTools.tap(named(options), (tools, context) => (withdrawn() ? tools : fn(tools, context))),
+    },
+    afterRequest: {
+      tapPromise: (options, fn) =>
+        turn.afterRequest.tapPromise(named(options), async (snapshot, context) =>
+          withdrawn() ? snapshot : fn(snapshot, context),
+        ),
+    },
+    afterSave: {
+      tapPromise: (options, fn) =>
+        turn.afterSave.tapPromise(named(options), async (context) => (withdrawn() ? undefined : fn(context))),
+    },
+    loadState: {
+      tapPromise: (options, fn) =>
+        turn.loadState.tapPromise(named(options), async (snapshot, context) =>
+          withdrawn() ? snapshot : fn(snapshot, context),
+        ),
+    },
+    describeSession: {
+      tap: (options, fn) =>
+        turn.describeSession.tap(named(options), (facts, snapshot) => (withdrawn() ? facts : fn(facts, snapshot))),
+    },
+  };
+}
