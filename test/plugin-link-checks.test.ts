@@ -64,7 +64,7 @@ describe('cw plugins link', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(
       [
-        'cw-fixture-good-esm 1.0.0 (plugin API 2) registered:',
+        'cw-fixture-good-esm 1.0.0 (plugin API 3) registered:',
         '  route fixture-route: dialect chat-completions, model fixture-model',
         '  hook taps: none',
         '',

@@ -192,7 +192,7 @@ describe('install by name from a real registry (Verdaccio on 127.0.0.1; slow)', 
       succeeded(await npm(['publish'], plugin), 'npm publish of the plugin');
       const installed = await cw(['plugins', 'install', PLUGIN]);
       succeeded(installed, 'cw plugins install');
-      expect(installed.stdout).toContain(`${PLUGIN} 0.1.0 (plugin API 2) registered:`);
+      expect(installed.stdout).toContain(`${PLUGIN} 0.1.0 (plugin API 3) registered:`);
       expect(installed.stdout).toContain(`route ${ROUTE}: dialect chat-completions, model example-model`);
       expect(installed.stdout).toContain(`body refiner at stage 100 for route ${ROUTE}`);
       expect(installed.stdout).toContain('hook taps: buildBody ×1');
@@ -215,7 +215,22 @@ describe('install by name from a real registry (Verdaccio on 127.0.0.1; slow)', 
       expect(facts.cw.problems).toEqual([]);
       expect(facts.cw.routes.map((route) => [route.route_id, route.model.default])).toEqual([[ROUTE, 'example-model']]);
       expect(facts.cw.body_refiners).toEqual([{ route_ids: [ROUTE], route_shapes: [], stage: 100 }]);
-      expect(facts.cw.hook_taps).toEqual({ resolveRoute: 0, projectTools: 0, buildBody: 1 });
+      expect(facts.cw.hook_taps).toEqual({
+        resolveRoute: 0,
+        projectTools: 0,
+        buildBody: 1,
+        'turn.gate': 0,
+        'turn.loadState': 0,
+        'turn.prepareTurn': 0,
+        'turn.transformsDue': 0,
+        'turn.resolveBlock': 0,
+        'turn.openSend': 0,
+        'turn.closeSend': 0,
+        'turn.stepTools': 0,
+        'turn.afterRequest': 0,
+        'turn.afterSave': 0,
+        'turn.describeSession': 0,
+      });
       const tree = await cw(['plugins:inspect', PLUGIN]);
       succeeded(tree, 'plugins:inspect');
       expect(tree.stdout).toContain(`cw routes (1)\n│  └─ ${ROUTE}`);

@@ -270,13 +270,13 @@ describe('cw plugins:inspect', () => {
       version: '0.1.0',
       type: 'core',
       cw: {
-        api_version: 2,
+        api_version: 3,
         problems: [],
         dialects: [],
         body_refiners: [{ route_ids: [], route_shapes: ['codex-responses'], stage: 100 }],
         tools: [],
         // Its body refiner is its one tap, on buildBody.
-        hook_taps: { resolveRoute: 0, projectTools: 0, buildBody: 1 },
+        hook_taps: expect.objectContaining({ resolveRoute: 0, projectTools: 0, buildBody: 1, 'turn.gate': 0 }),
       },
     });
     expect(plugin?.cw.routes.map((route) => [route.route_id, route.route_shape, route.provenance.plugin])).toEqual([

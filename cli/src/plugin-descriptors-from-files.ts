@@ -53,9 +53,10 @@ interface ListedPlugin {
  * The runtime source oclif's config would give for the cli package at `cliRoot` and the plugin data
  * folder `dataDir` (CW_DATA_DIR), in the same order load-runtime.ts puts oclif's list in: built-ins
  * as cli/package.json lists them, then installed, then linked plugins as the data folder lists them.
- * Undefined when anything is not plainly a cw plugin oclif would just read.
+ * Undefined when anything is not plainly a cw plugin oclif would just read. A null `dataDir` reads
+ * the built-ins alone.
  */
-export function runtimeSourceFromFiles(cliRoot: string, dataDir: string): RuntimeSource | undefined {
+export function runtimeSourceFromFiles(cliRoot: string, dataDir: string | null): RuntimeSource | undefined {
   const cli = readPackageJson(cliRoot);
   if (cli === undefined || typeof cli.name !== 'string') return undefined;
   const oclif = objectOr(cli.oclif);
@@ -99,7 +100,9 @@ export function runtimeSourceFromFiles(cliRoot: string, dataDir: string): Runtim
  * The installed and linked plugins the data folder's package.json lists, with their roots; none
  * when it does not exist yet; undefined when it cannot be read or holds anything cw does not write.
  */
-function listedPlugins(dataDir: string): ListedPlugin[] | undefined {
+function listedPlugins(dataDir: string | null): ListedPlugin[] | undefined {
+  // No data folder: the built-ins alone, as a host that installs no plugins runs them.
+  if (dataDir === null) return [];
   const file = join(dataDir, 'package.json');
   let text: string;
   try {

@@ -2,16 +2,35 @@ import type { PluginRegistry } from '@cw/core';
 
 type Core = typeof import('@cw/core');
 
-/** The hooks a plugin can put taps on, directly or through `api.refineBody` (a `buildBody` tap). */
-export type TappedHook = 'resolveRoute' | 'projectTools' | 'buildBody';
+// The turn hooks a plugin can tap through `api.hooks.turn` (docs/plugin-authors.md, "Turn hooks").
+const TURN_HOOKS = [
+  'gate',
+  'loadState',
+  'prepareTurn',
+  'transformsDue',
+  'resolveBlock',
+  'openSend',
+  'closeSend',
+  'stepTools',
+  'afterRequest',
+  'afterSave',
+  'describeSession',
+] as const;
+
+/** The hooks a plugin can put taps on, directly, through `api.refineBody` (a `buildBody` tap), or on the turn. */
+export type TappedHook = 'resolveRoute' | 'projectTools' | 'buildBody' | `turn.${(typeof TURN_HOOKS)[number]}`;
 
 /** How many taps the plugin put on each hook, under its own name. */
 export function hookTapCounts(registry: PluginRegistry, plugin: string): Record<TappedHook, number> {
   const count = (taps: readonly { readonly name: string }[]) => taps.filter((tap) => tap.name === plugin).length;
+  const turn = Object.fromEntries(
+    TURN_HOOKS.map((hook) => [`turn.${hook}`, count(registry.turn[hook].taps)] as const),
+  ) as Record<`turn.${(typeof TURN_HOOKS)[number]}`, number>;
   return {
     resolveRoute: count(registry.hooks.resolveRoute.taps),
     projectTools: count(registry.hooks.projectTools.taps),
     buildBody: count(registry.hooks.buildBody.taps),
+    ...turn,
   };
 }
 

@@ -243,5 +243,5 @@ export {
   type LoadStateContext,
   type TurnNotice,
 } from './turn/turn-hooks.js';
-export type { PluginTurnHooks, PluginTurnTapOptions } from './plugins/plugin-turn-hooks.js';
+export type { PluginTurnHooks, PluginTurnTapOptions, PluginGateStop } from './plugins/plugin-turn-hooks.js';
 export { featureState, withFeatureState } from './snapshot/feature-state.js';

@@ -1,4 +1,5 @@
 import type { SessionFacts } from '../manifest/manifest-schema.js';
+import { safeErrorText, safeIdentifier } from '../redaction/index.js';
 import type { BlockedTurn } from '../plan-turn.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
@@ -33,10 +34,20 @@ export interface PluginAsyncTap<Args extends unknown[], Result> {
   tapPromise(options: PluginTurnTapOptions, fn: (...args: Args) => Promise<Result>): void;
 }
 
+/** What a plugin's gate answers to stop a turn: its reason in its own words (redacted before anyone sees it). */
+export interface PluginGateStop {
+  readonly detail: string;
+  /** What a person can do about it. */
+  readonly remedy?: string;
+}
+
 /** The turn hooks a plugin may tap, with the payloads the built-in features see. */
 export interface PluginTurnHooks {
-  /** Stop a turn for a typed reason; runs in preview too, so it must only read the snapshot. */
-  readonly gate: PluginSyncTap<[GateContext], GateStop | undefined>;
+  /**
+   * Stop a turn; runs in preview too, so it must only read the snapshot. The manifest shows
+   * `blocked-by-plugin-gate` with the plugin's name and detail.
+   */
+  readonly gate: PluginSyncTap<[GateContext], PluginGateStop | undefined>;
   /** Refine the prompt and snapshot before planning; in preview mode only read. */
   readonly prepareTurn: PluginAsyncTap<[TurnDraft, PrepareContext], TurnDraft>;
   /** Transforms a send would apply to a measured request. */
@@ -76,7 +87,17 @@ export function pluginTurnHooks(turn: TurnHooks, plugin: string, withdrawn: () =
   return {
     gate: {
       tap: (options, fn) =>
-        turn.gate.tap(named(options, TURN_STAGES.plugin), (context) => (withdrawn() ? undefined : fn(context))),
+        turn.gate.tap(named(options, TURN_STAGES.plugin), (context): GateStop | undefined => {
+          if (withdrawn()) return undefined;
+          const stop = fn(context);
+          if (stop === undefined || stop === null) return undefined;
+          // A plugin names its own reason, never a built-in one, and its words are redacted like any error.
+          return {
+            reason: 'blocked-by-plugin-gate',
+            detail: safeErrorText(`${safeIdentifier(plugin)}: ${String(stop.detail)}`),
+            ...(typeof stop.remedy === 'string' ? { remedy: safeErrorText(stop.remedy) } : {}),
+          };
+        }),
     },
     prepareTurn: {
       tapPromise: (options, fn) =>
