@@ -97,7 +97,7 @@ export { skillView, type SkillView } from './features/skills/skill-view.js';
 export { previewRequest } from './manifest/build-manifest.js';
 export { PromptResolutionError } from './features/prompt-resolution/prompt-resolution-error.js';
 export type { TurnPrompt } from './submit/user-message.js';
-export type { ResolvedPrompt } from './features/prompt-resolution/resolve-prompt.js';
+export type { ResolvedPrompt } from './submit/user-message.js';
 export { planTurn, awaitsContinuation, type TurnPlan, type TurnInput } from './plan-turn.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';
 export { renderManifestTable } from './manifest/render-manifest-table.js';

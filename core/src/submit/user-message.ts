@@ -1,6 +1,23 @@
 import type { ConversationMessage } from '../prompt/conversation.js';
-import type { MentionedFile } from '../features/prompt-resolution/file-mentions.js';
-import type { ResolvedPrompt } from '../features/prompt-resolution/resolve-prompt.js';
+
+/** The image types a mention may attach, recognised by their first bytes. */
+export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+/** A media type of an attachable image. */
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+/** One mentioned file, read: its path relative to the workspace and its content. */
+export type MentionedFile =
+  | { readonly kind: 'text'; readonly path: string; readonly text: string }
+  | { readonly kind: 'image'; readonly path: string; readonly mediaType: ImageMediaType; readonly data: string };
+
+/** A prompt resolved as a real submit resolves it: the text the model reads and the files it mentioned. */
+export interface ResolvedPrompt {
+  /** The prompt text (skill-wrapped, mention escapes undone), before the files are rendered after it. */
+  readonly text: string;
+  readonly files: readonly MentionedFile[];
+  /** The skill that wrapped the prompt, or null. */
+  readonly skill: string | null;
+}
 
 type MentionedImage = Extract<MentionedFile, { kind: 'image' }>;
 

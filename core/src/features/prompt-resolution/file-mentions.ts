@@ -1,5 +1,6 @@
 import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { ImageMediaType, MentionedFile } from '../../submit/user-message.js';
 import { PromptResolutionError } from './prompt-resolution-error.js';
 
 /** The most files one prompt may mention. */
@@ -10,16 +11,6 @@ export const MAX_MENTIONED_TEXT_BYTES = 256 * 1024;
 export const MAX_MENTIONED_TOTAL_BYTES = 1024 * 1024;
 /** The most bytes one mentioned image may have. */
 export const MAX_MENTIONED_IMAGE_BYTES = 5 * 1024 * 1024;
-
-/** The image types a mention may attach, recognised by their first bytes. */
-export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-/** A media type of an attachable image. */
-export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
-
-/** One mentioned file, read: its path relative to the workspace and its content. */
-export type MentionedFile =
-  | { readonly kind: 'text'; readonly path: string; readonly text: string }
-  | { readonly kind: 'image'; readonly path: string; readonly mediaType: ImageMediaType; readonly data: string };
 
 /** A mention as written: the path text after `@`, unquoted. */
 export interface Mention {
