@@ -95,7 +95,7 @@ describe('a third-party turn-hook plugin', () => {
     const ws = await models.folder('cw-turn-plugin-cli-');
     const home = await models.home(model, { workspace: ws });
     const env = models.envFor(home);
-    const data = env.CW_DATA_DIR as string;
+    const { CW_DATA_DIR: data = '' } = env;
     await mkdir(join(data, 'node_modules'), { recursive: true });
     await cp(FIXTURE, join(data, 'node_modules', NAME), { recursive: true });
     await writeFile(
