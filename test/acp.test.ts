@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { FAKE_KEY } from './support/cw-fixture.js';
+import { MCP_FIXTURE } from './support/mcp-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { type CwExit, spawnCw } from './support/spawn-cw.js';
 
@@ -236,5 +237,53 @@ describe('cw acp', () => {
     checkWire(exit);
     expect(exit.stdout).not.toContain('relative/folder');
     expect(model.requests).toHaveLength(0);
+  });
+
+  it("the editor's MCP servers join that session's turns only, and reach no config file", async () => {
+    const echo = { id: 'call_echo', name: 'mcp__editor__echo', arguments: '{"text":"through the editor"}' };
+    const model = await models.model(
+      'chat-completions',
+      { reply: { calls: [echo] } },
+      { carries: [{ id: echo.id, includes: 'through the editor' }], reply: { text: 'echoed' } },
+    );
+    const ws = await models.folder('cw-acp-mcp-');
+    const home = await models.home(model, { workspace: ws, approval: 'read-only' });
+    const configBefore = await readFile(join(home, 'config.json'), 'utf8');
+    const updates: acp.SessionNotification[] = [];
+    const { child, stream } = startAcp(models.envFor(home), ws);
+    await acp
+      .client({ name: 'test-editor' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        updates.push(params);
+      })
+      .connectWith(stream, async (agent) => {
+        await agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: {},
+        });
+        const created = await agent.request(acp.methods.agent.session.new, {
+          cwd: ws,
+          mcpServers: [{ name: 'editor', command: process.execPath, args: [MCP_FIXTURE], env: [] }],
+        });
+        const done = await agent.request(acp.methods.agent.session.prompt, {
+          sessionId: created.sessionId,
+          prompt: [{ type: 'text', text: 'echo it' }],
+        });
+        expect(done.stopReason).toBe('end_turn');
+      });
+    child.child.stdin?.end();
+    const exit = await child.done;
+    expect(exit.code, exit.stderr).toBe(0);
+    checkWire(exit);
+    expect(model.problems).toEqual([]);
+    const tools = (JSON.parse(model.requests[0]?.view.raw ?? '{}') as { tools: { function: { name: string } }[] })
+      .tools;
+    expect(tools.map((tool) => tool.function.name)).toContain('mcp__editor__echo');
+    const result = updates.find(
+      (notification) =>
+        notification.update.sessionUpdate === 'tool_call_update' && notification.update.status === 'completed',
+    )?.update;
+    expect(JSON.stringify(result)).toContain('through the editor');
+    expect(await readFile(join(home, 'config.json'), 'utf8')).toBe(configBefore);
   });
 });

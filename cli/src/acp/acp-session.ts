@@ -18,6 +18,8 @@ export interface AcpSession {
   posture: ApprovalPosture;
   route: string;
   readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
+  /** Tools the editor answered "always allow" for: they run without asking for the rest of the session. */
+  readonly alwaysAllowed: Set<string>;
   /** The running prompt's abort; null when idle. */
   running: AbortController | null;
 }
@@ -105,6 +107,7 @@ async function sessionOf(
     posture: snapshot.config.approval,
     route: snapshot.config.route ?? snapshot.defaultRouteId,
     mcpServers,
+    alwaysAllowed: new Set(),
     running: null,
   };
 }

@@ -59,6 +59,7 @@ export async function runPrompt(
   };
   const onApproval = async (call: AskedCall): Promise<AskAnswer> => {
     if (controller.signal.aborted) return 'no';
+    if (session.alwaysAllowed.has(call.name)) return 'yes';
     await show(call, call.summary, 'pending');
     const view = toolCallView(call, safe(call.summary), session.workspace);
     let response: acp.RequestPermissionResponse;
@@ -84,6 +85,7 @@ export async function runPrompt(
       case 'allow_once':
         return 'yes';
       case 'allow_always':
+        session.alwaysAllowed.add(call.name);
         return 'always';
       default:
         return 'no';
