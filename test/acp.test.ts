@@ -9,7 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY, REPO_ROOT } from './support/cw-fixture.js';
 import { MCP_FIXTURE } from './support/mcp-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { type CwExit, spawnCw } from './support/spawn-cw.js';
@@ -285,5 +285,15 @@ describe('cw acp', () => {
     )?.update;
     expect(JSON.stringify(result)).toContain('through the editor');
     expect(await readFile(join(home, 'config.json'), 'utf8')).toBe(configBefore);
+  });
+
+  it('loads the protocol SDK in cw acp only: no other command module imports it', async () => {
+    const dist = join(REPO_ROOT, 'cli', 'dist');
+    const command = await readFile(join(dist, 'commands', 'acp.js'), 'utf8');
+    // The command reaches the server (and the SDK) through a dynamic import only.
+    expect(command).not.toContain('@agentclientprotocol');
+    expect(command).toContain("import('../acp/serve-acp.js')");
+    for (const file of ['commands/send.js', 'commands/preview-request.js', 'fast-preview.js', 'agent.js'])
+      expect(await readFile(join(dist, file), 'utf8')).not.toContain('@agentclientprotocol');
   });
 });

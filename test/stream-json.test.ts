@@ -2,13 +2,14 @@
 // BUILT CLI (run `npm run build` first) runs a tool loop against a scripted model on 127.0.0.1.
 // Every line is checked against the published docs/events.schema.json with Ajv, independently of
 // cw's own types, and the totals are checked against the model's own per-request usage.
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
+import { CW_BIN, FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
-import { runCwChild } from './support/spawn-cw.js';
+import { cwEnv, runCwChild } from './support/spawn-cw.js';
 
 const KEY_ENV = 'CW_STREAM_KEY';
 const models = useScriptedModels(KEY_ENV, FAKE_KEY);
@@ -193,5 +194,25 @@ describe('cw send --output-format json', () => {
       body_sha256: model.requests[0]?.canonicalSha256,
       body_wire_sha256: model.requests[0]?.wireSha256,
     });
+  });
+});
+
+describe('cw send in text mode', () => {
+  it('ends the turn with one usage line on stderr when stderr is a terminal, and none when it is not', async () => {
+    const { home } = await threeStepLoop();
+    // util-linux `script` gives the command a pseudo-terminal, as a person's shell does.
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CW_BIN)} send --approval workspace --prompt swap`;
+    const onTerminal = await new Promise<string>((resolve, reject) => {
+      execFile('script', ['-qec', command, '/dev/null'], { env: cwEnv(models.envFor(home)) }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      );
+    });
+    expect(onTerminal).toContain('cw: usage: 303 input tokens, 21 output tokens over 3 requests');
+    expect(onTerminal.match(/cw: usage:/g)).toHaveLength(1);
+
+    const { home: piped } = await threeStepLoop();
+    const run = await runCwChild(['send', '--approval', 'workspace', '--prompt', 'swap'], models.envFor(piped));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('cw: usage:');
   });
 });
