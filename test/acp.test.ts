@@ -9,7 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { FAKE_KEY, REPO_ROOT } from './support/cw-fixture.js';
+import { FAKE_KEY, REPO_ROOT, sessionFile } from './support/cw-fixture.js';
 import { MCP_FIXTURE } from './support/mcp-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { type CwExit, spawnCw } from './support/spawn-cw.js';
@@ -213,10 +213,11 @@ describe('cw acp', () => {
     ]);
   });
 
-  it('writes nothing but the protocol to stdout, and a bad cwd is a protocol error with no path in it', async () => {
+  it('writes nothing but the protocol to stdout; a bad cwd, an unknown session and a failed turn are protocol errors with no path in them', async () => {
     const model = await models.model('chat-completions');
     const home = await models.home(model);
-    const { child, stream } = startAcp(models.envFor(home), await models.folder('cw-acp-bad-'));
+    const ws = await models.folder('cw-acp-bad-');
+    const { child, stream } = startAcp(models.envFor(home), ws);
     await acp.client({ name: 'test-editor' }).connectWith(stream, async (agent) => {
       await agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
@@ -230,13 +231,28 @@ describe('cw acp', () => {
           prompt: [{ type: 'text', text: 'x' }],
         }),
       ).rejects.toMatchObject({ code: -32002 });
+      // A turn that fails is an error carrying cw's redacted line; the fresh session stays unsaved.
+      const created = await agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const failed = await agent
+        .request(acp.methods.agent.session.prompt, {
+          sessionId: created.sessionId,
+          prompt: [{ type: 'text', text: 'fail' }],
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error as { code: number; message: string; data: { kind: string } },
+        );
+      expect(failed).toMatchObject({ code: -32603, data: { kind: 'http' } });
+      expect(failed?.message).toMatch(/500/);
+      expect(failed?.message).not.toContain('127.0.0.1');
     });
     child.child.stdin?.end();
     const exit = await child.done;
     expect(exit.code, exit.stderr).toBe(0);
     checkWire(exit);
     expect(exit.stdout).not.toContain('relative/folder');
-    expect(model.requests).toHaveLength(0);
+    expect(exit.stderr).toContain('cw: ');
+    await expect(readFile(await sessionFile(home, 's1'), 'utf8')).rejects.toThrow();
   });
 
   it("the editor's MCP servers join that session's turns only, and reach no config file", async () => {

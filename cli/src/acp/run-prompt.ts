@@ -149,6 +149,9 @@ export async function runPrompt(
   } catch (error) {
     // A cancelled turn is no failure: cw keeps the session as it was (or with the steps that finished).
     if (controller.signal.aborted) return 'cancelled';
+    // The editor went away mid-turn (an update could not be sent): the turn stops rather than run on unseen.
+    controller.abort();
+    await run.result.catch(() => undefined);
     throw error;
   } finally {
     if (session.running === controller) session.running = null;

@@ -149,6 +149,8 @@ async function redacted<T>(handler: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof acp.RequestError) throw error;
     const { text } = await errorLine(error);
+    // The editor's log shows the error; so does stderr, for a person reading cw's own output.
+    process.stderr.write(`cw: ${text}\n`);
     const kind = (error as { kind?: unknown }).kind;
     const name = (error as { name?: unknown }).name;
     const code = error instanceof UnknownSessionError ? -32002 : -32603;
