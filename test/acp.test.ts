@@ -245,6 +245,22 @@ describe('cw acp', () => {
       expect(failed).toMatchObject({ code: -32603, data: { kind: 'http' } });
       expect(failed?.message).toMatch(/500/);
       expect(failed?.message).not.toContain('127.0.0.1');
+      await expect(
+        agent.request(acp.methods.agent.session.setMode, { sessionId: created.sessionId, modeId: 'yolo' }),
+      ).rejects.toMatchObject({ code: -32602 });
+      await expect(
+        agent.request(acp.methods.agent.session.setConfigOption, {
+          sessionId: created.sessionId,
+          configId: 'route',
+          value: 'no-such-route',
+        }),
+      ).rejects.toMatchObject({ code: -32602 });
+      const switched = await agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId: created.sessionId,
+        configId: 'route',
+        value: 'deepseek',
+      });
+      expect(switched.configOptions[0]).toMatchObject({ id: 'route', currentValue: 'deepseek' });
     });
     child.child.stdin?.end();
     const exit = await child.done;
