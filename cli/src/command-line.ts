@@ -1,5 +1,6 @@
 import { Flags, type Command, type Interfaces } from '@oclif/core';
 import { UsageError, approvalValue, maxRetriesValue, maxStepsValue, splitAtPrompt } from './grammar.js';
+import { OUTPUT_FORMATS } from './output-format.js';
 import { REASONING, type TurnChoices, turnChoicesOf } from './turn-choices.js';
 
 export type { TurnChoices } from './turn-choices.js';
@@ -29,7 +30,11 @@ export const turnFlags = {
 
 /** `--json`, `--blocking` and the send loop's flags, declared for help; values are checked by grammar.ts. */
 export const sendFlags = {
-  json: Flags.boolean({ summary: 'Print one JSON document (the reply, or {"error": …}).' }),
+  json: Flags.boolean({ summary: 'Print one JSON document (the reply, or {"error": …}); `--output-format json`.' }),
+  'output-format': Flags.option({
+    options: OUTPUT_FORMATS,
+    summary: 'text (streamed for a person), json (one document at the end) or stream-json (one JSON line per event).',
+  })(),
   blocking: Flags.boolean({ summary: 'Use the blocking entry point instead of streaming.' }),
   'max-retries': Flags.string({ summary: 'Retries before any reply byte (0-10, default 2).', helpValue: '<0-10>' }),
   'max-steps': Flags.string({ summary: 'Model requests in the agent loop (1-200, default 25).', helpValue: '<1-200>' }),

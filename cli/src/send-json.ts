@@ -1,13 +1,21 @@
-import type { AssistantReply, SentTurn, ToolCallStatus, ToolProjectionWarning } from '@cw/core';
+import type { AssistantReply, SentTurn, ToolCallStatus, ToolProjectionWarning, TotalUsage } from '@cw/core';
+import { type LineRedaction, safeSessionKey } from './stream-json.js';
 
 /** The `cw send --json` document (docs/agent-loop.md). */
 export interface SendJsonDocument {
   readonly reply: { text: string; tool_calls: AssistantReply['toolCalls']; usage: AssistantReply['usage'] };
   readonly stopped: SentTurn['stopped'];
+  /** The session the turn went to: its name, and its key `<workspace key>/<name>`. */
+  readonly session: string;
+  readonly session_id: string;
+  /** Usage summed over every step (reply.usage is the last step's alone). */
+  readonly usage: TotalUsage;
+  /** The first request's hashes (steps[] has every request's). */
   readonly sent: { body_sha256: string; body_wire_sha256: string } | null;
   readonly steps: readonly {
     input: string;
     body_sha256: string;
+    body_wire_sha256: string;
     finish_reason: string;
     usage: AssistantReply['usage'];
     tool_calls: readonly {
@@ -24,17 +32,25 @@ export interface SendJsonDocument {
   > | null;
 }
 
-/** What `cw send --json` prints: the final reply, why the loop stopped, and every step's request hash and tool calls. */
-export function sendJsonDocument(sent: SentTurn): SendJsonDocument {
+/** What `cw send --json` prints: the final reply, why the loop stopped, the totals, and every step's request hashes, usage and tool calls. */
+export function sendJsonDocument(
+  sent: SentTurn,
+  turn: { readonly session: string; readonly session_id: string; readonly usage: TotalUsage },
+  redact: LineRedaction,
+): SendJsonDocument {
   const body = 'exact' in sent.manifest.body ? sent.manifest.body.exact : null;
   const warning = sent.warning;
   return {
     reply: { text: sent.reply.text, tool_calls: sent.reply.toolCalls, usage: sent.reply.usage },
     stopped: sent.stopped,
+    session: redact.safeIdentifier(turn.session),
+    session_id: safeSessionKey(turn.session_id, redact),
+    usage: turn.usage,
     sent: body === null ? null : { body_sha256: body.body_sha256, body_wire_sha256: body.body_wire_sha256 },
     steps: sent.steps.map((step) => ({
       input: step.input,
       body_sha256: step.bodySha256,
+      body_wire_sha256: step.bodyWireSha256,
       finish_reason: step.finishReason,
       usage: step.reply.usage,
       tool_calls: step.toolResults.map((record) => ({

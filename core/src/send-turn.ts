@@ -1,5 +1,5 @@
 import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js';
-import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
+import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { renderManifest } from './manifest/build-manifest.js';
@@ -28,6 +28,8 @@ export interface AgentStep {
   readonly input: TurnInput;
   /** The request's body_sha256: what `cw preview-request` showed for it. */
   readonly bodySha256: string;
+  /** SHA-256 of the exact bytes the request went out as (the manifest's body_wire_sha256). */
+  readonly bodyWireSha256: string;
   readonly reply: AssistantReply;
   readonly finishReason: string;
   /** The calls the loop ran (or refused) after this reply; empty when it ran none. */
@@ -90,7 +92,7 @@ export interface AgentLoopOptions {
   readonly maxSteps: number;
   readonly limits: ToolLimits;
   /** Asks the person about a call under the `ask` posture; absent means there is no one to ask. */
-  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly ask?: (call: AskedCall) => Promise<AskAnswer>;
   readonly onToolStart?: (call: ToolCall, summary: string) => void;
   readonly onToolEnd?: (record: ToolCallRecord) => void;
   /** Tools from outside the registry the host adds for this command (the features add their own through `stepTools`). */
@@ -233,6 +235,7 @@ async function loop(
         options.onStep?.(step, ready.input, ready.prepared.canonical.sha256);
         const { reply, finishReason } = await exchange(current, ready, options);
         const bodySha256 = ready.prepared.canonical.sha256;
+        const bodyWireSha256 = ready.prepared.canonical.wireSha256;
         const assistant: ConversationMessage = {
           role: 'assistant',
           content: reply.text,
@@ -263,7 +266,14 @@ async function loop(
           side: false,
         });
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
-          const finished: AgentStep = { input: ready.input, bodySha256, reply, finishReason, toolResults };
+          const finished: AgentStep = {
+            input: ready.input,
+            bodySha256,
+            bodyWireSha256,
+            reply,
+            finishReason,
+            toolResults,
+          };
           steps.push(finished);
           options.onStepFinish?.(finished);
           const firstPlan = first as { plan: ReadyTurn; snapshot: CwSnapshot };
@@ -313,7 +323,14 @@ async function loop(
         messages = await save(options.home, snapshot.session, messages, results, null);
         if (options.signal?.aborted) return done('interrupted', records);
         if (step >= agent.maxSteps) return done('step-limit', records);
-        const finished: AgentStep = { input: ready.input, bodySha256, reply, finishReason, toolResults: records };
+        const finished: AgentStep = {
+          input: ready.input,
+          bodySha256,
+          bodyWireSha256,
+          reply,
+          finishReason,
+          toolResults: records,
+        };
         steps.push(finished);
         options.onStepFinish?.(finished);
         prompt = undefined;

@@ -1,38 +1,20 @@
 import { Command } from '@oclif/core';
 import { sendFlags, turnFlags } from '../command-line.js';
 import { wordsBeforePrompt } from '../grammar.js';
+import { outputFormatOfWords } from '../output-format.js';
+import { noticeText } from '../notice-text.js';
 import { reportError } from '../report-error.js';
 
 // What a shell exits with after Ctrl-C, so scripts can tell an interrupted run from a failure.
 const INTERRUPTED_EXIT = 130;
 
 /** `cw send`: send exactly the request preview-request describes, run the tools the model calls, save each step. */
-/** What cw send says of a feature's notice, in one line. */
-function noticeText(notice: import('@cw/core').TurnNotice, safeIdentifier: (text: string) => string): string {
-  switch (notice.kind) {
-    case 'auto-route':
-      return `auto routing chose route ${safeIdentifier(notice.route)}`;
-    case 'compaction':
-      return `compacted the session: ${notice.summarised} earlier messages replaced by a summary (docs/compaction.md)`;
-    case 'warning':
-      return notice.text;
-    case 'session-wait':
-      return 'waiting for another cw send on this session to finish';
-    case 'stale-lock-broken':
-      return 'removed a session lock left by a cw process that is no longer running';
-    default: {
-      const never: never = notice;
-      return never;
-    }
-  }
-}
-
 export default class Send extends Command {
   static override summary = 'Send the next turn and run the tools the model calls, under an approval posture';
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
   static override usage =
-    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>|-]';
+    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>|-]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
     '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
@@ -40,14 +22,15 @@ export default class Send extends Command {
     'git diff | <%= config.bin %> send --prompt -',
     '<%= config.bin %> send --approval workspace --prompt "make the failing test pass"',
     '<%= config.bin %> send --no-tools --json --blocking --prompt hello',
+    '<%= config.bin %> send --approval workspace --output-format stream-json --prompt "fix the test" | jq -c .',
     '<%= config.bin %> send',
   ];
   static override flags = { ...turnFlags, ...sendFlags };
 
   async run(): Promise<void> {
     this.parsed = true;
-    // Set before parsing, so even a usage error is one JSON document on stdout.
-    let json = wordsBeforePrompt(this.argv).includes('--json');
+    // Set before parsing, so even a usage error is printed as the script asked (a JSON document or line).
+    let format = outputFormatOfWords(wordsBeforePrompt(this.argv));
     let streamed = false;
     let midLine = false;
     let interrupts = 0;
@@ -66,6 +49,7 @@ export default class Send extends Command {
       const { parseCommandLine, sendLoopValues } = await import('../command-line.js');
       const line = await parseCommandLine<{
         json: boolean;
+        'output-format'?: string;
         blocking: boolean;
         'no-tools': boolean;
         'max-retries'?: string;
@@ -73,15 +57,21 @@ export default class Send extends Command {
         approval?: string;
       }>(this, Send, this.argv, SEND_USAGE);
       const { promptFrom } = await import('../stdin-prompt.js');
+      const { outputFormatOf } = await import('../output-format.js');
       const args = {
-        json: line.flags.json,
+        format: outputFormatOf(line.flags, SEND_USAGE),
         entrypoint: line.flags.blocking ? ('blocking' as const) : ('streaming' as const),
         noTools: line.flags['no-tools'],
         ...sendLoopValues(line.flags, SEND_USAGE),
         prompt: await promptFrom(line.prompt, SEND_USAGE),
       };
-      json = args.json;
+      format = args.format;
       const core = await import('@cw/core');
+      const { streamJsonLine, resultLine } = await import('../stream-json.js');
+      // One JSON object per line; a line is whole before the next is started.
+      const writeLine = (value: unknown): void => {
+        process.stdout.write(`${JSON.stringify(value)}\n`);
+      };
       const { agentFor, runtimeSourceOf } = await import('../load-runtime.js');
       const { agent, registry } = await agentFor(runtimeSourceOf(this.config));
       // A session file that is not a session is moved aside and the send starts it fresh (preview never does).
@@ -118,14 +108,30 @@ export default class Send extends Command {
         signal: controller.signal,
         ...(interactive
           ? {
-              onApproval: (call: { name: string; summary: string }) => {
+              onApproval: async (call: { name: string; summary: string }) => {
                 spinner.stop();
-                return askOnTerminal(call, core.terminalSafe);
+                const decision = await askOnTerminal(call, core.terminalSafe);
+                if (args.format === 'stream-json')
+                  writeLine({
+                    type: 'approval',
+                    name: call.name,
+                    summary: core.terminalSafe(call.summary),
+                    decision,
+                  });
+                return decision;
               },
             }
           : {}),
       });
+      let finish: Extract<import('@cw/core').AgentEvent, { type: 'turn-finish' }> | undefined;
+      let session = { session: snapshot.session.name, session_id: snapshot.session.key };
       for await (const event of run) {
+        if (event.type === 'turn-start') session = { session: event.session, session_id: event.session_id };
+        if (event.type === 'turn-finish') finish = event;
+        if (args.format === 'stream-json') {
+          const jsonLine = streamJsonLine(event, core);
+          if (jsonLine !== null) writeLine(jsonLine);
+        }
         switch (event.type) {
           case 'projection-warning':
             // Printed before the request goes out: the person sees which tools were left off first.
@@ -143,8 +149,8 @@ export default class Send extends Command {
             spinner.start();
             break;
           case 'text-delta': {
-            // Text as it arrives, for a person; --json prints one document at the end instead.
-            if (args.json) break;
+            // Text as it arrives, for a person; the JSON formats print it as data instead.
+            if (args.format !== 'text') break;
             spinner.stop();
             const text = core.terminalSafeMultiline(event.text);
             process.stdout.write(text);
@@ -171,9 +177,15 @@ export default class Send extends Command {
       }
       const sent = await run.result;
       spinner.stop();
-      if (args.json) {
+      const totals = {
+        ...session,
+        usage: finish?.usage ?? core.totalUsage(sent.steps.map((step) => step.reply.usage)),
+      };
+      if (args.format === 'stream-json') {
+        writeLine(resultLine(sent, totals, core));
+      } else if (args.format === 'json') {
         const { sendJsonDocument } = await import('../send-json.js');
-        process.stdout.write(`${JSON.stringify(sendJsonDocument(sent), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(sendJsonDocument(sent, totals, core), null, 2)}\n`);
       } else {
         // The reply is the model's text, shown to the person who asked for it; only terminal controls are removed.
         const last = sent.steps.at(-1);
@@ -183,12 +195,17 @@ export default class Send extends Command {
           process.stdout.write(`${core.terminalSafeMultiline(sent.reply.text)}\n`);
         else if (!streamed) process.stdout.write('\n');
         midLine = false;
+        // For the person at the terminal; a script reads the totals from --output-format json.
+        if (process.stderr.isTTY === true) {
+          const { usageLine } = await import('../usage-line.js');
+          process.stderr.write(usageLine(totals.usage, sent.steps.length));
+        }
       }
       // A fresh session's name is said once it holds the turn, so it can be picked again with -s.
       if (line.choices.session?.kind === 'new') notice(`new session ${core.safeIdentifier(snapshot.session.name)}`);
       if (sent.stopped === 'step-limit') {
         notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
-      } else if (sent.stopped === 'tool-calls-returned' && !args.json) {
+      } else if (sent.stopped === 'tool-calls-returned' && args.format === 'text') {
         notice(
           `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tools)`,
         );
@@ -201,9 +218,15 @@ export default class Send extends Command {
       // Streamed text ends its line first, so the error line stands on its own.
       if (midLine) process.stdout.write('\n');
       if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
-      if (json) {
+      if (format !== 'text') {
         const { jsonErrorDocument } = await import('../json-error.js');
-        process.stdout.write(`${JSON.stringify(await jsonErrorDocument(error), null, 2)}\n`);
+        const document = await jsonErrorDocument(error);
+        // The event stream ends with an error line; --json prints the error document.
+        process.stdout.write(
+          format === 'stream-json'
+            ? `${JSON.stringify({ type: 'error', ...document })}\n`
+            : `${JSON.stringify(document, null, 2)}\n`,
+        );
       }
       if ((error as { kind?: unknown }).kind === 'interrupted') {
         await reportError(this, Object.assign(error as Error, { exitCode: INTERRUPTED_EXIT }));

@@ -1,4 +1,4 @@
-import type { AskAnswer, ToolCallRecord } from '../agent/run-tool-calls.js';
+import type { AskAnswer, AskedCall, ToolCallRecord } from '../agent/run-tool-calls.js';
 import type { RequestManifest } from '../manifest/manifest-schema.js';
 import type { TurnInput } from '../plan-turn.js';
 import type { ToolCall } from '../prompt/conversation.js';
@@ -16,8 +16,11 @@ export interface TotalUsage extends TurnUsage {
 
 /** One event of `agent.run`: everything a host shows of a turn, in the order it happens (docs/embedding.md). */
 export type AgentEvent =
-  /** The turn began on this session (its name as people see it). */
-  | { readonly type: 'turn-start'; readonly session: string }
+  /**
+   * The turn began on this session: its name as people see it, and its key (`<workspace key>/<name>`),
+   * which names it across workspaces and holds no path (docs/cli.md, "Sessions").
+   */
+  | { readonly type: 'turn-start'; readonly session: string; readonly session_id: string }
   /** A feature did something on its own: an auto-route choice, a compaction, a server left out. */
   | { readonly type: 'notice'; readonly notice: TurnNotice }
   /** Tools the route could not take were left off the first request (the same value preview shows). */
@@ -36,7 +39,7 @@ export type AgentEvent =
    */
   | {
       readonly type: 'approval-request';
-      readonly call: { readonly name: string; readonly summary: string };
+      readonly call: AskedCall;
       readonly respond: (answer: AskAnswer) => void;
     }
   /** A call's outcome, with its status and what the model reads. */
@@ -46,6 +49,8 @@ export type AgentEvent =
       readonly type: 'step-finish';
       readonly step: number;
       readonly body_sha256: string;
+      /** SHA-256 of the exact bytes the request went out as, so a script can check each request. */
+      readonly body_wire_sha256: string;
       readonly finish_reason: string;
       readonly usage: TurnUsage | null;
       readonly tool_results: number;

@@ -1,7 +1,8 @@
 import type { ApprovalPosture } from '../agent/approval-policy.js';
-import type { AskAnswer } from '../agent/run-tool-calls.js';
+import type { AskAnswer, AskedCall } from '../agent/run-tool-calls.js';
 import { workspaceRoot } from '../agent/workspace-root.js';
 import type { Entrypoint } from '../body/wire-body.js';
+import type { McpServerConfig } from '../config/cw-config.js';
 import { cwHome } from '../config/cw-home.js';
 import { previewRequest, type PreviewResult } from '../manifest/build-manifest.js';
 import { loadPlugins } from '../plugins/load-plugins.js';
@@ -46,6 +47,11 @@ export interface TurnOptions {
   readonly entrypoint?: Entrypoint;
   /** A snapshot the host loaded with `agent.load` (to check it first); default: loaded now. */
   readonly snapshot?: CwSnapshot;
+  /**
+   * MCP servers for this turn only, over config's of the same name: a host's own (an editor hands
+   * its servers to a session). They reach no file but the tool snapshot (docs/mcp.md).
+   */
+  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
 }
 
 /** Options of one `agent.run`. */
@@ -62,7 +68,7 @@ export interface RunOptions extends TurnOptions {
    * Answers `ask` approvals. Without it, `approvalEvents: true` answers them through each
    * `approval-request` event's `respond`; with neither, there is no one to ask and `ask` acts as `read-only`.
    */
-  readonly onApproval?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly onApproval?: (call: AskedCall) => Promise<AskAnswer>;
   readonly approvalEvents?: boolean;
 }
 
@@ -113,7 +119,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     home,
     load: (overrides, loadOptions) => load(overrides, loadOptions?.repair ?? false),
     preview: async (prompt, turnOptions = {}) => {
-      const loaded = turnOptions.snapshot ?? (await load(turnOptions.overrides)).snapshot;
+      const loaded = withMcpServers(
+        turnOptions.snapshot ?? (await load(turnOptions.overrides)).snapshot,
+        turnOptions.mcpServers,
+      );
       const entrypoint = turnOptions.entrypoint ?? 'streaming';
       // The same preparation a send runs, in preview mode: it reads, resolves mentions, runs nothing.
       const context: PrepareContext = { mode: 'preview', home, entrypoint, env };
@@ -122,6 +131,12 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     run: (prompt, runOptions = {}) => runTurn({ home, env, cwd, load }, prompt, runOptions),
   };
+}
+
+/** The snapshot with a host's MCP servers added to its config for this turn. */
+function withMcpServers(snapshot: CwSnapshot, servers: TurnOptions['mcpServers']): CwSnapshot {
+  if (servers === undefined || Object.keys(servers).length === 0) return snapshot;
+  return { ...snapshot, config: { ...snapshot.config, mcpServers: { ...snapshot.config.mcpServers, ...servers } } };
 }
 
 /** Runs one turn, turning the loop's callbacks into events. */
@@ -138,8 +153,11 @@ function runTurn(
   const events = new EventQueue<AgentEvent>();
   const emit = (event: AgentEvent): void => events.push(event);
   const result = (async (): Promise<SentTurn> => {
-    const snapshot = options.snapshot ?? (await agent.load(options.overrides ?? {}, true)).snapshot;
-    emit({ type: 'turn-start', session: snapshot.session.name });
+    const snapshot = withMcpServers(
+      options.snapshot ?? (await agent.load(options.overrides ?? {}, true)).snapshot,
+      options.mcpServers,
+    );
+    emit({ type: 'turn-start', session: snapshot.session.name, session_id: snapshot.session.key });
     const loop = await loopOptions(snapshot, options, agent.cwd, emit);
     const sent = await sendTurn(snapshot, {
       home: agent.home,
@@ -165,6 +183,7 @@ function runTurn(
             type: 'step-finish',
             step,
             body_sha256: finished.bodySha256,
+            body_wire_sha256: finished.bodyWireSha256,
             finish_reason: finished.finishReason,
             usage: finished.reply.usage,
             tool_results: finished.toolResults.length,
@@ -218,9 +237,7 @@ async function loopOptions(
 }
 
 /** Approvals answered by the host through the `approval-request` event it reads. */
-function askThroughEvents(
-  emit: (event: AgentEvent) => void,
-): (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer> {
+function askThroughEvents(emit: (event: AgentEvent) => void): (call: AskedCall) => Promise<AskAnswer> {
   return (call) =>
     new Promise<AskAnswer>((resolve) => {
       emit({ type: 'approval-request', call, respond: resolve });

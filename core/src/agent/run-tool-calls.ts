@@ -18,6 +18,15 @@ export interface ToolCallRecord {
   readonly summary: string;
 }
 
+/** A call a person is asked about: its id (to match the call's later events), tool, label and the model's arguments. */
+export interface AskedCall {
+  readonly id: string;
+  readonly name: string;
+  readonly summary: string;
+  /** The model's arguments as it produced them (a JSON text), for a host that shows them (an editor's diff). */
+  readonly arguments: string;
+}
+
 /** The answer a person gives when asked about a call. */
 export type AskAnswer = 'yes' | 'no' | 'always';
 
@@ -30,7 +39,7 @@ export interface RunToolCallsOptions {
   readonly rules: ApprovalRules;
   readonly context: ToolContext;
   /** Asks the person about one call; absent means no one can be asked, and `ask` acts as `read-only`. */
-  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly ask?: (call: AskedCall) => Promise<AskAnswer>;
   /** Tool names the person answered `always` for, kept for the rest of the command. */
   readonly alwaysAllowed: Set<string>;
   readonly onStart?: (call: ToolCall, summary: string) => void;
@@ -132,7 +141,9 @@ async function verdictFor(
       return 'not-executed';
     case 'ask': {
       if (options.alwaysAllowed.has(tool.name)) return 'run';
-      const answer = options.ask ? await options.ask({ name: tool.name, summary }) : 'no';
+      const answer = options.ask
+        ? await options.ask({ id: call.id, name: tool.name, summary, arguments: call.arguments })
+        : 'no';
       if (answer === 'always') options.alwaysAllowed.add(tool.name);
       return answer === 'no' ? 'refused-by-person' : 'run';
     }

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type { Agent, ApprovalPosture, McpServerConfig, PluginRegistry } from '@cw/core';
+
+type Core = typeof import('@cw/core');
+
+/**
+ * One ACP session: a cw session of the workspace the editor opened (its ACP id is the cw session
+ * key, `<workspace key>/<name>`, which holds no path), the agent for that folder, and what the editor
+ * chose for it.
+ */
+export interface AcpSession {
+  readonly id: string;
+  readonly name: string;
+  readonly cwd: string;
+  readonly agent: Agent;
+  /** The workspace root tool paths are relative to (absolute, for the editor's locations and diffs). */
+  readonly workspace: string;
+  posture: ApprovalPosture;
+  route: string;
+  readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
+  /** Tools the editor answered "always allow" for: they run without asking for the rest of the session. */
+  readonly alwaysAllowed: Set<string>;
+  /** The running prompt's abort; null when idle. */
+  running: AbortController | null;
+}
+
+/** What a session is made from: the registry every session shares and cw's default route. */
+export interface SessionFactory {
+  readonly core: Core;
+  readonly registry: PluginRegistry;
+  readonly defaultRouteId: string;
+}
+
+/** An id the editor sent that names no session of this workspace; the message names no path. */
+export class UnknownSessionError extends Error {
+  override readonly name = 'UnknownSessionError';
+  readonly exitCode = 1;
+  readonly safeMessage = 'no cw session of this workspace has that id';
+}
+
+/**
+ * A fresh session in `cwd`: the next free `sN`, as `cw send -n` takes it. Names other live ACP
+ * sessions hold (nothing is stored until their first prompt) are skipped with a random suffix.
+ */
+export async function newSession(
+  factory: SessionFactory,
+  cwd: string,
+  mcpServers: Readonly<Record<string, McpServerConfig>>,
+  taken: ReadonlySet<string>,
+): Promise<AcpSession> {
+  const agent = await agentIn(factory, cwd);
+  let { snapshot } = await agent.load({ session: { kind: 'new' } });
+  if (taken.has(snapshot.session.key)) {
+    const name = `${snapshot.session.name}-${randomBytes(3).toString('hex')}`;
+    snapshot = (await agent.load({ session: { kind: 'named', name } })).snapshot;
+  }
+  return sessionOf(factory, agent, cwd, snapshot, mcpServers);
+}
+
+/** The saved session `id` in `cwd`, and its messages to replay; UnknownSessionError when there is none. */
+export async function loadSession(
+  factory: SessionFactory,
+  cwd: string,
+  id: string,
+  mcpServers: Readonly<Record<string, McpServerConfig>>,
+): Promise<{ session: AcpSession; messages: import('@cw/core').CwSnapshot['session']['messages'] }> {
+  const name = id.split('/').at(-1) ?? '';
+  const agent = await agentIn(factory, cwd);
+  let loaded: Awaited<ReturnType<Agent['load']>>;
+  try {
+    loaded = await agent.load({ session: { kind: 'named', name } });
+  } catch (error) {
+    // A name cw cannot store is no session of this workspace; anything else is a real failure.
+    if ((error as { name?: unknown }).name === 'SessionNameError') throw new UnknownSessionError();
+    throw error;
+  }
+  const { snapshot } = loaded;
+  if (snapshot.session.key !== id || snapshot.session.messages.length === 0) throw new UnknownSessionError();
+  return {
+    session: await sessionOf(factory, agent, cwd, snapshot, mcpServers),
+    messages: snapshot.session.messages,
+  };
+}
+
+async function agentIn(factory: SessionFactory, cwd: string): Promise<Agent> {
+  return factory.core.createAgent({
+    registry: factory.registry,
+    defaultRouteId: factory.defaultRouteId,
+    env: process.env,
+    cwd,
+  });
+}
+
+async function sessionOf(
+  factory: SessionFactory,
+  agent: Agent,
+  cwd: string,
+  snapshot: import('@cw/core').CwSnapshot,
+  mcpServers: Readonly<Record<string, McpServerConfig>>,
+): Promise<AcpSession> {
+  return {
+    id: snapshot.session.key,
+    name: snapshot.session.name,
+    cwd,
+    agent,
+    workspace: await factory.core.workspaceRoot(snapshot.config.workspace, cwd),
+    posture: snapshot.config.approval,
+    route: snapshot.config.route ?? snapshot.defaultRouteId,
+    mcpServers,
+    alwaysAllowed: new Set(),
+    running: null,
+  };
+}

@@ -1,0 +1,202 @@
+import { relative, isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AskAnswer, AskedCall, LoopStop } from '@cw/core';
+import { noticeText } from '../notice-text.js';
+import type { AcpSession } from './acp-session.js';
+import { finishedStatus, toolCallView } from './tool-call-view.js';
+
+// One `session/prompt`: the turn runs through the Agent API (docs/embedding.md) and each of its
+// events becomes the `session/update` an editor shows (docs/editors.md). Approvals go to the editor
+// as `session/request_permission`; `session/cancel` aborts the turn, which then stops `cancelled`.
+
+type Core = typeof import('@cw/core');
+
+/** How the prompt's turn reaches the editor. */
+export interface PromptChannel {
+  /** Sends one update of this session. */
+  update(update: acp.SessionUpdate): Promise<void>;
+  /** Asks the editor about a call. */
+  requestPermission(request: Omit<acp.RequestPermissionRequest, 'sessionId'>): Promise<acp.RequestPermissionResponse>;
+}
+
+// The choices an editor offers for a call that asks; their ids are what it answers with.
+const PERMISSION_OPTIONS: acp.PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Always allow this tool (this session)', kind: 'allow_always' },
+  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+];
+
+/** Runs one prompt on a session and answers with the reason it stopped. */
+export async function runPrompt(
+  core: Core,
+  session: AcpSession,
+  prompt: readonly acp.ContentBlock[],
+  channel: PromptChannel,
+): Promise<acp.StopReason> {
+  const controller = new AbortController();
+  session.running = controller;
+  // Calls the editor has been shown, with the content they were shown with (an edit's diff).
+  const shown = new Map<string, acp.ToolCallContent[]>();
+  const safe = core.terminalSafe;
+  const show = async (
+    call: { id: string; name: string; arguments: string },
+    summary: string,
+    status: acp.ToolCallStatus,
+  ): Promise<void> => {
+    const view = toolCallView(call, safe(summary), session.workspace);
+    shown.set(call.id, view.content);
+    await channel.update({
+      sessionUpdate: 'tool_call',
+      toolCallId: call.id,
+      title: safe(view.title),
+      kind: view.kind,
+      status,
+      locations: view.locations,
+      content: view.content,
+      rawInput: view.rawInput,
+    });
+  };
+  const onApproval = async (call: AskedCall): Promise<AskAnswer> => {
+    if (controller.signal.aborted) return 'no';
+    if (session.alwaysAllowed.has(call.name)) return 'yes';
+    await show(call, call.summary, 'pending');
+    const view = toolCallView(call, safe(call.summary), session.workspace);
+    let response: acp.RequestPermissionResponse;
+    try {
+      response = await channel.requestPermission({
+        toolCall: {
+          toolCallId: call.id,
+          title: safe(view.title),
+          kind: view.kind,
+          status: 'pending',
+          locations: view.locations,
+          content: view.content,
+          rawInput: view.rawInput,
+        },
+        options: PERMISSION_OPTIONS,
+      });
+    } catch {
+      // An editor that cannot answer has not allowed anything.
+      return 'no';
+    }
+    if (response.outcome.outcome !== 'selected') return 'no';
+    switch (response.outcome.optionId) {
+      case 'allow_once':
+        return 'yes';
+      case 'allow_always':
+        session.alwaysAllowed.add(call.name);
+        return 'always';
+      default:
+        return 'no';
+    }
+  };
+  const run = session.agent.run(promptText(prompt, session.cwd), {
+    overrides: { session: { kind: 'named', name: session.name }, route: session.route },
+    approval: session.posture,
+    mcpServers: session.mcpServers,
+    signal: controller.signal,
+    onApproval,
+  });
+  try {
+    for await (const event of run) {
+      switch (event.type) {
+        case 'text-delta':
+          await channel.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } });
+          break;
+        case 'reasoning-delta':
+          await channel.update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } });
+          break;
+        case 'notice':
+          await channel.update({
+            sessionUpdate: 'notice',
+            severity: event.notice.kind === 'warning' ? 'warning' : 'info',
+            title: safe(noticeText(event.notice, core.safeIdentifier)),
+          });
+          break;
+        case 'tool-call':
+          if (shown.has(event.call.id))
+            await channel.update({
+              sessionUpdate: 'tool_call_update',
+              toolCallId: event.call.id,
+              status: 'in_progress',
+            });
+          else await show(event.call, event.summary, 'in_progress');
+          break;
+        case 'tool-result': {
+          const { record } = event;
+          // A call refused before it ran was never shown: it is shown once, finished.
+          if (!shown.has(record.call.id)) await show(record.call, record.summary, finishedStatus(record.status));
+          // The result is what the model reads, shown as today's terminal shows the reply: the user's content.
+          await channel.update({
+            sessionUpdate: 'tool_call_update',
+            toolCallId: record.call.id,
+            status: finishedStatus(record.status),
+            content: [
+              ...(shown.get(record.call.id) ?? []),
+              { type: 'content', content: { type: 'text', text: record.content } },
+            ],
+            rawOutput: { status: record.status, duration_ms: record.durationMs },
+          });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    const sent = await run.result;
+    return stopReason(sent.stopped);
+  } catch (error) {
+    // A cancelled turn is no failure: cw keeps the session as it was (or with the steps that finished).
+    if (controller.signal.aborted) return 'cancelled';
+    // The editor went away mid-turn (an update could not be sent): the turn stops rather than run on unseen.
+    controller.abort();
+    await run.result.catch(() => undefined);
+    throw error;
+  } finally {
+    if (session.running === controller) session.running = null;
+  }
+}
+
+/** ACP's stop reason for why cw's loop stopped. */
+export function stopReason(stopped: LoopStop): acp.StopReason {
+  switch (stopped) {
+    case 'answered':
+    case 'tool-calls-returned':
+      return 'end_turn';
+    case 'step-limit':
+      return 'max_turn_requests';
+    case 'interrupted':
+      return 'cancelled';
+    default: {
+      const never: never = stopped;
+      return never;
+    }
+  }
+}
+
+/**
+ * The prompt as cw takes it: text blocks as they are; a file the editor links becomes an `@path`
+ * mention (docs/file-mentions.md), relative to the session's folder, else its URI as text.
+ */
+export function promptText(blocks: readonly acp.ContentBlock[], cwd: string): string {
+  return blocks
+    .map((block) => {
+      if (block.type === 'text') return block.text;
+      if (block.type !== 'resource_link') return '';
+      const path = filePath(block.uri);
+      if (path === undefined) return ` ${block.uri} `;
+      const inside = relative(cwd, path);
+      const mention = inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+      return /[\s"]/.test(mention) ? ` @"${mention}" ` : ` @${mention} `;
+    })
+    .join('');
+}
+
+function filePath(uri: string): string | undefined {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,169 @@
+import { isAbsolute } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { loadRegistryFrom, type RuntimeSource } from '../load-runtime.js';
+import { errorLine } from '../report-error.js';
+import { type AcpSession, type SessionFactory, UnknownSessionError, loadSession, newSession } from './acp-session.js';
+import { clientMcpServers } from './client-mcp-servers.js';
+import { replayHistory } from './replay-history.js';
+import { runPrompt } from './run-prompt.js';
+import { ROUTE_OPTION, isPosture, routeIds, sessionConfigOptions, sessionModes } from './session-options.js';
+
+// `cw acp`: cw as an Agent Client Protocol agent on stdin and stdout (docs/editors.md). stdout is
+// the wire, so nothing else may reach it: console output goes to stderr, and every error a client
+// receives is cw's redacted line, never a raw message.
+
+/** What the server needs from the command: where the plugins are, and cw's version for `initialize`. */
+export interface ServeOptions {
+  readonly source: RuntimeSource;
+  readonly version: string;
+  readonly input?: NodeJS.ReadableStream;
+  readonly output?: NodeJS.WritableStream;
+}
+
+/** Serves ACP until the client closes the connection. */
+export async function serveAcp(options: ServeOptions): Promise<void> {
+  keepStdoutForTheWire();
+  const core = await import('@cw/core');
+  const registry = await loadRegistryFrom(options.source.descriptors);
+  const factory: SessionFactory = { core, registry, defaultRouteId: options.source.defaultRouteId };
+  const sessions = new Map<string, AcpSession>();
+  const sessionOf = (id: string): AcpSession => {
+    const session = sessions.get(id);
+    if (session === undefined) throw new UnknownSessionError();
+    return session;
+  };
+  const absolute = (cwd: string): string => {
+    if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, 'cwd must be an absolute path');
+    return cwd;
+  };
+  const optionsOf = async (session: AcpSession) => {
+    const { snapshot } = await session.agent.load({ session: { kind: 'named', name: session.name } });
+    return {
+      modes: sessionModes(session.posture),
+      configOptions: sessionConfigOptions(core, snapshot, core.safeIdentifier(session.route)),
+    };
+  };
+
+  const app = acp
+    .agent({ name: 'cw' })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        mcpCapabilities: { http: true, sse: false },
+      },
+      authMethods: [],
+      agentInfo: { name: 'cw', title: 'cw', version: options.version },
+    }))
+    .onRequest(acp.methods.agent.session.new, ({ params }) =>
+      redacted(async () => {
+        const session = await newSession(
+          factory,
+          absolute(params.cwd),
+          clientMcpServers(params.mcpServers),
+          new Set(sessions.keys()),
+        );
+        sessions.set(session.id, session);
+        return { sessionId: session.id, ...(await optionsOf(session)) };
+      }),
+    )
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
+      redacted(async () => {
+        const { session, messages } = await loadSession(
+          factory,
+          absolute(params.cwd),
+          params.sessionId,
+          clientMcpServers(params.mcpServers),
+        );
+        sessions.get(session.id)?.running?.abort();
+        sessions.set(session.id, session);
+        // The history is replayed before the answer, as the protocol asks.
+        for (const update of replayHistory(messages, session.workspace, core.terminalSafe))
+          await client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
+        return optionsOf(session);
+      }),
+    )
+    .onRequest(acp.methods.agent.session.setMode, ({ params, client }) =>
+      redacted(async () => {
+        const session = sessionOf(params.sessionId);
+        if (!isPosture(params.modeId))
+          throw acp.RequestError.invalidParams(undefined, 'the mode is one of ask, read-only, workspace, never');
+        session.posture = params.modeId;
+        await client.notify(acp.methods.client.session.update, {
+          sessionId: session.id,
+          update: { sessionUpdate: 'current_mode_update', currentModeId: session.posture },
+        });
+        return {};
+      }),
+    )
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) =>
+      redacted(async () => {
+        const session = sessionOf(params.sessionId);
+        const { snapshot } = await session.agent.load({ session: { kind: 'named', name: session.name } });
+        if (params.configId !== ROUTE_OPTION || typeof params.value !== 'string')
+          throw acp.RequestError.invalidParams(undefined, 'the one option is route, a route id');
+        if (!routeIds(core, snapshot).includes(params.value))
+          throw acp.RequestError.invalidParams(undefined, 'no such route: cw routes lists them');
+        session.route = params.value;
+        return { configOptions: sessionConfigOptions(core, snapshot, session.route) };
+      }),
+    )
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client }) =>
+      redacted(async () => {
+        const session = sessionOf(params.sessionId);
+        if (session.running !== null)
+          throw acp.RequestError.invalidRequest(undefined, 'a prompt is already running on this session');
+        const stopReason = await runPrompt(core, session, params.prompt, {
+          update: (update) => client.notify(acp.methods.client.session.update, { sessionId: session.id, update }),
+          requestPermission: (request) =>
+            client.request(acp.methods.client.session.requestPermission, { sessionId: session.id, ...request }),
+        });
+        return { stopReason };
+      }),
+    )
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.running?.abort();
+    });
+
+  const output = options.output ?? process.stdout;
+  const input = options.input ?? process.stdin;
+  const connection = app.connect(
+    acp.ndJsonStream(
+      Writable.toWeb(output as Writable) as WritableStream<Uint8Array>,
+      Readable.toWeb(input as Readable) as ReadableStream<Uint8Array>,
+    ),
+  );
+  await connection.closed;
+  for (const session of sessions.values()) session.running?.abort();
+}
+
+/**
+ * Runs a handler; an error that is not already a protocol error reaches the client as cw's redacted
+ * line (the same words cw prints on stderr), with the error's kind as data.
+ */
+async function redacted<T>(handler: () => Promise<T>): Promise<T> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (error instanceof acp.RequestError) throw error;
+    const { text } = await errorLine(error);
+    // The editor's log shows the error; so does stderr, for a person reading cw's own output.
+    process.stderr.write(`cw: ${text}\n`);
+    const kind = (error as { kind?: unknown }).kind;
+    const name = (error as { name?: unknown }).name;
+    const code = error instanceof UnknownSessionError ? -32002 : -32603;
+    throw new acp.RequestError(code, text, {
+      kind: typeof kind === 'string' ? kind : typeof name === 'string' ? name : 'error',
+    });
+  }
+}
+
+// A module that logs with console.log would corrupt the wire: everything console writes goes to stderr.
+function keepStdoutForTheWire(): void {
+  const toStderr = (...args: unknown[]): void => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}

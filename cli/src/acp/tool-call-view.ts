@@ -1,0 +1,68 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { ToolCallStatus } from '@cw/core';
+import type * as acp from '@agentclientprotocol/sdk';
+
+// How an editor shows one of cw's tool calls (docs/editors.md): an icon kind, a title, the files it
+// touches (ACP wants absolute paths, in the workspace the editor opened) and, for an edit, the diff.
+// Tools cw does not know (MCP servers', plugins') show as `other`, titled by name and label.
+
+/** What an editor is told of a call before and while it runs. */
+export interface ToolCallView {
+  readonly kind: acp.ToolKind;
+  readonly title: string;
+  readonly locations: acp.ToolCallLocation[];
+  readonly content: acp.ToolCallContent[];
+  /** The model's arguments, parsed; the raw text when they are not a JSON object. */
+  readonly rawInput: unknown;
+}
+
+// The workspace tools cw ships, by the kind ACP gives them an icon for.
+const KINDS: Readonly<Record<string, acp.ToolKind>> = {
+  read_file: 'read',
+  edit_file: 'edit',
+  list_directory: 'search',
+  search: 'search',
+  shell: 'execute',
+};
+
+/**
+ * The view of a call from its tool's name, the model's arguments and the tool's own label of them
+ * (`summary`, already made terminal-safe by the caller), with paths resolved in `workspace`.
+ */
+export function toolCallView(
+  call: { name: string; arguments: string },
+  summary: string,
+  workspace: string,
+): ToolCallView {
+  const args = argumentsObject(call.arguments);
+  const kind = KINDS[call.name] ?? 'other';
+  const path = typeof args?.['path'] === 'string' && args['path'] !== '' ? args['path'] : undefined;
+  const absolute = path === undefined ? undefined : isAbsolute(path) ? path : resolve(workspace, path);
+  const locations: acp.ToolCallLocation[] = absolute === undefined ? [] : [{ path: absolute }];
+  const content: acp.ToolCallContent[] = [];
+  if (
+    call.name === 'edit_file' &&
+    absolute !== undefined &&
+    typeof args?.['old_text'] === 'string' &&
+    typeof args['new_text'] === 'string'
+  )
+    content.push({ type: 'diff', path: absolute, oldText: args['old_text'], newText: args['new_text'] });
+  const title = summary === '' ? call.name : `${call.name} ${summary}`;
+  return { kind, title, locations, content, rawInput: args ?? call.arguments };
+}
+
+/** The ACP status of a finished call: `ok` completed, anything else (refused, invalid, …) failed. */
+export function finishedStatus(status: ToolCallStatus): acp.ToolCallStatus {
+  return status === 'ok' ? 'completed' : 'failed';
+}
+
+function argumentsObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

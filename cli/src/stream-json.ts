@@ -1,0 +1,161 @@
+import type { AgentEvent, SentTurn, ToolCallStatus, ToolProjectionWarning, TotalUsage, TurnUsage } from '@cw/core';
+import type { JsonErrorDocument } from './json-error.js';
+import { noticeText } from './notice-text.js';
+
+// `cw send --output-format stream-json`: one JSON object per line for each Agent API event, so a
+// script follows a turn as it happens (docs/cli.md, "Event stream"; docs/events.schema.json).
+// What cw says itself crosses the redaction helpers; the model's text, its tool-call arguments and
+// the summaries of tool results are printed as `--json` prints them.
+
+/** The redaction helpers a line is built with (the core's, passed in so this module loads no core). */
+export interface LineRedaction {
+  readonly safeIdentifier: (text: string) => string;
+  readonly terminalSafe: (text: string) => string;
+}
+
+/** One line of the event stream (docs/events.schema.json). */
+export type StreamJsonLine =
+  | { type: 'turn-start'; session_id: string; session: string }
+  | { type: 'notice'; kind: string; message: string }
+  | ({ type: 'projection-warning' } & Pick<
+      ToolProjectionWarning,
+      'code' | 'omitted' | 'omitted_count' | 'more' | 'tool_choice'
+    >)
+  | { type: 'step-start'; step: number; input: string; body_sha256: string }
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'retry'; attempt: number; delay_ms: number; cause: string }
+  | { type: 'tool-call'; id: string; name: string; arguments: string; summary: string }
+  | { type: 'approval'; name: string; summary: string; decision: 'yes' | 'no' | 'always' }
+  | {
+      type: 'tool-result';
+      id: string;
+      name: string;
+      status: ToolCallStatus;
+      result_bytes: number;
+      duration_ms: number;
+    }
+  | {
+      type: 'step-finish';
+      step: number;
+      body_sha256: string;
+      body_wire_sha256: string;
+      finish_reason: string;
+      usage: TurnUsage | null;
+      tool_results: number;
+    }
+  | {
+      type: 'result';
+      stopped: SentTurn['stopped'];
+      session_id: string;
+      session: string;
+      steps: number;
+      usage: TotalUsage;
+      text: string;
+      tool_calls: SentTurn['reply']['toolCalls'];
+    }
+  | ({ type: 'error' } & JsonErrorDocument);
+
+/**
+ * The line an event prints as, or null for the events that have a line of their own (`turn-finish`
+ * becomes `result` once the turn's reply is known; `error` becomes the error document) or none
+ * (`approval-request` is answered by the command, which prints the decision as `approval`).
+ */
+export function streamJsonLine(event: AgentEvent, redact: LineRedaction): StreamJsonLine | null {
+  switch (event.type) {
+    case 'turn-start':
+      return {
+        type: 'turn-start',
+        session_id: safeSessionKey(event.session_id, redact),
+        session: redact.safeIdentifier(event.session),
+      };
+    case 'notice':
+      return {
+        type: 'notice',
+        kind: event.notice.kind,
+        message: redact.terminalSafe(noticeText(event.notice, redact.safeIdentifier)),
+      };
+    case 'projection-warning':
+      return {
+        type: 'projection-warning',
+        code: event.warning.code,
+        // The same fields, as they are, that --json's tool_projection_warning prints.
+        omitted: event.warning.omitted,
+        omitted_count: event.warning.omitted_count,
+        more: event.warning.more,
+        tool_choice: event.warning.tool_choice,
+      };
+    case 'step-start':
+      return { type: 'step-start', step: event.step, input: event.input, body_sha256: event.body_sha256 };
+    case 'text-delta':
+      return { type: 'text-delta', text: event.text };
+    case 'reasoning-delta':
+      return { type: 'reasoning-delta', text: event.text };
+    case 'retry':
+      return {
+        type: 'retry',
+        attempt: event.retry.attempt,
+        delay_ms: event.retry.delayMs,
+        cause: redact.terminalSafe(event.retry.cause),
+      };
+    case 'tool-call':
+      // The model's own arguments, as `--json` prints them in reply.tool_calls.
+      return {
+        type: 'tool-call',
+        id: event.call.id,
+        name: event.call.name,
+        arguments: event.call.arguments,
+        summary: redact.terminalSafe(event.summary),
+      };
+    case 'tool-result':
+      return {
+        type: 'tool-result',
+        id: event.record.call.id,
+        name: event.record.call.name,
+        status: event.record.status,
+        result_bytes: Buffer.byteLength(event.record.content, 'utf8'),
+        duration_ms: event.record.durationMs,
+      };
+    case 'step-finish':
+      return {
+        type: 'step-finish',
+        step: event.step,
+        body_sha256: event.body_sha256,
+        body_wire_sha256: event.body_wire_sha256,
+        finish_reason: redact.safeIdentifier(event.finish_reason),
+        usage: event.usage,
+        tool_results: event.tool_results,
+      };
+    case 'approval-request':
+    case 'turn-finish':
+    case 'error':
+      return null;
+    default: {
+      const never: never = event;
+      return never;
+    }
+  }
+}
+
+/** The last line of a turn that completed: why it stopped, the session, and usage summed over every step. */
+export function resultLine(
+  sent: SentTurn,
+  finish: { readonly session: string; readonly session_id: string; readonly usage: TotalUsage },
+  redact: LineRedaction,
+): StreamJsonLine {
+  return {
+    type: 'result',
+    stopped: sent.stopped,
+    session_id: safeSessionKey(finish.session_id, redact),
+    session: redact.safeIdentifier(finish.session),
+    steps: sent.steps.length,
+    usage: finish.usage,
+    text: sent.reply.text,
+    tool_calls: sent.reply.toolCalls,
+  };
+}
+
+/** A session key (`<workspace key>/<name>`) made printable: each part is a label, checked on its own. */
+export function safeSessionKey(key: string, redact: LineRedaction): string {
+  return key.split('/').map(redact.safeIdentifier).join('/');
+}
