@@ -1,5 +1,5 @@
 import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js';
-import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
+import { runToolCalls, type ApprovalCall, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { renderManifest } from './manifest/build-manifest.js';
@@ -20,7 +20,7 @@ import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared
 import { requestUrlFor } from './transport/test-origin.js';
 import { transportSettingsFor } from './transport/transport-settings.js';
 import { gateTurn } from './turn/gate-turn.js';
-import type { PrepareContext, SendResources, TurnNotice } from './turn/turn-hooks.js';
+import type { PrepareContext, SendResources, SessionScope, TurnNotice } from './turn/turn-hooks.js';
 
 /** One model request of the loop and what came of it. */
 export interface AgentStep {
@@ -90,7 +90,7 @@ export interface AgentLoopOptions {
   readonly maxSteps: number;
   readonly limits: ToolLimits;
   /** Asks the person about a call under the `ask` posture; absent means there is no one to ask. */
-  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly ask?: (call: ApprovalCall) => Promise<AskAnswer>;
   readonly onToolStart?: (call: ToolCall, summary: string) => void;
   readonly onToolEnd?: (record: ToolCallRecord) => void;
   /** Tools from outside the registry the host adds for this command (the features add their own through `stepTools`). */
@@ -126,6 +126,8 @@ export interface SendTurnOptions extends LockEvents {
   readonly onReasoning?: (delta: string) => void;
   /** Called when a step's reply is complete and saved, with its usage (null when the provider reported none). */
   readonly onStepFinish?: (step: AgentStep) => void;
+  /** What features may keep open for the host's next turn (MCP servers); absent, each send closes all it opened. */
+  readonly scope?: SessionScope;
 }
 
 /**
@@ -172,6 +174,7 @@ function prepareContext(options: SendTurnOptions): PrepareContext {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.loop ? { toolTimeoutMs: options.loop.limits.commandTimeoutMs } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
     notify: (notice) => {
       if (notice.kind === 'auto-route') options.onAutoRoute?.(notice.route);
       else if (notice.kind === 'compaction')

@@ -1,4 +1,4 @@
-import type { AskAnswer, ToolCallRecord } from '../agent/run-tool-calls.js';
+import type { ApprovalCall, AskAnswer, ToolCallRecord } from '../agent/run-tool-calls.js';
 import type { RequestManifest } from '../manifest/manifest-schema.js';
 import type { TurnInput } from '../plan-turn.js';
 import type { ToolCall } from '../prompt/conversation.js';
@@ -36,7 +36,7 @@ export type AgentEvent =
    */
   | {
       readonly type: 'approval-request';
-      readonly call: { readonly name: string; readonly summary: string };
+      readonly call: ApprovalCall;
       readonly respond: (answer: AskAnswer) => void;
     }
   /** A call's outcome, with its status and what the model reads. */

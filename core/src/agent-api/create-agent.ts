@@ -1,5 +1,5 @@
 import type { ApprovalPosture } from '../agent/approval-policy.js';
-import type { AskAnswer } from '../agent/run-tool-calls.js';
+import type { ApprovalCall, AskAnswer } from '../agent/run-tool-calls.js';
 import { workspaceRoot } from '../agent/workspace-root.js';
 import type { Entrypoint } from '../body/wire-body.js';
 import { cwHome } from '../config/cw-home.js';
@@ -14,7 +14,7 @@ import type { SnapshotOverrides } from '../snapshot/snapshot-overrides.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import { moveCorruptSessionAside } from '../state/session-store.js';
 import { tapCoreStages } from '../tap-core-stages.js';
-import type { PrepareContext } from '../turn/turn-hooks.js';
+import type { PrepareContext, SessionScope } from '../turn/turn-hooks.js';
 import type { AgentEvent, TotalUsage } from './agent-events.js';
 import { EventQueue } from './event-queue.js';
 
@@ -62,8 +62,13 @@ export interface RunOptions extends TurnOptions {
    * Answers `ask` approvals. Without it, `approvalEvents: true` answers them through each
    * `approval-request` event's `respond`; with neither, there is no one to ask and `ask` acts as `read-only`.
    */
-  readonly onApproval?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly onApproval?: (call: ApprovalCall) => Promise<AskAnswer>;
   readonly approvalEvents?: boolean;
+  /**
+   * Keeps what features open across this host's turns (MCP servers stay up from their first call to
+   * `scope.close()`); made with createSessionScope. Absent, the run closes everything it opened.
+   */
+  readonly scope?: SessionScope;
 }
 
 /** A running turn: its events as they happen, and its outcome. */
@@ -148,6 +153,7 @@ function runTurn(
       env: agent.env,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.scope ? { scope: options.scope } : {}),
       loop,
       onWarning: (warning) => emit({ type: 'projection-warning', warning }),
       onNotice: (notice) => emit({ type: 'notice', notice }),
@@ -218,9 +224,7 @@ async function loopOptions(
 }
 
 /** Approvals answered by the host through the `approval-request` event it reads. */
-function askThroughEvents(
-  emit: (event: AgentEvent) => void,
-): (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer> {
+function askThroughEvents(emit: (event: AgentEvent) => void): (call: ApprovalCall) => Promise<AskAnswer> {
   return (call) =>
     new Promise<AskAnswer>((resolve) => {
       emit({ type: 'approval-request', call, respond: resolve });

@@ -21,6 +21,14 @@ export interface ToolCallRecord {
 /** The answer a person gives when asked about a call. */
 export type AskAnswer = 'yes' | 'no' | 'always';
 
+/** A call a person is asked about: the tool, its own label of the arguments, and the arguments as sent. */
+export interface ApprovalCall {
+  readonly name: string;
+  readonly summary: string;
+  /** The arguments as the model sent them (JSON text, possibly malformed): a host shows a redacted, bounded preview. */
+  readonly arguments: string;
+}
+
 /** Everything running a reply's tool calls needs. */
 export interface RunToolCallsOptions {
   readonly registry: PluginRegistry;
@@ -30,7 +38,7 @@ export interface RunToolCallsOptions {
   readonly rules: ApprovalRules;
   readonly context: ToolContext;
   /** Asks the person about one call; absent means no one can be asked, and `ask` acts as `read-only`. */
-  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly ask?: (call: ApprovalCall) => Promise<AskAnswer>;
   /** Tool names the person answered `always` for, kept for the rest of the command. */
   readonly alwaysAllowed: Set<string>;
   readonly onStart?: (call: ToolCall, summary: string) => void;
@@ -132,7 +140,7 @@ async function verdictFor(
       return 'not-executed';
     case 'ask': {
       if (options.alwaysAllowed.has(tool.name)) return 'run';
-      const answer = options.ask ? await options.ask({ name: tool.name, summary }) : 'no';
+      const answer = options.ask ? await options.ask({ name: tool.name, summary, arguments: call.arguments }) : 'no';
       if (answer === 'always') options.alwaysAllowed.add(tool.name);
       return answer === 'no' ? 'refused-by-person' : 'run';
     }
