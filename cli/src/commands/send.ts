@@ -1,32 +1,13 @@
 import { Command } from '@oclif/core';
 import { sendFlags, turnFlags } from '../command-line.js';
 import { wordsBeforePrompt } from '../grammar.js';
+import { noticeText } from '../notice-text.js';
 import { reportError } from '../report-error.js';
 
 // What a shell exits with after Ctrl-C, so scripts can tell an interrupted run from a failure.
 const INTERRUPTED_EXIT = 130;
 
 /** `cw send`: send exactly the request preview-request describes, run the tools the model calls, save each step. */
-/** What cw send says of a feature's notice, in one line. */
-function noticeText(notice: import('@cw/core').TurnNotice, safeIdentifier: (text: string) => string): string {
-  switch (notice.kind) {
-    case 'auto-route':
-      return `auto routing chose route ${safeIdentifier(notice.route)}`;
-    case 'compaction':
-      return `compacted the session: ${notice.summarised} earlier messages replaced by a summary (docs/compaction.md)`;
-    case 'warning':
-      return notice.text;
-    case 'session-wait':
-      return 'waiting for another cw send on this session to finish';
-    case 'stale-lock-broken':
-      return 'removed a session lock left by a cw process that is no longer running';
-    default: {
-      const never: never = notice;
-      return never;
-    }
-  }
-}
-
 export default class Send extends Command {
   static override summary = 'Send the next turn and run the tools the model calls, under an approval posture';
   static override description =
