@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CW_BIN, FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
-import { waitFor } from './support/spawn-cw.js';
+import { runCwChild, waitFor } from './support/spawn-cw.js';
 
 const models = useScriptedModels('CW_CHAT_KEY', FAKE_KEY);
 const shell = (id: string, command: string): ScriptedCall => ({
@@ -53,6 +53,18 @@ function processArgs(): { pid: number; args: string }[] {
     .map((match) => ({ pid: Number(match[1]), args: match[2] ?? '' }));
 }
 
+/** `pid` and every process below it. */
+function descendants(pid: number): number[] {
+  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter((row) => row.length === 2);
+  const found = [pid];
+  for (let index = 0; index < found.length; index++)
+    for (const [child, parent] of rows) if (parent === found[index] && child !== undefined) found.push(child);
+  return found;
+}
+
 /** Whether `pid` is a running process (a zombie waiting to be reaped is not). */
 const alive = (pid: number): boolean =>
   execFileSync('ps', ['-A', '-o', 'pid=,stat='], { encoding: 'utf8' })
@@ -61,6 +73,53 @@ const alive = (pid: number): boolean =>
       const [found, state] = line.trim().split(/\s+/);
       return Number(found) === pid && !(state ?? '').startsWith('Z');
     });
+
+/** Starts `cw <args>` in a fresh tmux pane of 120×40 in `cwd`; returns the cw process id. */
+async function startInTmux(env: Record<string, string>, cwd: string, args: readonly string[] = []): Promise<number> {
+  socket = join(await models.folder('cw-chat-tmux-'), 'socket');
+  const started = spawnSync(
+    'tmux',
+    [
+      '-S',
+      socket,
+      'new-session',
+      '-d',
+      '-x',
+      '120',
+      '-y',
+      '40',
+      '-s',
+      'chat',
+      '-c',
+      cwd,
+      process.execPath,
+      CW_BIN,
+      ...args,
+    ],
+    { env: { ...process.env, ...env, TERM: 'xterm-256color', NO_COLOR: '1' } },
+  );
+  expect(started.status, started.stderr.toString()).toBe(0);
+  // The pane stays after cw leaves, so the test can tell that it left.
+  tmux('set-option', '-t', 'chat', 'remain-on-exit', 'on');
+  return Number(tmux('display-message', '-p', '-t', 'chat', '#{pane_pid}').trim());
+}
+
+const paneDead = (): boolean => tmux('display-message', '-p', '-t', 'chat', '#{pane_dead}').trim() === '1';
+
+describe('cw alone off a terminal', () => {
+  it('prints help as before, and cw chat says to use cw send', async () => {
+    const model = await models.model('chat-completions');
+    const env = models.envFor(await models.home(model));
+    const help = await runCwChild([], env);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('USAGE');
+    expect(help.stdout).toMatch(/chat\s+Talk with the agent/);
+    const chat = await runCwChild(['chat'], env);
+    expect(chat.code).toBe(2);
+    expect(chat.stderr).toContain('cw chat needs a terminal; from a script, use cw send --prompt <text>.');
+    expect(model.requests).toHaveLength(0);
+  });
+});
 
 describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () => {
   it('streams, asks, previews, cancels a running call with Ctrl-C, keeps history, and leaves nothing behind', async () => {
@@ -76,17 +135,7 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     );
     const ws = await models.folder('cw-chat-ws-');
     const home = await models.home(model, { workspace: ws, approval: 'ask' });
-    socket = join(await models.folder('cw-chat-tmux-'), 'socket');
-    const env = { ...process.env, ...models.envFor(home), TERM: 'xterm-256color', NO_COLOR: '1' };
-    const started = spawnSync(
-      'tmux',
-      ['-S', socket, 'new-session', '-d', '-x', '120', '-y', '40', '-s', 'chat', '-c', ws, process.execPath, CW_BIN],
-      { env },
-    );
-    expect(started.status, started.stderr.toString()).toBe(0);
-    // The pane stays after cw leaves, so the test can tell that it left.
-    tmux('set-option', '-t', 'chat', 'remain-on-exit', 'on');
-    const cwPid = Number(tmux('display-message', '-p', '-t', 'chat', '#{pane_pid}').trim());
+    const cwPid = await startInTmux(models.envFor(home), ws);
 
     await waitForScreen('/help for commands', 'the banner');
     await waitForScreen('› ', 'the prompt');
@@ -138,22 +187,53 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     expect(model.requests).toHaveLength(4);
 
     if (process.env['CW_SHOW_SCREEN']) console.log(screen());
+    // The pane's process tree as it stands: cw and anything it still runs.
+    const tree = descendants(cwPid);
     type('/exit');
-    await waitFor(
-      () => tmux('display-message', '-p', '-t', 'chat', '#{pane_dead}').trim() === '1',
-      5_000,
-      'cw to leave',
-    );
-    expect(alive(cwPid)).toBe(false);
-    // No cw process (the tmux server's own title names it too, so only processes that run it count), no command it ran.
-    expect(
-      processArgs().filter(
-        (entry) => entry.args.startsWith(`${process.execPath} ${CW_BIN}`) || entry.args.includes(SLEEP),
-      ),
-    ).toEqual([]);
+    await waitFor(paneDead, 5_000, 'cw to leave');
+    await waitFor(() => tree.every((pid) => !alive(pid)), 5_000, 'every process of the pane to be gone');
+    expect(processArgs().filter((entry) => entry.args.includes(SLEEP))).toEqual([]);
 
     // What was typed is kept for the next session, bounded and owner-only.
     const history = JSON.parse(await readFile(join(home, 'chat-history.json'), 'utf8')) as { entries: string[] };
     expect(history.entries).toEqual(['fix it', '/previwe', '/preview next step', 'wait a while', '/exit']);
   }, 60_000);
+
+  it('says what to fix for a bad command or value and goes on; Ctrl-C twice at the prompt leaves', async () => {
+    const model = await models.model('chat-completions');
+    const ws = await models.folder('cw-chat-ws-');
+    const home = await models.home(model, { workspace: ws });
+    const cwPid = await startInTmux(models.envFor(home), ws, ['chat', '-n', '--approval', 'read-only']);
+    await waitForScreen('cw · session s1 · approval read-only', 'the banner');
+    type('/route nowhere');
+    await waitForScreen('cw: unknown route nowhere: /route takes one of the ids cw routes lists (Tab completes them)');
+    type('/reasoning sky');
+    await waitForScreen('cw: /reasoning takes one of off, minimal, low, medium, high, xhigh, max, auto');
+    type('/route');
+    await waitForScreen('route fault · model m · approval read-only', 'the choices in force, unchanged');
+    // Tab completes a command name.
+    tmux('send-keys', '-t', 'chat', '-l', '/ses');
+    tmux('send-keys', '-t', 'chat', 'Tab');
+    await waitForScreen('› /sessions', 'the completed command');
+    tmux('send-keys', '-t', 'chat', 'Enter');
+    await waitForScreen('no sessions stored in this workspace yet');
+    tmux('send-keys', '-t', 'chat', 'C-c');
+    await waitForScreen('(Ctrl-C again or Ctrl-D to leave)');
+    expect(paneDead()).toBe(false);
+    tmux('send-keys', '-t', 'chat', 'C-c');
+    await waitFor(paneDead, 5_000, 'cw to leave');
+    expect(alive(cwPid)).toBe(false);
+    expect(model.requests).toHaveLength(0);
+  }, 30_000);
+
+  it('Ctrl-D at the prompt leaves', async () => {
+    const model = await models.model('chat-completions');
+    const ws = await models.folder('cw-chat-ws-');
+    const home = await models.home(model, { workspace: ws });
+    const cwPid = await startInTmux(models.envFor(home), ws);
+    await waitForScreen('/help for commands', 'the banner');
+    tmux('send-keys', '-t', 'chat', 'C-d');
+    await waitFor(paneDead, 5_000, 'cw to leave');
+    expect(alive(cwPid)).toBe(false);
+  }, 30_000);
 });

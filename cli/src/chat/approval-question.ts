@@ -37,7 +37,7 @@ export function approvalQuestion(
 }
 
 /**
- * An MCP call's arguments, as `key=value` pairs through the error-text redactor: it keeps plain
+ * An MCP call's arguments, as `key: value` pairs through the error-text redactor: it keeps plain
  * words, withholds what looks like a secret or a path, and bounds the whole.
  */
 export function argumentsPreview(argumentsText: string, redact: (text: string) => string): string {
@@ -49,9 +49,9 @@ export function argumentsPreview(argumentsText: string, redact: (text: string) =
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return '(not an object)';
   const pairs = Object.entries(parsed as Record<string, unknown>).map(
-    ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
   );
   if (pairs.length === 0) return '(none)';
-  const text = pairs.join(' ');
+  const text = pairs.join(', ');
   return redact(text.length > MAX_PREVIEW ? `${text.slice(0, MAX_PREVIEW)}…` : text);
 }

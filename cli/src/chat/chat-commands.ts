@@ -172,7 +172,9 @@ async function choose(
 
 /** `/route` alone: the choices in force. */
 async function showChoices(state: ChatState, core: Core, say: (text: string) => void): Promise<CommandOutcome> {
-  const turn = await state.agent.preview(undefined, { overrides: state.overrides });
+  // A route is planned for a prompt; any plain one plans the route the next turn takes (auto routing,
+  // which classifies the prompt, then says it is not resolved yet).
+  const turn = await state.agent.preview('hello', { overrides: state.overrides });
   const section = turn.manifest.route;
   const route = 'exact' in section ? section.exact : null;
   say(
