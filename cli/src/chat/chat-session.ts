@@ -8,7 +8,7 @@ import { approvalChoiceOf, approvalQuestion, argumentsPreview, askAnswerOf } fro
 import { completeLine } from './chat-completer.js';
 import { type CommandOutcome, routeIds, runSlashCommand } from './chat-commands.js';
 import type { ChatState } from './chat-state.js';
-import { historyFile, readHistory, withEntry, writeHistory } from './prompt-history.js';
+import { MAX_HISTORY_ENTRIES, historyFile, readHistory, withEntry, writeHistory } from './prompt-history.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { TurnView, usageLine } from './turn-view.js';
 
@@ -54,7 +54,7 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
     terminal: true,
     // readline wants the newest first.
     history: [...history].reverse(),
-    historySize: 500,
+    historySize: MAX_HISTORY_ENTRIES,
     removeHistoryDuplicates: true,
     completer: (line: string, callback: (error: Error | null, result: [string[], string]) => void) => {
       completeLine(line, { workspace, routes: () => routes }).then(
@@ -63,8 +63,6 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
       );
     },
   });
-  // Readline keeps its own copy for Up/Down; the file gets what was typed, kept by this session too.
-  lines.on('history', () => undefined);
   lines.on('line', (line) => {
     armed = false;
     const wake = waiter;
