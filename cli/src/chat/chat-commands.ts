@@ -37,7 +37,7 @@ export async function runSlashCommand(
       }
       case 'route': {
         if (rest === '') return showChoices(state, core, say);
-        const snapshot = await loadOrNull(state, core, fail);
+        const snapshot = await loadOrNull(state, fail);
         if (snapshot === null) return 'continue';
         if (!routeIds(snapshot).includes(rest)) {
           fail(
@@ -47,7 +47,7 @@ export async function runSlashCommand(
         }
         // A model belongs to its route: choosing another route drops the model chosen before.
         const { model: _dropped, ...others } = state.overrides;
-        await choose(state, core, { ...others, route: rest }, say, fail, `route ${core.safeIdentifier(rest)}`);
+        await choose(state, { ...others, route: rest }, say, fail, `route ${core.safeIdentifier(rest)}`);
         return 'continue';
       }
       case 'model':
@@ -55,14 +55,14 @@ export async function runSlashCommand(
           fail('/model takes one model id, or route/model');
           return 'continue';
         }
-        await choose(state, core, { ...state.overrides, model: rest }, say, fail, `model ${core.safeIdentifier(rest)}`);
+        await choose(state, { ...state.overrides, model: rest }, say, fail, `model ${core.safeIdentifier(rest)}`);
         return 'continue';
       case 'reasoning':
         if (!(REASONING as readonly string[]).includes(rest)) {
           fail(`/reasoning takes one of ${REASONING.join(', ')}`);
           return 'continue';
         }
-        await choose(state, core, { ...state.overrides, reasoning: rest as Reasoning }, say, fail, `reasoning ${rest}`);
+        await choose(state, { ...state.overrides, reasoning: rest as Reasoning }, say, fail, `reasoning ${rest}`);
         return 'continue';
       case 'approval':
         if (!(core.APPROVAL_POSTURES as readonly string[]).includes(rest)) {
@@ -96,7 +96,7 @@ export async function runSlashCommand(
         await showSessions(state, core, say);
         return 'continue';
       case 'compact': {
-        const snapshot = await loadOrNull(state, core, fail);
+        const snapshot = await loadOrNull(state, fail);
         if (snapshot === null) return 'continue';
         state.view.spin('compacting');
         const done = await core.compactSession(snapshot, {
@@ -133,12 +133,11 @@ export async function runSlashCommand(
 }
 
 /** Loads the session as the next turn would see it; null (said) when it cannot be read. */
-async function loadOrNull(state: ChatState, core: Core, fail: (text: string) => void): Promise<CwSnapshot | null> {
+async function loadOrNull(state: ChatState, fail: (text: string) => void): Promise<CwSnapshot | null> {
   try {
     return (await state.agent.load(state.overrides)).snapshot;
   } catch (error) {
     fail((await errorLine(error)).text);
-    void core;
     return null;
   }
 }
@@ -153,7 +152,6 @@ export function routeIds(snapshot: CwSnapshot): string[] {
 /** Takes new choices when the next turn can be planned with them; otherwise says why and keeps the old ones. */
 async function choose(
   state: ChatState,
-  core: Core,
   next: SnapshotOverrides,
   say: (text: string) => void,
   fail: (text: string) => void,
@@ -167,7 +165,6 @@ async function choose(
   }
   state.overrides = next;
   say(`${what} for the next turns`);
-  void core;
 }
 
 /** `/route` alone: the choices in force. */

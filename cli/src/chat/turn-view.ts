@@ -50,8 +50,9 @@ export class TurnView {
       case 'reasoning-delta':
         this.stopSpinner();
         if (!this.#reasoning) {
-          this.#reasoning = true;
+          // Reasoning starts on a line of its own; set after, since line() ends any reasoning block.
           this.line('');
+          this.#reasoning = true;
           if (!this.target.color) {
             // Folded: without colour, a dim block cannot be told from the reply.
             this.line('(thinking…)');
