@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CW_BIN, FAKE_KEY, sessionFile } from './support/cw-fixture.js';
+import { MCP_FIXTURE } from './support/mcp-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild, waitFor } from './support/spawn-cw.js';
 
@@ -236,4 +237,43 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     await waitFor(paneDead, 5_000, 'cw to leave');
     expect(alive(cwPid)).toBe(false);
   }, 30_000);
+
+  it('asks about an MCP call with a preview of its arguments; "always this server" covers the next call; /mcp shows it running; /exit stops it', async () => {
+    const add = (id: string, a: number, b: number): ScriptedCall => ({
+      id,
+      name: 'mcp__fixture__add',
+      arguments: JSON.stringify({ a, b }),
+    });
+    const model = await models.model(
+      'chat-completions',
+      { reply: { calls: [add('call_a', 2, 3)] } },
+      { carries: [{ id: 'call_a', includes: '5' }], reply: { calls: [add('call_b', 1, 1)] } },
+      { carries: [{ id: 'call_b', includes: '2' }], reply: { text: 'MCP says 5 and 2.' } },
+    );
+    const ws = await models.folder('cw-chat-ws-');
+    const server = { command: process.execPath, args: [MCP_FIXTURE] };
+    const home = await models.home(model, { workspace: ws, approval: 'ask', mcpServers: { fixture: server } });
+    const refreshed = await runCwChild(['mcp', 'refresh'], models.envFor(home));
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    const cwPid = await startInTmux(models.envFor(home), ws);
+    await waitForScreen('/help for commands', 'the banner');
+    type('/mcp');
+    await waitForScreen('not-started', 'the server not started yet');
+    type('add some numbers');
+    await waitForScreen('arguments: a: 2, b: 3', 'the argument preview');
+    await waitForScreen('/ always this [s]erver (fixture): ', 'the server answer');
+    type('s');
+    await waitForScreen('MCP says 5 and 2.', 'the reply');
+    // The second call of the same server ran without a question.
+    expect(count('run mcp__fixture__add')).toBe(1);
+    expect(screen()).toMatch(/✓ mcp__fixture__add fixture\/add \(ok, \d+ ms\)[\s\S]*✓ mcp__fixture__add fixture\/add/);
+    type('/mcp');
+    await waitForScreen('running', 'the server running');
+    const tree = descendants(cwPid);
+    expect(tree.length).toBeGreaterThan(1);
+    type('/exit');
+    await waitFor(paneDead, 5_000, 'cw to leave');
+    await waitFor(() => tree.every((pid) => !alive(pid)), 5_000, 'cw and the MCP server to be gone');
+    expect(model.problems).toEqual([]);
+  }, 40_000);
 });
