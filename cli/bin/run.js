@@ -11,6 +11,9 @@ if (process.argv[2] === '--version') {
   );
 } else {
   const args = process.argv.slice(2);
+  // `cw` alone on a terminal opens the interactive session (docs/cli.md, "cw chat"); off a terminal
+  // (a script, a pipe) it prints help as before.
+  if (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY) args.push('chat');
   const { cwPaths } = await import('@cw/core/home');
   // oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
   if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;

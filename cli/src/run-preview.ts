@@ -47,13 +47,21 @@ export async function runPreview(
     if (output === 'json') {
       process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
     } else {
-      // The table is for the person who wrote the config: their own ids and hosts show as written.
-      const userFacts = core.userFactLabels(turn.snapshot.config);
-      process.stdout.write(core.renderManifestTable(manifest, { color: useColor(), userFacts }));
+      process.stdout.write(previewTable(core, turn));
     }
   } catch (error) {
     await reportPreviewError(exiter, argv, error);
   }
+}
+
+/** The manifest table `cw preview-request` prints; the interactive session's /preview prints the same. */
+export function previewTable(
+  core: typeof import('@cw/core'),
+  turn: { readonly manifest: import('@cw/core').RequestManifest; readonly snapshot: import('@cw/core').CwSnapshot },
+): string {
+  // The table is for the person who wrote the config: their own ids and hosts show as written.
+  const userFacts = core.userFactLabels(turn.snapshot.config);
+  return core.renderManifestTable(turn.manifest, { color: useColor(), userFacts });
 }
 
 /** Reports a preview failure and exits; oclif's own exit (diff's "they differ") passes through. */

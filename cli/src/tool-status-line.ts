@@ -10,14 +10,14 @@ function label(name: string, summary: string, safe: Safe): string {
   return safe(short === '' ? name : `${name} ${short}`);
 }
 
-/** The line printed when a tool call starts. */
-export function toolStartLine(name: string, summary: string, safe: Safe): string {
-  return `cw: ▸ ${label(name, summary, safe)}\n`;
+/** The line printed when a tool call starts; `prefix` marks cw's own lines (none inside the session). */
+export function toolStartLine(name: string, summary: string, safe: Safe, prefix = 'cw: '): string {
+  return `${prefix}▸ ${label(name, summary, safe)}\n`;
 }
 
 /** The line printed when a tool call ends: its status and how long it took. */
-export function toolEndLine(record: ToolCallRecord, safe: Safe): string {
+export function toolEndLine(record: ToolCallRecord, safe: Safe, prefix = 'cw: '): string {
   const mark = record.status === 'ok' ? '✓' : record.status === 'error' ? '✗' : '·';
   const took = record.durationMs > 0 ? `, ${record.durationMs} ms` : '';
-  return `cw: ${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})\n`;
+  return `${prefix}${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})\n`;
 }

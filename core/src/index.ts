@@ -228,6 +228,8 @@ export {
   type LoadedSnapshot,
 } from './agent-api/create-agent.js';
 export type { AgentEvent, AgentEventType, TotalUsage } from './agent-api/agent-events.js';
+export { createSessionScope } from './agent-api/session-scope.js';
+export { mcpSessionStates, type McpServerRunState } from './features/mcp/mcp-session-pool.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
 // The turn's hooks (docs/architecture.md, "The turn's hooks"): their payloads, for plugins that tap them.
 export {
@@ -242,6 +244,7 @@ export {
   type SavedContext,
   type LoadStateContext,
   type TurnNotice,
+  type SessionScope,
 } from './turn/turn-hooks.js';
 export type { PluginTurnHooks, PluginTurnTapOptions, PluginGateStop } from './plugins/plugin-turn-hooks.js';
 export { featureState, withFeatureState } from './snapshot/feature-state.js';

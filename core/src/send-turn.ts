@@ -20,7 +20,7 @@ import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared
 import { requestUrlFor } from './transport/test-origin.js';
 import { transportSettingsFor } from './transport/transport-settings.js';
 import { gateTurn } from './turn/gate-turn.js';
-import type { PrepareContext, SendResources, TurnNotice } from './turn/turn-hooks.js';
+import type { PrepareContext, SendResources, SessionScope, TurnNotice } from './turn/turn-hooks.js';
 
 /** One model request of the loop and what came of it. */
 export interface AgentStep {
@@ -128,6 +128,8 @@ export interface SendTurnOptions extends LockEvents {
   readonly onReasoning?: (delta: string) => void;
   /** Called when a step's reply is complete and saved, with its usage (null when the provider reported none). */
   readonly onStepFinish?: (step: AgentStep) => void;
+  /** What features may keep open for the host's next turn (MCP servers); absent, each send closes all it opened. */
+  readonly scope?: SessionScope;
 }
 
 /**
@@ -174,6 +176,7 @@ function prepareContext(options: SendTurnOptions): PrepareContext {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.loop ? { toolTimeoutMs: options.loop.limits.commandTimeoutMs } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
     notify: (notice) => {
       if (notice.kind === 'auto-route') options.onAutoRoute?.(notice.route);
       else if (notice.kind === 'compaction')

@@ -31,7 +31,7 @@ export type AgentEvent =
   | { readonly type: 'reasoning-delta'; readonly text: string }
   /** A failed attempt is retried after a delay. */
   | { readonly type: 'retry'; readonly retry: RetryNotice }
-  /** The model's call, about to be decided on (run, asked, refused). */
+  /** A call that may run (allowed, or approved when asked) starts; a refused call has only its `tool-result`. */
   | { readonly type: 'tool-call'; readonly call: ToolCall; readonly summary: string }
   /**
    * The posture asks a person about a call. Answer with `respond` (or the run's `onApproval`

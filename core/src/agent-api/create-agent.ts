@@ -15,7 +15,7 @@ import type { SnapshotOverrides } from '../snapshot/snapshot-overrides.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import { moveCorruptSessionAside } from '../state/session-store.js';
 import { tapCoreStages } from '../tap-core-stages.js';
-import type { PrepareContext } from '../turn/turn-hooks.js';
+import type { PrepareContext, SessionScope } from '../turn/turn-hooks.js';
 import type { AgentEvent, TotalUsage } from './agent-events.js';
 import { EventQueue } from './event-queue.js';
 
@@ -70,6 +70,11 @@ export interface RunOptions extends TurnOptions {
    */
   readonly onApproval?: (call: AskedCall) => Promise<AskAnswer>;
   readonly approvalEvents?: boolean;
+  /**
+   * Keeps what features open across this host's turns (MCP servers stay up from their first call to
+   * `scope.close()`); made with createSessionScope. Absent, the run closes everything it opened.
+   */
+  readonly scope?: SessionScope;
 }
 
 /** A running turn: its events as they happen, and its outcome. */
@@ -166,6 +171,7 @@ function runTurn(
       env: agent.env,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.scope ? { scope: options.scope } : {}),
       loop,
       onWarning: (warning) => emit({ type: 'projection-warning', warning }),
       onNotice: (notice) => emit({ type: 'notice', notice }),

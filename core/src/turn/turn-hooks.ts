@@ -70,6 +70,26 @@ export interface SendSettings {
   readonly toolTimeoutMs?: number;
   /** Where features report what they did (an auto-route choice, a compaction), for the host to show. */
   readonly notify?: (notice: TurnNotice) => void;
+  /**
+   * Present when the host runs several turns in one process (an interactive session): a feature may
+   * keep what it opened here for the next turn instead of closing it on `closeSend`.
+   */
+  readonly scope?: SessionScope;
+}
+
+/**
+ * What a host keeps open across the turns of one session (docs/architecture.md, "The turn's hooks"):
+ * each feature keeps one value under its own key, and `close` releases them all when the session ends.
+ */
+export interface SessionScope {
+  /** The value kept under `key`, made by `make` the first time. */
+  keep<T>(key: string, make: () => T): T;
+  /** The value kept under `key`, if any: for a host that shows a feature's state. */
+  peek<T>(key: string): T | undefined;
+  /** Registers a release that `close` runs; releases run in reverse order of registration. */
+  onClose(release: () => Promise<void>): void;
+  /** Runs every release once; later calls do nothing. */
+  close(): Promise<void>;
 }
 
 /** Something a feature did on its own during a turn, reported to the host as an event. */

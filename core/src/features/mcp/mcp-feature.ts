@@ -23,16 +23,33 @@ export function applyMcp(hooks: TurnHooks): void {
     const { snapshot } = resources;
     if (context.mode !== 'send' || !Object.values(snapshot.config.mcpServers).some((server) => !server.disabled))
       return resources;
+    const callTimeoutMs = context.toolTimeoutMs ?? 120_000;
+    // An interactive session keeps its servers: none starts before the model calls one of its tools
+    // when the stored snapshot already offers them, and every one stays up until the session ends.
+    const pool = context.scope ? (await import('./mcp-session-pool.js')).mcpSessionPool(context.scope) : undefined;
+    if (pool) {
+      const { lazyMcpTools } = await import('./lazy-mcp-tools.js');
+      const tools = await lazyMcpTools({
+        home: context.home,
+        config: snapshot.config,
+        env: context.env,
+        pluginTools: snapshot.registry.toolCatalog,
+        pool,
+        callTimeoutMs,
+      });
+      if (tools !== null) return { snapshot, tools: [...resources.tools, ...tools] };
+    }
     const { openMcpForSend } = await import('./open-mcp-for-send.js');
     const mcp = await openMcpForSend({
       home: context.home,
       config: snapshot.config,
       env: context.env,
       pluginTools: snapshot.registry.toolCatalog,
-      callTimeoutMs: context.toolTimeoutMs ?? 120_000,
+      callTimeoutMs,
       ...(context.signal ? { signal: context.signal } : {}),
+      ...(pool ? { pool } : {}),
     });
-    opened.set(context, mcp.close);
+    if (!pool) opened.set(context, mcp.close);
     for (const failure of mcp.failures) {
       // The problem already names the server; its tools are simply absent from this turn.
       context.notify?.({

@@ -7,6 +7,7 @@ import { connectMcpServer, type McpConnection } from '../../mcp/connect-mcp-serv
 import { mcpCatalog } from '../../mcp/mcp-catalog.js';
 import { mcpServerFingerprint } from '../../mcp/mcp-server-fingerprint.js';
 import type { McpSnapshotServer } from '../../mcp/mcp-snapshot-state.js';
+import type { McpSessionPool } from './mcp-session-pool.js';
 import { updateMcpSnapshot, type McpSnapshotEntry } from '../../mcp/mcp-snapshot-store.js';
 
 /** The MCP servers a send talks to: the catalog and state the turn is planned with, their executors, and what failed. */
@@ -34,6 +35,8 @@ export async function openMcpForSend(options: {
   readonly pluginTools: readonly ToolDefinition[];
   readonly callTimeoutMs: number;
   readonly signal?: AbortSignal;
+  /** An interactive session's pool: connections come from it and stay open after the send (mcp-session-pool.ts). */
+  readonly pool?: McpSessionPool;
 }): Promise<OpenMcp> {
   const enabled = Object.entries(options.config.mcpServers)
     .filter(([, server]) => !server.disabled)
@@ -45,10 +48,10 @@ export async function openMcpForSend(options: {
   await Promise.all(
     enabled.map(async ([name, server]) => {
       try {
-        const connection = await connectMcpServer(name, server, {
-          env: options.env,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+        const connectOptions = { env: options.env, ...(options.signal ? { signal: options.signal } : {}) };
+        const connection = await (options.pool
+          ? options.pool.connect(name, server, connectOptions)
+          : connectMcpServer(name, server, connectOptions));
         connections.set(name, connection);
         const tools = await connection.listTools(options.signal ? { signal: options.signal } : {});
         live.push({
@@ -66,6 +69,8 @@ export async function openMcpForSend(options: {
   live.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   failures.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const closeAll = async (): Promise<void> => {
+    // A session's pool owns its connections: they close with the session, not with one send.
+    if (options.pool) return;
     await Promise.all([...connections.values()].map((connection) => connection.close().catch(() => undefined)));
   };
   try {

@@ -1,0 +1,250 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { Agent, AskedCall, ApprovalPosture, AskAnswer, CwSnapshot, PluginRegistry, SentTurn } from '@cw/core';
+import { noticeText } from '../notice-text.js';
+import { errorLine } from '../report-error.js';
+import { useColor } from '../run-preview.js';
+import type { TurnChoices } from '../turn-choices.js';
+import { approvalChoiceOf, approvalQuestion, argumentsPreview, askAnswerOf } from './approval-question.js';
+import { completeLine } from './chat-completer.js';
+import { type CommandOutcome, routeIds, runSlashCommand } from './chat-commands.js';
+import type { ChatState } from './chat-state.js';
+import { MAX_HISTORY_ENTRIES, historyFile, readHistory, withEntry, writeHistory } from './prompt-history.js';
+import { parseSlashCommand } from './slash-commands.js';
+import { TurnView, usageLine } from './turn-view.js';
+
+// The interactive session (docs/cli.md, "cw chat"): a host of the Agent API like cw send, but one
+// process for many turns, so MCP servers stay up between them (the session scope) and the person
+// answers approvals, cancels a step and changes route or model without leaving. node:readline gives
+// line editing, history and Tab completion with nothing to install (docs/cli.md says why).
+
+const PROMPT = '› ';
+
+/** What the session starts from: the agent, the command line's choices, and the approval posture. */
+export interface ChatOptions {
+  readonly agent: Agent;
+  readonly registry: PluginRegistry;
+  readonly choices: TurnChoices;
+  readonly approval: ApprovalPosture | undefined;
+}
+
+/** Runs the session until /exit, Ctrl-D or a second Ctrl-C at the prompt; MCP servers are closed on the way out. */
+export async function runChatSession(options: ChatOptions): Promise<void> {
+  const core = await import('@cw/core');
+  const color = useColor();
+  const view = new TurnView({ write: (text) => process.stdout.write(text), color }, core);
+  const home = options.agent.home;
+  const file = historyFile(home);
+  let history = await readHistory(file);
+
+  const loaded = await options.agent.load(options.choices, { repair: true });
+  if (loaded.movedAside !== null)
+    view.line(
+      `cw: session ${core.safeIdentifier(loaded.movedAside.name)} was not readable; moved it aside to ${core.terminalSafe(loaded.movedAside.file)} and started it fresh`,
+    );
+  const workspace = await core.workspaceRoot(loaded.snapshot.config.workspace);
+  let routes = routeIds(loaded.snapshot);
+
+  let waiter: ((line: string | null) => void) | null = null;
+  let running: AbortController | null = null;
+  let closed = false;
+  let armed = false;
+  const lines: Interface = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: true,
+    // readline wants the newest first.
+    history: [...history].reverse(),
+    historySize: MAX_HISTORY_ENTRIES,
+    removeHistoryDuplicates: true,
+    completer: (line: string, callback: (error: Error | null, result: [string[], string]) => void) => {
+      completeLine(line, { workspace, routes: () => routes }).then(
+        (result) => callback(null, result),
+        () => callback(null, [[], line]),
+      );
+    },
+  });
+  lines.on('line', (line) => {
+    armed = false;
+    const wake = waiter;
+    waiter = null;
+    // A line typed while a turn runs (nothing asks) is dropped: the prompt is offered again after it.
+    wake?.(line);
+  });
+  lines.on('close', () => {
+    closed = true;
+    running?.abort();
+    const wake = waiter;
+    waiter = null;
+    wake?.(null);
+  });
+  lines.on('SIGINT', () => {
+    if (running !== null) {
+      // Cancels the running step: answered calls are kept, the rest answered "not executed".
+      running.abort();
+      const wake = waiter;
+      waiter = null;
+      wake?.('n');
+      return;
+    }
+    if (lines.line !== '') {
+      // Ctrl-C on a typed line clears it, as a shell does.
+      lines.write(null, { ctrl: true, name: 'u' });
+      armed = false;
+      return;
+    }
+    if (armed) {
+      lines.close();
+      return;
+    }
+    armed = true;
+    process.stdout.write('\n(Ctrl-C again or Ctrl-D to leave)\n');
+    lines.prompt();
+  });
+  const ask = (question: string): Promise<string | null> => {
+    if (closed) return Promise.resolve(null);
+    lines.setPrompt(question);
+    lines.prompt();
+    return new Promise((resolve) => {
+      waiter = resolve;
+    });
+  };
+
+  const state: ChatState = {
+    agent: options.agent,
+    registry: options.registry,
+    scope: core.createSessionScope(),
+    view,
+    // From here on the session is named: a fresh one (-n) keeps the name it was given.
+    overrides: { ...options.choices, session: { kind: 'named', name: loaded.snapshot.session.name } },
+    approval: options.approval,
+    allowedTools: new Set(),
+    allowedServers: new Set(),
+    ask,
+  };
+  view.line(
+    `cw · session ${core.safeIdentifier(loaded.snapshot.session.name)} · approval ${state.approval ?? loaded.snapshot.config.approval} · /help for commands, Ctrl-D to leave`,
+  );
+
+  try {
+    for (;;) {
+      const line = await ask(PROMPT);
+      if (line === null) break;
+      if (line.trim() === '') continue;
+      history = withEntry(history, line);
+      await writeHistory(file, history).catch(() => undefined);
+      const slash = parseSlashCommand(line);
+      let outcome: CommandOutcome = 'continue';
+      if (slash?.kind === 'error') view.line(`cw: ${core.terminalSafe(slash.text)}`);
+      else if (slash?.kind === 'command') outcome = await runSlashCommand(state, slash.name, slash.rest, core);
+      else {
+        const prompt = line.startsWith('//') ? line.slice(1) : line;
+        const controller = new AbortController();
+        running = controller;
+        try {
+          await runTurn(state, prompt, controller.signal, core);
+        } finally {
+          running = null;
+        }
+      }
+      if (outcome === 'exit' || closed) break;
+      // A /route or /new may change what completes.
+      routes = await state.agent
+        .load(state.overrides)
+        .then(({ snapshot }) => routeIds(snapshot))
+        .catch(() => routes);
+    }
+  } finally {
+    view.finish();
+    if (!closed) lines.close();
+    // Every MCP server the session started is stopped before the process leaves.
+    await state.scope.close();
+    process.stdin.unref?.();
+  }
+}
+
+/** One turn: sends the prompt, shows its events, answers approvals inline, and reports usage. */
+async function runTurn(
+  state: ChatState,
+  prompt: string,
+  signal: AbortSignal,
+  core: typeof import('@cw/core'),
+): Promise<void> {
+  const { view } = state;
+  let snapshot: CwSnapshot;
+  try {
+    snapshot = (await state.agent.load(state.overrides, { repair: true })).snapshot;
+  } catch (error) {
+    view.line(`cw: ${(await errorLine(error)).text}`);
+    return;
+  }
+  const serverOf = new Map(
+    snapshot.catalog.flatMap((tool) => (tool.origin.kind === 'mcp' ? [[tool.name, tool.origin.server] as const] : [])),
+  );
+  const posture = state.approval ?? snapshot.config.approval;
+  const onApproval = async (call: AskedCall): Promise<AskAnswer> => {
+    const server = serverOf.get(call.name) ?? null;
+    if (state.allowedTools.has(call.name) || (server !== null && state.allowedServers.has(server))) return 'yes';
+    view.stopSpinner();
+    view.finish();
+    // An MCP tool has no label of its own for its arguments: the person sees a redacted preview of them.
+    const mcp = server === null ? null : { server, preview: argumentsPreview(call.arguments, core.safeErrorText) };
+    for (;;) {
+      const typed = await state.ask(approvalQuestion(call, mcp, core.terminalSafe));
+      if (typed === null || signal.aborted) return 'no';
+      const choice = approvalChoiceOf(typed, mcp !== null);
+      if (choice === null) continue;
+      if (choice === 'always-tool') state.allowedTools.add(call.name);
+      if (choice === 'always-server' && server !== null) state.allowedServers.add(server);
+      if (choice !== 'no') view.spin(call.name);
+      return askAnswerOf(choice);
+    }
+  };
+  const run = state.agent.run(prompt, {
+    snapshot,
+    signal,
+    scope: state.scope,
+    ...(state.approval === undefined ? {} : { approval: state.approval }),
+    ...(posture === 'ask' ? { onApproval } : {}),
+  });
+  let lastUsage: import('@cw/core').TurnUsage | null = null;
+  for await (const event of run) {
+    switch (event.type) {
+      case 'notice':
+        view.line(`cw: ${core.terminalSafe(noticeText(event.notice, core.safeIdentifier))}`);
+        break;
+      case 'projection-warning': {
+        const { projectionWarningLine } = await import('../render-projection-warning.js');
+        view.line(projectionWarningLine(event.warning, core.terminalSafe).trimEnd());
+        break;
+      }
+      case 'step-finish':
+        if (event.usage !== null) lastUsage = event.usage;
+        view.show(event);
+        break;
+      case 'turn-finish':
+        view.finish();
+        view.line(usageLine(event.usage, lastUsage, event.manifest));
+        break;
+      default:
+        view.show(event);
+        break;
+    }
+  }
+  let sent: SentTurn;
+  try {
+    sent = await run.result;
+  } catch (error) {
+    view.finish();
+    if ((error as { kind?: unknown }).kind === 'interrupted') view.line('cw: cancelled; the session is as it was');
+    else view.line(`cw: ${(await errorLine(error)).text}`);
+    return;
+  }
+  if (sent.stopped === 'interrupted')
+    view.line('cw: cancelled: the calls that ran are saved, the rest are answered "not executed"');
+  else if (sent.stopped === 'step-limit')
+    view.line(`cw: stopped after ${sent.steps.length} steps (max_steps); type a prompt to go on`);
+  else if (sent.stopped === 'tool-calls-returned')
+    view.line(
+      `cw: the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never)`,
+    );
+}

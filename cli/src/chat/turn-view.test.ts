@@ -1,0 +1,65 @@
+import { safeIdentifier, terminalSafe, terminalSafeMultiline } from '@cw/core';
+import type { AgentEvent, RequestManifest } from '@cw/core';
+import { describe, expect, it } from 'vitest';
+import { TurnView, usageLine } from './turn-view.js';
+
+const safe = { terminalSafe, terminalSafeMultiline, safeIdentifier };
+
+function plainView(): { view: TurnView; out: () => string } {
+  let text = '';
+  return { view: new TurnView({ write: (chunk) => (text += chunk), color: false }, safe), out: () => text };
+}
+
+const call = { id: 'c1', name: 'shell', arguments: '{"command":"npm test"}' };
+
+describe('TurnView without colour', () => {
+  it('streams the reply without terminal controls, folds reasoning to one line, and puts tool lines on lines of their own', () => {
+    const { view, out } = plainView();
+    const events: AgentEvent[] = [
+      { type: 'reasoning-delta', text: 'secret thoughts' },
+      { type: 'text-delta', text: 'Running \u001b[31mthe' },
+      { type: 'text-delta', text: ' tests' },
+      { type: 'tool-call', call, summary: 'npm test' },
+      {
+        type: 'tool-result',
+        record: { call, status: 'ok', content: 'ok', durationMs: 42, summary: 'npm test' } as never,
+      },
+    ];
+    for (const event of events) view.show(event);
+    view.finish();
+    expect(out()).toBe('(thinking…)\nRunning the tests\n▸ shell npm test\n✓ shell npm test (ok, 42 ms)\n');
+    expect(out()).not.toContain('secret thoughts');
+  });
+});
+
+describe('TurnView with colour', () => {
+  it('dims the reasoning, and only the reasoning', () => {
+    let text = '';
+    const view = new TurnView({ write: (chunk) => (text += chunk), color: true }, safe);
+    view.show({ type: 'reasoning-delta', text: 'first, ' });
+    view.show({ type: 'reasoning-delta', text: 'then' });
+    view.show({ type: 'text-delta', text: 'Answer.' });
+    view.finish();
+    expect(text).toBe('\u001b[2mfirst, then\u001b[22m\nAnswer.\n');
+  });
+});
+
+describe('usageLine', () => {
+  const manifest = { route: { exact: { context_limit_tokens: 128_000 } } } as unknown as RequestManifest;
+
+  it('says the turn’s tokens and how much of the window the conversation takes', () => {
+    expect(
+      usageLine(
+        { input_tokens: 12_034, output_tokens: 311, steps_without_usage: 0 },
+        { input_tokens: 9_500, output_tokens: 370 },
+        manifest,
+      ),
+    ).toBe('tokens: 12,034 in · 311 out · context 9,870 of 128,000 (8%)');
+  });
+
+  it('leaves out the context when no request reported usage, and says how many did not', () => {
+    expect(usageLine({ input_tokens: 0, output_tokens: 0, steps_without_usage: 2 }, null, manifest)).toBe(
+      'tokens: 0 in · 0 out · 2 request(s) without usage',
+    );
+  });
+});

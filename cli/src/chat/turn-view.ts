@@ -1,0 +1,153 @@
+import type { AgentEvent, RequestManifest, TotalUsage, TurnUsage } from '@cw/core';
+import { toolEndLine, toolStartLine } from '../tool-status-line.js';
+
+// How one turn of the interactive session looks on the terminal: the reply as it streams, reasoning
+// dimmed (or folded to one line without colour), a line per tool call as it starts and as it ends
+// with a spinner between, and the usage when the turn is done. Everything cw itself writes goes
+// through the redactor it is given; the model's text only loses its terminal controls.
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const FRAME_MS = 80;
+
+/** The redaction helpers the view prints through (the core's). */
+export interface Redactor {
+  readonly terminalSafe: (text: string) => string;
+  readonly terminalSafeMultiline: (text: string) => string;
+  readonly safeIdentifier: (text: string) => string;
+}
+
+/** Where the view writes, and whether it may use colour and a spinner. */
+export interface ViewTarget {
+  readonly write: (text: string) => void;
+  /** ANSI styling and the spinner: a terminal without NO_COLOR. */
+  readonly color: boolean;
+}
+
+/** Renders the events of turns as they arrive; one view serves the whole session. */
+export class TurnView {
+  #midLine = false;
+  #reasoning = false;
+  #timer: NodeJS.Timeout | undefined;
+  #frame = 0;
+  #label = '';
+
+  constructor(
+    private readonly target: ViewTarget,
+    private readonly safe: Redactor,
+  ) {}
+
+  /** Shows one event; `turn-finish` and `error` are left to the session, which knows what follows. */
+  show(event: AgentEvent): void {
+    switch (event.type) {
+      case 'step-start':
+        this.spin('thinking');
+        break;
+      case 'text-delta':
+        this.#endReasoning();
+        this.stopSpinner();
+        this.#text(this.safe.terminalSafeMultiline(event.text));
+        break;
+      case 'reasoning-delta':
+        this.stopSpinner();
+        if (!this.#reasoning) {
+          // Reasoning starts on a line of its own; set after, since line() ends any reasoning block.
+          this.line('');
+          this.#reasoning = true;
+          if (!this.target.color) {
+            // Folded: without colour, a dim block cannot be told from the reply.
+            this.line('(thinking…)');
+            break;
+          }
+          this.target.write('\u001b[2m');
+        }
+        if (this.target.color) this.#text(this.safe.terminalSafeMultiline(event.text));
+        break;
+      case 'tool-call':
+        this.#endReasoning();
+        this.line(toolStartLine(event.call.name, event.summary, this.safe.terminalSafe, '').trimEnd());
+        this.spin(`${event.call.name}`);
+        break;
+      case 'tool-result':
+        this.line(toolEndLine(event.record, this.safe.terminalSafe, '').trimEnd());
+        break;
+      case 'retry':
+        this.line(
+          `retry ${event.retry.attempt} in ${event.retry.delayMs} ms after ${this.safe.terminalSafe(event.retry.cause)}`,
+        );
+        break;
+      case 'step-finish':
+        this.#endReasoning();
+        this.stopSpinner();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** A line of cw's own, on a line of its own (never in the middle of streamed text). */
+  line(text: string): void {
+    this.stopSpinner();
+    this.#endReasoning();
+    if (this.#midLine) this.target.write('\n');
+    this.#midLine = false;
+    if (text !== '') this.target.write(`${text}\n`);
+  }
+
+  /** Ends the streamed text's line, so the prompt starts on a fresh one. */
+  finish(): void {
+    this.stopSpinner();
+    this.#endReasoning();
+    if (this.#midLine) this.target.write('\n');
+    this.#midLine = false;
+  }
+
+  /** Shows a spinner with `label` until the next output; nothing without a terminal. */
+  spin(label: string): void {
+    if (!this.target.color) return;
+    this.#label = this.safe.terminalSafe(label);
+    if (this.#timer !== undefined || this.#midLine) return;
+    this.#timer = setInterval(() => {
+      this.target.write(`\r${FRAMES[this.#frame++ % FRAMES.length]} ${this.#label}\u001b[K`);
+    }, FRAME_MS);
+  }
+
+  stopSpinner(): void {
+    if (this.#timer === undefined) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.target.write('\r\u001b[K');
+  }
+
+  #text(text: string): void {
+    if (text === '') return;
+    this.target.write(text);
+    this.#midLine = !text.endsWith('\n');
+  }
+
+  #endReasoning(): void {
+    if (!this.#reasoning) return;
+    this.#reasoning = false;
+    if (this.target.color) {
+      this.target.write('\u001b[22m');
+      if (this.#midLine) this.target.write('\n');
+      this.#midLine = false;
+    }
+  }
+}
+
+/**
+ * The usage line after a turn: tokens in and out over the turn, and how much of the route's window
+ * the conversation now takes (the last request's input and output).
+ */
+export function usageLine(usage: TotalUsage, last: TurnUsage | null, manifest: RequestManifest | null): string {
+  const number = (value: number): string => value.toLocaleString('en-US');
+  const parts = [`${number(usage.input_tokens)} in`, `${number(usage.output_tokens)} out`];
+  const route = manifest !== null && 'exact' in manifest.route ? manifest.route.exact : null;
+  if (last !== null && route !== null && route.context_limit_tokens > 0) {
+    const used = last.input_tokens + last.output_tokens;
+    const percent = Math.min(100, Math.round((used / route.context_limit_tokens) * 100));
+    parts.push(`context ${number(used)} of ${number(route.context_limit_tokens)} (${percent}%)`);
+  }
+  if (usage.steps_without_usage > 0) parts.push(`${usage.steps_without_usage} request(s) without usage`);
+  return `tokens: ${parts.join(' · ')}`;
+}
