@@ -26,8 +26,9 @@ export type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
 export type { CapabilityRow, CapabilityRowInput, ModelOverrideInput } from './route/capability-row.js';
 export { resolveModelFacts, MODEL_FACT_FIELDS, type ModelFacts, type ModelMatch } from './route/model-facts.js';
-export { type ResolvedRoute, type RouteQuery, resolveRoute } from './route/resolve-route.js';
-export type { ProjectionContext, ToolProjection, ToolProjectionWarning } from './tools/project-tools.js';
+export { resolveRoute } from './route/resolve-route.js';
+export type { ResolvedRoute, RouteQuery } from './route/route-types.js';
+export type { ProjectionContext, ToolProjection, ToolProjectionWarning } from './tools/tool-projection-types.js';
 export { SCHEMA_DIALECT_PRESETS } from './tools/schema-dialects.js';
 export { KNOWN_KEYWORDS } from './tools/projection/schema-keywords.js';
 export type {

@@ -24,7 +24,7 @@ import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
 import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
-import type { ToolProjectionWarning } from './tools/project-tools.js';
+import type { ToolProjectionWarning } from './tools/tool-projection-types.js';
 import { apiKeyFor } from './transport/api-key.js';
 import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared-request.js';
 import { requestUrlFor } from './transport/test-origin.js';
