@@ -3,7 +3,8 @@
 // Hashes and sizes are recomputed here with an independent JCS implementation (canonicalize).
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { PluginRegistry, WireBody } from '@cw/core';
+import type { PluginRegistry } from '@cw/core';
+import type { WireBody } from '@cw/core/plugin';
 import type { BodyFacts } from '../core/src/manifest/manifest-schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry } from './support/cw-fixture.js';

@@ -124,7 +124,8 @@ export async function loadRuntimeForSend(
     const key = (error as { corruptKey?: unknown }).corruptKey;
     if (typeof key !== 'string') throw error;
     const core = await import('@cw/core');
-    const file = await core.moveCorruptSessionAside(core.cwHome(), key);
+    const { cwHome } = await import('@cw/core/home');
+    const file = await core.moveCorruptSessionAside(cwHome(), key);
     onMoved({ name: key.split('/').at(-1) ?? key, file });
     return { ...(await snapshotOf(defaultRouteId, registry, overrides)), registry };
   }
@@ -137,7 +138,8 @@ async function snapshotOf(
   overrides: SnapshotOverrides,
 ): Promise<{ home: string; snapshot: CwSnapshot }> {
   const core = await import('@cw/core');
-  const home = core.cwHome();
+  const { cwHome } = await import('@cw/core/home');
+  const home = cwHome();
   // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
   const snapshot = await core.loadSnapshot({
     home,

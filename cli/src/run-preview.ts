@@ -49,7 +49,8 @@ export async function runPreview(
     } else {
       // The table is for the person who wrote the config: their own ids and hosts show as written.
       const userFacts = core.userFactLabels(turn.snapshot.config);
-      process.stdout.write(core.renderManifestTable(manifest, { color: useColor(), userFacts }));
+      const { renderManifestTable } = await import('./render-manifest-table.js');
+      process.stdout.write(renderManifestTable(manifest, { color: useColor(), userFacts }));
     }
   } catch (error) {
     await reportPreviewError(exiter, argv, error);

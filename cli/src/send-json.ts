@@ -1,4 +1,5 @@
-import type { AssistantReply, SentTurn, ToolCallStatus, ToolProjectionWarning } from '@cw/core';
+import type { AssistantReply, SentTurn, ToolCallStatus } from '@cw/core';
+import type { ToolProjectionWarning } from '@cw/core/plugin';
 
 /** The `cw send --json` document (docs/agent-loop.md). */
 export interface SendJsonDocument {
