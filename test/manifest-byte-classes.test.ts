@@ -125,7 +125,7 @@ describe("attribution with the dialects' own describers", () => {
   });
 
   const classesOf = async (dialect: TestDialect, body: WireBody) => {
-    const { byteClasses } = await import('../core/src/manifest/byte-classes.js');
+    const { byteClasses } = await import('../core/src/body/byte-classes.js');
     const layout = registry.dialect(dialect)?.describeBody(body);
     if (!layout) throw new Error(`no describer for ${dialect}`);
     return byteClasses(body, layout);

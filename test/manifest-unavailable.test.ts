@@ -4,7 +4,7 @@
 import type { CwSnapshot, RequestManifest } from '@cw/core';
 import { ContextOverflowError } from '../core/src/plan/context-overflow-error.js';
 import { NOTHING_PENDING, type PendingState } from '../core/src/snapshot/snapshot.js';
-import { ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS } from '../core/src/manifest/unavailable-reason.js';
+import { ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS } from '../core/src/plan/unavailable-reason.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysIn, sectionFieldNames } from './support/manifest-schema.js';
 import {

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RequestManifest } from '@cw/core';
 import type { WireBody } from '@cw/core/plugin';
-import { byteClasses } from '../core/src/manifest/byte-classes.js';
+import { byteClasses } from '../core/src/body/byte-classes.js';
 import { OUTBOUND_SECRET_MARKER } from '../core/src/redaction/outbound-secrets.js';
 import { FAKE_KEY } from './support/cw-fixture.js';
 import { HISTORY_WITH_TOOL_RESULTS, previewFor, removePreviewHomes, testRow } from './support/manifest-preview.js';

@@ -25,7 +25,7 @@ export {
 export { parseConfigKey, formatConfigPath, ConfigKeyError } from './config/config-key-path.js';
 export { formatConfigProblem, knownFieldsAt, type ConfigProblem } from './config/config-problems.js';
 export { editConfigFile } from './config/edit-config-file.js';
-export { configRouteProblems } from './config/config-route-problems.js';
+export { configRouteProblems } from './plugins/config-route-problems.js';
 export { userFactLabels } from './config/user-fact-labels.js';
 export { closestWord } from './text/closest-word.js';
 
@@ -46,14 +46,14 @@ export { resolveTurnPrompt } from './submit/resolve-turn-prompt.js';
 export { awaitsContinuation } from './plan-turn.js';
 export { previewRequest } from './manifest/build-manifest.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';
-export type { ManifestReason } from './manifest/unavailable-reason.js';
+export type { ManifestReason } from './plan/unavailable-reason.js';
 export { diffManifests, parseManifestText, ManifestInputError } from './manifest/diff-manifests.js';
 
 // Send.
 export { sendTurn, type SentTurn } from './send-turn.js';
 export type { AssistantReply } from './reply/assemble-reply.js';
 export type { ToolCallRecord, ToolCallStatus, AskAnswer } from './agent/run-tool-calls.js';
-export { workspaceRoot } from './agent/workspace-root.js';
+export { workspaceRoot } from './state/workspace-root.js';
 
 // Sessions, goals, skills, compaction.
 export { activeSession } from './config/active-session.js';

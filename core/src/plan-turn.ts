@@ -1,7 +1,7 @@
 import type { Entrypoint } from './body/wire-body.js';
 import { onRoute } from './auto-route/on-route.js';
 import { compactionDue } from './compaction/compaction-due.js';
-import type { UnavailableReason } from './manifest/unavailable-reason.js';
+import type { UnavailableReason } from './plan/unavailable-reason.js';
 import { ContextOverflowError } from './plan/context-overflow-error.js';
 import { measureBody, type MeasuredBody } from './plan/measure-body.js';
 import { TurnBlockedError } from './plan/turn-blocked-error.js';

@@ -1,4 +1,5 @@
-import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js';
+import type { ApprovalRules } from './agent/approval-policy.js';
+import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';

@@ -1,7 +1,8 @@
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { ToolCall } from '../prompt/conversation.js';
 import type { ToolContext, ToolImplementation } from '../tools/tool-contract.js';
-import { decideApproval, type ApprovalPosture, type ApprovalRules } from './approval-policy.js';
+import type { ApprovalPosture } from '../config/approval-posture.js';
+import { decideApproval, type ApprovalRules } from './approval-policy.js';
 import { checkToolArguments } from './validate-tool-arguments.js';
 
 /** How one call ended, as the session stores it and the person sees it. */

@@ -1,4 +1,4 @@
-import { workspaceRoot } from '../agent/workspace-root.js';
+import { workspaceRoot } from '../state/workspace-root.js';
 import { sessionKeyOf, workspaceKeyOf } from '../state/session-location.js';
 import { loadConfig, type CwConfig } from './cw-config.js';
 

@@ -21,7 +21,7 @@ import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { TurnPrompt } from '../submit/user-message.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
-import { classValues } from './byte-classes.js';
+import { classValues } from '../body/byte-classes.js';
 import {
   MANIFEST_SCHEMA_VERSION,
   type BodyFacts,
@@ -33,7 +33,7 @@ import {
 } from './manifest-schema.js';
 import { offlineTokenCounts } from './offline-token-counts.js';
 import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
-import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, unavailable } from './unavailable-reason.js';
+import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, unavailable } from '../plan/unavailable-reason.js';
 
 const BASE_PROMPT_ORIGIN = 'bundled with this cw build';
 

@@ -3,7 +3,7 @@ import { diffManifests, ManifestInputError, parseManifestText } from './diff-man
 import type { RequestManifest } from './manifest-schema.js';
 import { renderManifestDiff } from '../../../cli/src/render-manifest-diff.js';
 import { unavailableManifest } from '../../../test/support/example-manifest.js';
-import { unavailable } from './unavailable-reason.js';
+import { unavailable } from '../plan/unavailable-reason.js';
 
 const BASE: RequestManifest = unavailableManifest();
 

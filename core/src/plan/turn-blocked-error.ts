@@ -1,4 +1,4 @@
-import type { UnavailableReason } from '../manifest/unavailable-reason.js';
+import type { UnavailableReason } from './unavailable-reason.js';
 
 // What a person can do about a reason that stops cw send; reasons a send never meets need none.
 const REMEDY: Partial<Record<UnavailableReason, string>> = {

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { workspaceRoot } from '../agent/workspace-root.js';
+import { workspaceRoot } from '../state/workspace-root.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
