@@ -19,10 +19,54 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'core-imports-no-package-above-it',
+      severity: 'error',
+      comment: 'The core names no plugin and knows no CLI: they import the core, never the reverse.',
+      from: { path: '^core/src/' },
+      to: { path: '^(cli|plugins|plugin-template|bench)/' },
+    },
+    {
+      name: 'plugins-import-only-the-contract',
+      severity: 'error',
+      comment:
+        'A plugin takes types from @cw/core/plugin and gets everything else from register(api) at run ' +
+        'time (docs/plugin-authors.md). Its tests may use the host entry.',
+      from: { path: '^(plugins/[^/]+|plugin-template)/src/' },
+      to: { path: '^core/', pathNot: '^core/dist/plugin\\.d\\.ts$' },
+    },
+    {
+      name: 'manifest-is-a-view',
+      severity: 'error',
+      comment:
+        'The manifest reads the plan, the body and the route; none of those reads the manifest. ' +
+        'What they share (byte classes, estimates, reasons) lives below it, in body/ and plan/.',
+      from: {
+        path: '^core/src/',
+        pathNot: ['^core/src/manifest/', '^core/src/index\\.ts$', '^core/src/send-turn\\.ts$'],
+      },
+      to: { path: '^core/src/manifest/' },
+    },
+    {
+      name: 'config-stays-low',
+      severity: 'error',
+      comment:
+        'Config is read by every stage, so it imports none of them: only the row contract (route/), ' +
+        'files (state/) and the helpers below those.',
+      from: { path: '^core/src/config/' },
+      to: {
+        path: [
+          '^core/src/(agent|auto-route|catalog|compaction|features|goal|manifest|mcp|plan|plugins)/',
+          '^core/src/(side-request|skills|snapshot|submit|transport|turn)/',
+          '^core/src/[^/]+\\.ts$',
+        ],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: ['node_modules', '(^|/)dist/'] },
-    exclude: { path: ['(^|/)dist/', '\\.d\\.ts$', '\\.test\\.ts$'] },
+    // Tests import internals by path on purpose; built output is listed but not followed.
+    exclude: { path: ['\\.test\\.ts$'] },
     // Type-only imports are dependencies too: a type cycle still ties the modules' folders together.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
