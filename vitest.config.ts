@@ -3,10 +3,15 @@ import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
   resolve: {
-    alias: {
-      '@cw/core': fileURLToPath(new URL('./core/src/index.ts', import.meta.url)),
-      '@cw/plugin-kit': fileURLToPath(new URL('./plugins/plugin-kit/src/index.ts', import.meta.url)),
-    },
+    // Exact names: a bare '@cw/core' key would also rewrite '@cw/core/plugin' as a path under index.ts.
+    alias: [
+      { find: /^@cw\/core$/, replacement: fileURLToPath(new URL('./core/src/index.ts', import.meta.url)) },
+      { find: /^@cw\/core\/plugin$/, replacement: fileURLToPath(new URL('./core/src/plugin.ts', import.meta.url)) },
+      {
+        find: /^@cw\/plugin-kit$/,
+        replacement: fileURLToPath(new URL('./plugins/plugin-kit/src/index.ts', import.meta.url)),
+      },
+    ],
   },
   test: {
     include: [

@@ -91,7 +91,9 @@ figure(`previewRequest / (stringify + sha256), ${mb(middle.body_bytes)}`, middle
 const sessionHome = join(scratch, 'session-home');
 // cw keeps sessions per workspace (docs/cli.md, "Sessions"); cw runs from the repository here, so the
 // session goes in the repository's folder, and one preview checks that cw really read all of it.
-const { workspaceKeyOf, workspaceRoot } = await import(new URL('../core/dist/bundle/index.js', import.meta.url).href);
+const { workspaceRoot } = await import(new URL('../core/dist/bundle/index.js', import.meta.url).href);
+// Not part of the public surface: the compiled module, as sse-reader-bench.mjs reads its own.
+const { workspaceKeyOf } = await import(new URL('../core/dist/state/session-location.js', import.meta.url).href);
 const sessionsFolder = join(sessionHome, 'sessions', workspaceKeyOf(await workspaceRoot(undefined, root)));
 mkdirSync(sessionsFolder, { recursive: true });
 writeFileSync(join(sessionHome, 'config.json'), JSON.stringify(BENCH_CONFIG));

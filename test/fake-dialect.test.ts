@@ -10,14 +10,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   loadPlugins,
   loadSnapshot,
-  planTurn,
   previewRequest,
-  ProviderError,
   sendTurn,
   tapCoreStages,
   type CwSnapshot,
   type PluginRegistry,
 } from '@cw/core';
+import { planTurn } from '../core/src/plan-turn.js';
+import { ProviderError } from '../core/src/transport/provider-error.js';
 import {
   builtinPluginDescriptors,
   DEFAULT_ROUTE_ID,

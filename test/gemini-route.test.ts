@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Entrypoint } from '@cw/core';
+import type { Entrypoint } from '@cw/core/plugin';
 import { FAKE_KEY, REPO_ROOT, sessionFile } from './support/cw-fixture.js';
 import { data, type FaultHandler, json } from './support/fault-server.js';
 import { useFaultHomes } from './support/fault-home.js';

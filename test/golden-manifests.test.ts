@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Entrypoint } from '@cw/core';
+import type { Entrypoint } from '@cw/core/plugin';
 import { REPO_ROOT } from './support/cw-fixture.js';
 import { HISTORY_WITH_TOOL_RESULTS, previewFor, removePreviewHomes } from './support/manifest-preview.js';
 

@@ -3,7 +3,8 @@
 // Hashes and sizes are recomputed here with an independent JCS implementation (canonicalize).
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { PluginRegistry, WireBody } from '@cw/core';
+import type { PluginRegistry } from '@cw/core';
+import type { WireBody } from '@cw/core/plugin';
 import type { BodyFacts } from '../core/src/manifest/manifest-schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry } from './support/cw-fixture.js';
@@ -124,7 +125,7 @@ describe("attribution with the dialects' own describers", () => {
   });
 
   const classesOf = async (dialect: TestDialect, body: WireBody) => {
-    const { byteClasses } = await import('../core/src/manifest/byte-classes.js');
+    const { byteClasses } = await import('../core/src/body/byte-classes.js');
     const layout = registry.dialect(dialect)?.describeBody(body);
     if (!layout) throw new Error(`no describer for ${dialect}`);
     return byteClasses(body, layout);

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nock from 'nock';
 import { BUNDLED_BASE_PROMPT } from '@cw/core';
-import { REASON_LABELS } from '../core/src/manifest/unavailable-reason.js';
+import { REASON_LABELS } from '../cli/src/reason-labels.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY, useCwHomes, writeSession, sessionFile } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';

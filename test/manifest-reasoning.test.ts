@@ -1,7 +1,7 @@
 // The reasoning receipt, per route: which keys carry the control, where the effort (or budget) was
 // read, and whether it came from the user or the route. Rows are registered through the plugin API,
 // including routes whose control lives at paths no fixed list of well-known keys covers.
-import type { CapabilityRowInput, JsonValue, WireBody } from '@cw/core';
+import type { CapabilityRowInput, JsonValue, WireBody } from '@cw/core/plugin';
 import type { BodyFacts } from '../core/src/manifest/manifest-schema.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { previewFor, registryWithRows, removePreviewHomes, testRow } from './support/manifest-preview.js';

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { RequestManifest } from '@cw/core';
-import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS } from '../core/src/manifest/unavailable-reason.js';
+import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS } from '../core/src/plan/unavailable-reason.js';
 import { manifestJsonSchemaText } from '../core/src/manifest/manifest-json-schema.js';
 import { requestManifestSchema } from '../core/src/manifest/manifest-schema.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';

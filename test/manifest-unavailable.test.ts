@@ -3,7 +3,7 @@
 // inherited by `body`; `route` survives MCP; request-preparation failure takes route and body.
 import type { CwSnapshot, RequestManifest } from '@cw/core';
 import { ContextOverflowError } from '../core/src/plan/context-overflow-error.js';
-import { ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS } from '../core/src/manifest/unavailable-reason.js';
+import { ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS } from '../core/src/plan/unavailable-reason.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysIn, sectionFieldNames } from './support/manifest-schema.js';
 import {

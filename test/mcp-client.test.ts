@@ -1,16 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  connectMcpServer,
-  type McpConnection,
-  type McpServerConfig,
-  McpServerError,
-  mcpServerFingerprint,
-  mcpSnapshotState,
-  readMcpServers,
-  readMcpSnapshot,
-  refreshMcpSnapshot,
-} from '@cw/core';
+import { connectMcpServer, type McpConnection, McpServerError } from '../core/src/mcp/connect-mcp-server.js';
+import type { McpServerConfig } from '../core/src/config/cw-config.js';
+import { mcpServerFingerprint } from '../core/src/mcp/mcp-server-fingerprint.js';
+import { mcpSnapshotState } from '../core/src/mcp/mcp-snapshot-state.js';
+import { readMcpServers, readMcpSnapshot, refreshMcpSnapshot } from '@cw/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempHome } from './support/cw-fixture.js';
 import { type HttpFixture, MCP_FIXTURE_TOOLS, startHttpFixture, stdioFixtureEntry } from './support/mcp-fixture.js';

@@ -1,8 +1,9 @@
 // Per-model facts in capability rows, output cap and ceiling, prompt caching and outbound secret
 // redaction, each checked on the body a real preview builds (docs/capability-rows.md).
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RequestManifest, WireBody } from '@cw/core';
-import { byteClasses } from '../core/src/manifest/byte-classes.js';
+import type { RequestManifest } from '@cw/core';
+import type { WireBody } from '@cw/core/plugin';
+import { byteClasses } from '../core/src/body/byte-classes.js';
 import { OUTBOUND_SECRET_MARKER } from '../core/src/redaction/outbound-secrets.js';
 import { FAKE_KEY } from './support/cw-fixture.js';
 import { HISTORY_WITH_TOOL_RESULTS, previewFor, removePreviewHomes, testRow } from './support/manifest-preview.js';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { sessionFile } from './support/cw-fixture.js';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Entrypoint } from '@cw/core';
+import type { Entrypoint } from '@cw/core/plugin';
 import { type FaultHandler, json } from './support/fault-server.js';
 import { useFaultHomes } from './support/fault-home.js';
 import { HISTORY_WITH_TOOL_RESULTS, previewFor, removePreviewHomes } from './support/manifest-preview.js';

@@ -1,6 +1,7 @@
 // Reasoning replay end to end through the core: what a stored assistant message's `replay` becomes in
 // the previewed body, per dialect, per the dialect that stored it and per the route's replay policy.
-import { previewRequest, type JsonValue, type PluginRegistry, type WireBody } from '@cw/core';
+import { previewRequest, type PluginRegistry } from '@cw/core';
+import type { JsonValue, WireBody } from '@cw/core/plugin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry, removeHome, snapshotOf, tempHome, writeSession } from './support/cw-fixture.js';
 import { validateWireBody } from './support/wire-schemas.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckedValues } from '../core/src/validation/checked-values.js';
 import {
-  type CheckedValues,
   type CwSnapshot,
   loadPlugins,
   previewRequest,

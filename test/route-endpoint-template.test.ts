@@ -3,14 +3,8 @@
 // path on each entry point, asks for the stream it will get, and the manifest fingerprints that URL.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loadSnapshot,
-  previewRequest,
-  sendTurn,
-  type CapabilityRowInput,
-  type PluginRegistry,
-  type WireBody,
-} from '@cw/core';
+import { loadSnapshot, previewRequest, sendTurn, type PluginRegistry } from '@cw/core';
+import type { CapabilityRowInput, WireBody } from '@cw/core/plugin';
 import { builtinRegistry, DEFAULT_ROUTE_ID, removeHome, tempHome } from './support/cw-fixture.js';
 import { json, sse, startFaultServer, type FaultServer } from './support/fault-server.js';
 

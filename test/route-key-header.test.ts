@@ -1,7 +1,8 @@
 // A route that takes its key in a header of its own (`auth.scheme: header`), as row data only: the
 // key goes in that header and in no other, and a provider that echoes it back never gets it printed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSnapshot, ProviderError, sendTurn, type PluginRegistry } from '@cw/core';
+import { loadSnapshot, sendTurn, type PluginRegistry } from '@cw/core';
+import { ProviderError } from '../core/src/transport/provider-error.js';
 import { builtinRegistry, DEFAULT_ROUTE_ID, FAKE_KEY, removeHome, tempHome } from './support/cw-fixture.js';
 import { json, sse, startFaultServer, type FaultServer } from './support/fault-server.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewRequest, type CwSnapshot, type Entrypoint, type PluginRegistry, type WireBody } from '@cw/core';
+import { previewRequest, type CwSnapshot, type PluginRegistry } from '@cw/core';
+import type { Entrypoint, WireBody } from '@cw/core/plugin';
 import { REASONING_TIERS, type ReasoningTier } from '../core/src/route/capability-row.js';
 import { builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';

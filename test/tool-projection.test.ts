@@ -9,7 +9,7 @@ import { previewRequest, resolveModelFacts, sendTurn, type CwSnapshot, type Plug
 import { BUILTIN_TOOLS } from './support/workspace-tools.js';
 import { prepareOutboundRequest } from '../core/src/prepare-outbound-request.js';
 import type { JsonSchema, ToolDefinition } from '../core/src/tools/tool-definition.js';
-import type { ToolOutcome } from '../core/src/tools/project-tools.js';
+import type { ToolOutcome } from '../core/src/tools/tool-projection-types.js';
 import {
   CW_BIN,
   FAKE_KEY,

@@ -1,4 +1,4 @@
-import { errorLine } from './report-error.js';
+import { errorLine } from './error-line.js';
 
 /** A failure as `--json` prints it on stdout: the same redacted line, plus the facts a script branches on. */
 export interface JsonErrorDocument {

@@ -1,4 +1,5 @@
-import type { CapabilityRow, CwSnapshot } from '@cw/core';
+import type { CwSnapshot } from '@cw/core';
+import type { CapabilityRow } from '@cw/core/plugin';
 
 type Core = typeof import('@cw/core');
 

@@ -124,7 +124,8 @@ async function snapshotOf(
   overrides: SnapshotOverrides,
 ): Promise<{ home: string; snapshot: CwSnapshot }> {
   const core = await import('@cw/core');
-  const home = core.cwHome();
+  const { cwHome } = await import('@cw/core/home');
+  const home = cwHome();
   // The working folder supplies AGENTS.md layers and the turn context (docs/project-context.md).
   const snapshot = await core.loadSnapshot({
     home,

@@ -1,4 +1,4 @@
-import type { ToolProjectionWarning } from '@cw/core';
+import type { ToolProjectionWarning } from '@cw/core/plugin';
 
 /**
  * The one stderr line for a request whose tools were left off or whose tool_choice changed. The

@@ -1,4 +1,4 @@
-import type { CapabilityRow, JsonValue } from '@cw/core';
+import type { CapabilityRow, JsonValue } from '@cw/core/plugin';
 import { endpointUrl } from '@cw/core';
 
 type Core = typeof import('@cw/core');

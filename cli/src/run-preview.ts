@@ -47,7 +47,7 @@ export async function runPreview(
     if (output === 'json') {
       process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
     } else {
-      process.stdout.write(previewTable(core, turn));
+      process.stdout.write(await previewTable(core, turn));
     }
   } catch (error) {
     await reportPreviewError(exiter, argv, error);
@@ -55,13 +55,14 @@ export async function runPreview(
 }
 
 /** The manifest table `cw preview-request` prints; the interactive session's /preview prints the same. */
-export function previewTable(
+export async function previewTable(
   core: typeof import('@cw/core'),
   turn: { readonly manifest: import('@cw/core').RequestManifest; readonly snapshot: import('@cw/core').CwSnapshot },
-): string {
+): Promise<string> {
   // The table is for the person who wrote the config: their own ids and hosts show as written.
   const userFacts = core.userFactLabels(turn.snapshot.config);
-  return core.renderManifestTable(turn.manifest, { color: useColor(), userFacts });
+  const { renderManifestTable } = await import('./render-manifest-table.js');
+  return renderManifestTable(turn.manifest, { color: useColor(), userFacts });
 }
 
 /** Reports a preview failure and exits; oclif's own exit (diff's "they differ") passes through. */

@@ -1,4 +1,5 @@
-import type { AssistantReply, SentTurn, ToolCallStatus, ToolProjectionWarning, TotalUsage } from '@cw/core';
+import type { AssistantReply, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
+import type { ToolProjectionWarning } from '@cw/core/plugin';
 import { type LineRedaction, safeSessionKey } from './stream-json.js';
 
 /** The `cw send --json` document (docs/agent-loop.md). */

@@ -10,9 +10,10 @@ export const SESSIONS_USAGE =
  */
 export async function sessionKeyHere(name: string): Promise<{ home: string; key: string; workspace: string }> {
   const core = await import('@cw/core');
+  const { cwHome } = await import('@cw/core/home');
   if (!core.SESSION_NAME_PATTERN.test(name))
     throw new UsageError('a session name is 1 to 64 letters, digits, - or _ (cw sessions lists them).', SESSIONS_USAGE);
-  const home = core.cwHome();
+  const home = cwHome();
   const { key } = await core.activeSession(home, process.cwd());
   const workspace = key.split('/')[0] ?? '';
   return { home, key: `${workspace}/${name}`, workspace };

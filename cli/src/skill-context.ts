@@ -17,7 +17,8 @@ export async function loadSkillContext(): Promise<{
   workspace: string;
 }> {
   const core = await import('@cw/core');
-  const home = core.cwHome();
+  const { cwHome } = await import('@cw/core/home');
+  const home = cwHome();
   const config = await core.loadConfig(home);
   const workspace = await core.workspaceRoot(config.workspace);
   // Per-session state is found by the session's key (docs/cli.md, "Sessions").

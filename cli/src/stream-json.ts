@@ -1,4 +1,5 @@
-import type { AgentEvent, SentTurn, ToolCallStatus, ToolProjectionWarning, TotalUsage, TurnUsage } from '@cw/core';
+import type { AgentEvent, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
+import type { ToolProjectionWarning, TurnUsage } from '@cw/core/plugin';
 import type { JsonErrorDocument } from './json-error.js';
 import { noticeText } from './notice-text.js';
 

@@ -2,8 +2,8 @@ import { SyncBailHook, SyncWaterfallHook } from 'tapable';
 import { placeReasoning, REASONING_PLACEMENT_STAGE, REASONING_PLACEMENT_TAP } from './body/place-reasoning.js';
 import type { BuildContext, WireBody } from './body/wire-body.js';
 import { ANSWERED_BY } from './route/answered-by.js';
-import type { ResolvedRoute, RouteQuery } from './route/resolve-route.js';
-import type { ProjectionContext, ToolProjection } from './tools/project-tools.js';
+import type { ResolvedRoute, RouteQuery } from './route/route-types.js';
+import type { ProjectionContext, ToolProjection } from './tools/tool-projection-types.js';
 
 /**
  * The extension points of cw, owned by the core. Plugins tap them with their package name, so every

@@ -1,70 +1,67 @@
-// The public surface of @cw/core: what plugins and the CLI use, in the order data flows:
-// plugin contract -> snapshot -> plan -> preview | send -> redaction. Everything else stays internal.
+// The public surface of @cw/core for hosts (the CLI, a program that embeds cw), in the order data
+// flows: plugins -> config -> snapshot -> plan -> preview | send -> sessions and state -> redaction.
+// The plugin contract (rows, dialects, bodies, events, tools) is its own entry, @cw/core/plugin
+// (plugin.ts); a host that needs those types imports them from there. Everything else stays internal:
+// tests reach it by path. Where cw keeps its files is the small @cw/core/home entry (config/cw-home.ts),
+// which bin/run.js loads before anything else. `node scripts/count-exports.mjs` counts this list.
 
-export type { JsonValue } from './canonical/canonical-json.js';
 export { fingerprint } from './canonical/sha256.js';
-export { cwHome, cwPaths, type CwPaths, type HomeSource } from './config/cw-home.js';
-export type { CustomRouteConfig } from './config/cw-config.js';
-export {
-  PLUGIN_API_VERSION,
-  type PluginApi,
-  type PluginHooks,
-  type PluginTapOptions,
-  type RegisterPlugin,
-  type PluginDescriptor,
-} from './plugins/plugin-api.js';
-export { PluginRegistry, type PluginProblem, type LoadedPlugin } from './plugins/plugin-registry.js';
+
+// Plugins, as a host loads them.
+export { PLUGIN_API_VERSION, type PluginDescriptor } from './plugins/plugin-api.js';
+export { PluginRegistry, type PluginProblem } from './plugins/plugin-registry.js';
 export { loadPlugins } from './plugins/load-plugins.js';
+export { recordCheckedValues, useCheckedValues } from './validation/checked-values.js';
+
+// Config.
 export {
-  type CheckedValues,
-  type CheckedEntry,
-  checkWith,
-  recordCheckedValues,
-  useCheckedValues,
-} from './validation/checked-values.js';
-export type { ConversationMessage, ToolCall } from './prompt/conversation.js';
-export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
-export type { CapabilityRow, CapabilityRowInput, ModelOverrideInput } from './route/capability-row.js';
-export { resolveModelFacts, MODEL_FACT_FIELDS, type ModelFacts, type ModelMatch } from './route/model-facts.js';
-export { type ResolvedRoute, type RouteQuery, resolveRoute } from './route/resolve-route.js';
-export type { ProjectionContext, ToolProjection, ToolProjectionWarning } from './tools/project-tools.js';
+  ConfigError,
+  cwConfigSchema,
+  loadConfig,
+  checkConfigText,
+  configFieldNames,
+  readConfigText,
+  type McpServerConfig,
+} from './config/cw-config.js';
+export { parseConfigKey, formatConfigPath, ConfigKeyError } from './config/config-key-path.js';
+export { formatConfigProblem, knownFieldsAt, type ConfigProblem } from './config/config-problems.js';
+export { editConfigFile } from './config/edit-config-file.js';
+export { configRouteProblems } from './plugins/config-route-problems.js';
+export { userFactLabels } from './config/user-fact-labels.js';
+export { closestWord } from './text/closest-word.js';
+
+// Routes and tools, as `cw routes` describes them.
+export { resolveRoute } from './route/resolve-route.js';
+export { resolveModelFacts, MODEL_FACT_FIELDS } from './route/model-facts.js';
+export { endpointUrl } from './route/endpoint-url.js';
+export { transportSettingsFor } from './transport/transport-settings.js';
 export { SCHEMA_DIALECT_PRESETS } from './tools/schema-dialects.js';
 export { KNOWN_KEYWORDS } from './tools/projection/schema-keywords.js';
-export type {
-  BuildContext,
-  WireBody,
-  WireToolSpec,
-  ReconciledToolChoice,
-  ReasoningPlan,
-  Entrypoint,
-  BodyLayout,
-  ReasoningLayout,
-  ToolChoiceFacts,
-  CacheBreakpointRegion,
-} from './body/wire-body.js';
-export type { DialectDefinition, RouteMatch, RefineBody, RefineOptions } from './dialect/dialect-contract.js';
-export type { WireEvent, TurnEvent, TurnUsage, ReplyDecoder } from './reply/turn-events.js';
-export { ReplyAssembler, assembleReply, type AssistantReply, type InStreamError } from './reply/assemble-reply.js';
-export { endpointUrl, type EndpointTarget } from './route/endpoint-url.js';
-export { MODEL_PLACEHOLDER } from './route/endpoint-path.js';
+
+// Snapshot, plan, preview.
+export { BUNDLED_BASE_PROMPT } from './prompt/base-prompt.js';
 export type { CwSnapshot, WorkingContext } from './snapshot/snapshot.js';
 export { loadSnapshot } from './snapshot/load-snapshot.js';
 export { tapCoreStages } from './tap-core-stages.js';
-export { activeSessionName, activeSession, sessionNameOf } from './config/active-session.js';
 export type { SnapshotOverrides } from './snapshot/snapshot-overrides.js';
-export type { SessionSelection } from './state/select-session.js';
-export { workspaceKeyOf, SESSION_NAME_PATTERN } from './state/session-location.js';
-export { SessionError, moveCorruptSessionAside } from './state/session-store.js';
-export {
-  listSessions,
-  showSession,
-  messageView,
-  removeSession,
-  renameSession,
-  SessionNotFoundError,
-  type SessionSummary,
-  type SessionMessageView,
-} from './state/session-list.js';
+export { awaitsContinuation } from './plan-turn.js';
+export { previewRequest } from './manifest/build-manifest.js';
+export type { RequestManifest } from './manifest/manifest-schema.js';
+export type { ManifestReason } from './plan/unavailable-reason.js';
+export { diffManifests, parseManifestText, ManifestInputError } from './manifest/diff-manifests.js';
+
+// Send.
+export { sendTurn, type SentTurn, type LoopStop } from './send-turn.js';
+export { APPROVAL_POSTURES, type ApprovalPosture } from './config/approval-posture.js';
+export type { AssistantReply } from './reply/assemble-reply.js';
+export type { ToolCallRecord, ToolCallStatus, AskAnswer, AskedCall } from './agent/run-tool-calls.js';
+export { workspaceRoot } from './state/workspace-root.js';
+
+// Sessions, goals, skills, compaction.
+export { activeSession } from './config/active-session.js';
+export { SESSION_NAME_PATTERN } from './state/session-location.js';
+export { moveCorruptSessionAside } from './state/session-store.js';
+export { listSessions, showSession, messageView, removeSession, renameSession } from './state/session-list.js';
 export {
   readGoal,
   setGoal,
@@ -72,58 +69,22 @@ export {
   GoalStateError,
   MAX_GOAL_TEXT,
   MAX_GOAL_TOKEN_BUDGET,
-  type Goal,
 } from './features/goal/goal-store.js';
-export { goalView, type GoalView } from './features/goal/goal-view.js';
-export { compactSession } from './features/compaction/compact-session.js';
-export type { Compacted } from './features/compaction/compact-history.js';
-export { CompactionError } from './features/compaction/compaction-error.js';
-export { AutoRouteError } from './features/auto-route/classify-route.js';
-export {
-  discoverSkills,
-  findSkill,
-  nameOf as skillNameOf,
-  type FoundSkill,
-  type SkillSource,
-} from './features/skills/discover-skills.js';
-export {
-  readPendingSkill,
-  setPendingSkill,
-  clearPendingSkill,
-  PendingSkillError,
-} from './features/skills/pending-skill.js';
+export { goalView } from './features/goal/goal-view.js';
+export { discoverSkills, findSkill } from './features/skills/discover-skills.js';
+export { readPendingSkill, setPendingSkill, clearPendingSkill } from './features/skills/pending-skill.js';
 export { SKILL_NAME_PATTERN } from './features/skills/skill-file.js';
-export { skillView, type SkillView } from './features/skills/skill-view.js';
-export { previewRequest } from './manifest/build-manifest.js';
-export { PromptResolutionError } from './features/prompt-resolution/prompt-resolution-error.js';
-export type { TurnPrompt } from './submit/user-message.js';
-export type { ResolvedPrompt } from './submit/user-message.js';
-export { planTurn, awaitsContinuation, type TurnPlan, type TurnInput } from './plan-turn.js';
-export type { RequestManifest } from './manifest/manifest-schema.js';
-export { renderManifestTable } from './manifest/render-manifest-table.js';
-export { diffManifests, parseManifestText, ManifestInputError } from './manifest/diff-manifests.js';
-export { renderManifestDiff } from './manifest/render-manifest-diff.js';
-export {
-  sendTurn,
-  ReplyNotSavedError,
-  type SentTurn,
-  type SendTurnOptions,
-  type AgentLoopOptions,
-  type AgentStep,
-  type LoopStop,
-} from './send-turn.js';
-export { APPROVAL_POSTURES, type ApprovalPosture, type ApprovalRules } from './agent/approval-policy.js';
-export type { ToolCallRecord, ToolCallStatus, AskAnswer, AskedCall } from './agent/run-tool-calls.js';
-export { workspaceRoot } from './agent/workspace-root.js';
-export type {
-  ToolImplementation,
-  ToolContext,
-  ToolOutcome,
-  ToolArguments,
-  ToolLimits,
-} from './tools/tool-contract.js';
-export { transportSettingsFor } from './transport/transport-settings.js';
-export { ProviderError } from './transport/provider-error.js';
+export { skillView } from './features/skills/skill-view.js';
+export { compactSession } from './features/compaction/compact-session.js';
+
+// MCP servers.
+export { readMcpSnapshot, emptyMcpSnapshot, McpSnapshotError } from './mcp/mcp-snapshot-store.js';
+export { mcpServerSnapshotStatus } from './mcp/mcp-snapshot-state.js';
+export { refreshMcpSnapshot } from './mcp/refresh-mcp-snapshot.js';
+export { mcpTransportOf, mcpServerTarget } from './mcp/mcp-server-target.js';
+export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
+
+// Redaction: every string a host prints crosses one of these (docs/security.md).
 export {
   safeIdentifier,
   safeKeyPath,
@@ -137,84 +98,8 @@ export {
   terminalSafeMultiline,
   safeEnvVarName,
 } from './redaction/index.js';
-export {
-  MCP_SERVER_NAME_PATTERN,
-  type McpServerConfig,
-  type McpStdioServerConfig,
-  type McpHttpServerConfig,
-} from './config/cw-config.js';
-export { mcpServerFingerprint } from './mcp/mcp-server-fingerprint.js';
-export {
-  expandEnvReferences,
-  expandEnvRecord,
-  envReferenceNames,
-  McpEnvReferenceError,
-} from './mcp/expand-env-references.js';
-export {
-  readMcpSnapshot,
-  updateMcpSnapshot,
-  writeMcpSnapshot,
-  emptyMcpSnapshot,
-  mcpSnapshotPath,
-  McpSnapshotError,
-  type McpSnapshot,
-  type McpSnapshotEntry,
-  type McpSnapshotTool,
-} from './mcp/mcp-snapshot-store.js';
-export {
-  mcpSnapshotState,
-  mcpServerSnapshotStatus,
-  type McpSnapshotState,
-  type McpSnapshotServer,
-  type McpServerSnapshotStatus,
-} from './mcp/mcp-snapshot-state.js';
-export {
-  connectMcpServer,
-  stdioServerEnvironment,
-  McpServerError,
-  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
-  DEFAULT_MCP_CALL_TIMEOUT_MS,
-  type McpConnection,
-  type McpToolResult,
-  type McpServerInfo,
-  type McpErrorCode,
-  type ConnectMcpServerOptions,
-} from './mcp/connect-mcp-server.js';
-export {
-  refreshMcpSnapshot,
-  type McpRefreshResult,
-  type RefreshMcpSnapshotOptions,
-} from './mcp/refresh-mcp-snapshot.js';
-export {
-  mcpTransportOf,
-  mcpServerTarget,
-  isMcpHttpServer,
-  isMcpStdioServer,
-  type McpTransportKind,
-} from './mcp/mcp-server-target.js';
-export { findLiteralSecret, type LiteralSecret } from './mcp/find-literal-secret.js';
-export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
-export { openMcpForSend, type OpenMcp } from './features/mcp/open-mcp-for-send.js';
-export {
-  ConfigError,
-  cwConfigSchema,
-  loadConfig,
-  checkConfigText,
-  configFieldNames,
-  configFile,
-  readConfigText,
-  type ConfigCheck,
-  type ConfigCheckOptions,
-} from './config/cw-config.js';
-export { parseConfigKey, formatConfigPath, ConfigKeyError } from './config/config-key-path.js';
-export { formatConfigProblem, describeFound, knownFieldsAt, type ConfigProblem } from './config/config-problems.js';
-export { nodeAt, positionAt, type ConfigPathSegment } from './config/config-text.js';
-export { editConfigFile, type ConfigEdit } from './config/edit-config-file.js';
-export { userFactLabels } from './config/user-fact-labels.js';
 export { safeConfigValue } from './redaction/safe-config-value.js';
-export { safeUserLabel, isShowableUserLabel } from './redaction/safe-user-label.js';
-export { configRouteProblems } from './config/config-route-problems.js';
-export { closestWord } from './text/closest-word.js';
+export { safeUserLabel } from './redaction/safe-user-label.js';
 
 // The Agent API (docs/embedding.md): what every host — the CLI, an editor, a script — drives turns through.
 export {
@@ -227,24 +112,8 @@ export {
   type TurnOptions,
   type LoadedSnapshot,
 } from './agent-api/create-agent.js';
-export type { AgentEvent, AgentEventType, TotalUsage } from './agent-api/agent-events.js';
+export type { AgentEvent, TotalUsage } from './agent-api/agent-events.js';
 export { createSessionScope } from './agent-api/session-scope.js';
 export { mcpSessionStates, type McpServerRunState } from './features/mcp/mcp-session-pool.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
-// The turn's hooks (docs/architecture.md, "The turn's hooks"): their payloads, for plugins that tap them.
-export {
-  TURN_STAGES,
-  type TurnHooks,
-  type GateContext,
-  type GateStop,
-  type GatePhase,
-  type TurnDraft,
-  type PrepareContext,
-  type RequestContext,
-  type SavedContext,
-  type LoadStateContext,
-  type TurnNotice,
-  type SessionScope,
-} from './turn/turn-hooks.js';
-export type { PluginTurnHooks, PluginTurnTapOptions, PluginGateStop } from './plugins/plugin-turn-hooks.js';
-export { featureState, withFeatureState } from './snapshot/feature-state.js';
+export type { TurnNotice, SessionScope } from './turn/turn-hooks.js';

@@ -1,5 +1,6 @@
+import type { TurnInput } from './plan/turn-input.js';
 import type { Entrypoint } from './body/wire-body.js';
-import type { UnavailableReason } from './manifest/unavailable-reason.js';
+import type { UnavailableReason } from './plan/unavailable-reason.js';
 import { ContextOverflowError } from './plan/context-overflow-error.js';
 import { measureBody, type MeasuredBody } from './plan/measure-body.js';
 import { TurnBlockedError } from './plan/turn-blocked-error.js';
@@ -14,13 +15,9 @@ import { RoutePlanError } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { TurnPrompt } from './submit/user-message.js';
 import { ToolChoiceError } from './tools/project-tools.js';
-import { gateTurn } from './turn/gate-turn.js';
+import { gateTurn, transformsDue } from './turn/gate-turn.js';
 
-/**
- * What starts the request: a new user message, or the agent loop's next step, which sends the
- * history as it stands (it ends with the results of the tools the model called).
- */
-export type TurnInput = 'prompt' | 'continuation';
+export type { TurnInput };
 
 /** A turn that may go out exactly as prepared. */
 export interface ReadyTurn {
@@ -110,7 +107,7 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
   }
   const measured = measureBody(prepared);
   const measuredKnown = { ...known, measured };
-  const due = snapshot.registry.turn.transformsDue.call([], { snapshot, measured });
+  const due = transformsDue(snapshot, measured);
   const transforms = [...snapshot.pending.runtimeTransforms, ...due.map((transform) => transform.words)];
   if (transforms.length > 0) {
     const detail = safeErrorText(transforms.join('; '));

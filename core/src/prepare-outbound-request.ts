@@ -12,14 +12,11 @@ import { selectReplay } from './prompt/select-replay.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
 import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
 import { endpointUrl } from './route/endpoint-url.js';
-import { resolveRoute, wireModelFor, type ResolvedRoute } from './route/resolve-route.js';
+import { resolveRoute, wireModelFor } from './route/resolve-route.js';
+import type { ResolvedRoute } from './route/route-types.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
-import {
-  EMPTY_PROJECTION,
-  ToolChoiceError,
-  type ProjectionContext,
-  type ToolProjection,
-} from './tools/project-tools.js';
+import { EMPTY_PROJECTION, ToolChoiceError } from './tools/project-tools.js';
+import type { ProjectionContext, ToolProjection } from './tools/tool-projection-types.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
 import { renderPrompt, withoutImages, type TurnPrompt } from './submit/user-message.js';
 

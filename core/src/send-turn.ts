@@ -1,4 +1,6 @@
-import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js';
+import { type CoreSendResources as SendResources, turnHooksOf } from './turn/core-turn-types.js';
+import type { ApprovalRules } from './agent/approval-policy.js';
+import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { Entrypoint } from './body/wire-body.js';
@@ -14,13 +16,13 @@ import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
 import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
-import type { ToolProjectionWarning } from './tools/project-tools.js';
+import type { ToolProjectionWarning } from './tools/tool-projection-types.js';
 import { apiKeyFor } from './transport/api-key.js';
 import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared-request.js';
 import { requestUrlFor } from './transport/test-origin.js';
 import { transportSettingsFor } from './transport/transport-settings.js';
 import { gateTurn } from './turn/gate-turn.js';
-import type { PrepareContext, SendResources, SessionScope, TurnNotice } from './turn/turn-hooks.js';
+import type { PrepareContext, SessionScope, TurnNotice } from './turn/turn-hooks.js';
 
 /** One model request of the loop and what came of it. */
 export interface AgentStep {
@@ -144,7 +146,7 @@ export interface SendTurnOptions extends LockEvents {
  * request, in the order the stages set.
  */
 export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
-  const turn = loaded.registry.turn;
+  const turn = turnHooksOf(loaded.registry);
   const context = prepareContext(options);
   // The state as a send reads it: a short update by another process is waited out, not refused.
   const current = await turn.loadState.promise(loaded, { home: options.home, fresh: false, waiting: true });
@@ -194,7 +196,7 @@ async function loop(
   context: PrepareContext,
 ): Promise<SentTurn> {
   const snapshot = resources.snapshot;
-  const turn = snapshot.registry.turn;
+  const turn = turnHooksOf(snapshot.registry);
   // Files are found by the session's key (docs/cli.md, "Sessions"); people see its name.
   const { name, key } = snapshot.session;
   // A blocked turn, a missing key or a test origin that cannot be honoured is known before any lock

@@ -1,3 +1,4 @@
+import { turnHooksOf } from './turn/core-turn-types.js';
 import { applyTurnFeatures } from './features/apply-turn-features.js';
 import type { PluginRegistry } from './plugins/plugin-registry.js';
 import { tapRowTable } from './route/resolve-route.js';
@@ -14,5 +15,5 @@ export function tapCoreStages(registry: PluginRegistry): void {
   tapped.add(registry);
   tapRowTable(registry.hooks);
   tapProjectionEngine(registry.hooks);
-  applyTurnFeatures(registry.turn);
+  applyTurnFeatures(turnHooksOf(registry));
 }

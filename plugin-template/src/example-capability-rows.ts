@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 /**
  * One route, described as data. Rename the ids, point the endpoint at your provider, and fill in

@@ -1,4 +1,4 @@
-import type { RouteMatch, WireBody } from '@cw/core';
+import type { RouteMatch, WireBody } from '@cw/core/plugin';
 import { arrayAt } from '@cw/plugin-kit';
 import { EXAMPLE_ROW } from './example-capability-rows.js';
 

@@ -18,10 +18,9 @@ import {
   previewRequest,
   sendTurn,
   tapCoreStages,
-  type PluginApi,
-  type PluginDescriptor,
   type PluginRegistry,
 } from '@cw/core';
+import type { PluginApi, PluginDescriptor } from '@cw/core/plugin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_ROW } from './example-capability-rows.js';
 import { register } from './index.js';

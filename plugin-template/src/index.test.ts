@@ -1,4 +1,5 @@
-import { PluginRegistry, type LoadedPlugin } from '@cw/core';
+import { PluginRegistry } from '@cw/core';
+import type { LoadedPlugin } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_ROW } from './example-capability-rows.js';
 import { EXAMPLE_BODY_MATCH, EXAMPLE_BODY_STAGE, refineExampleBody } from './example-refine-body.js';

@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { EXAMPLE_ROW } from './example-capability-rows.js';
 import { EXAMPLE_BODY_MATCH, EXAMPLE_BODY_STAGE, refineExampleBody } from './example-refine-body.js';
 

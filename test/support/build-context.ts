@@ -1,6 +1,6 @@
 // Shared fixtures for the dialect body-builder tests: a hand-made BuildContext and two tools.
 import { expect } from 'vitest';
-import type { BuildContext, CapabilityRow, WireBody, WireToolSpec } from '../../core/src/index.js';
+import type { BuildContext, CapabilityRow, WireBody, WireToolSpec } from '@cw/core/plugin';
 import { validateWireBody, type WireDialect } from './wire-schemas.js';
 
 /** A row with only the fields body builders read; the rest of a capability row does not matter to them. */

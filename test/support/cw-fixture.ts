@@ -7,12 +7,12 @@ import {
   loadPlugins,
   loadSnapshot,
   tapCoreStages,
-  workspaceKeyOf,
   workspaceRoot,
   type CwSnapshot,
   type PluginDescriptor,
   type PluginRegistry,
 } from '@cw/core';
+import { workspaceKeyOf } from '../../core/src/state/session-location.js';
 
 /** The repository root, from this file's location. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,5 +1,5 @@
 import type { RequestManifest } from '../../core/src/index.js';
-import { unavailable, type UnavailableReason } from '../../core/src/manifest/unavailable-reason.js';
+import { unavailable, type UnavailableReason } from '../../core/src/plan/unavailable-reason.js';
 
 /** A manifest whose route, tools and body are all unavailable for `reason`: the smallest valid one. */
 export function unavailableManifest(

@@ -1,13 +1,8 @@
 // Builds previews end to end through a real snapshot (temp home, config, session, built-in plugins),
 // with extra capability rows registered the way a plugin would, and checks every manifest it
 // produces against the published JSON Schema.
-import {
-  previewRequest,
-  type CapabilityRowInput,
-  type CwSnapshot,
-  type Entrypoint,
-  type PluginRegistry,
-} from '@cw/core';
+import { previewRequest, type CwSnapshot, type PluginRegistry } from '@cw/core';
+import type { CapabilityRowInput, Entrypoint } from '@cw/core/plugin';
 import type { PreviewOptions, PreviewResult } from '../../core/src/manifest/build-manifest.js';
 import { builtinRegistry, removeHome, snapshotOf, tempHome, writeSession } from './cw-fixture.js';
 import { expectValidManifest } from './manifest-schema.js';

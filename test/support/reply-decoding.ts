@@ -1,12 +1,6 @@
 // Shared helpers for the dialect reply-decoder tests: wire events made by hand, run through a decoder.
-import {
-  assembleReply,
-  type JsonValue,
-  type ReplyAssembler,
-  type ReplyDecoder,
-  type TurnEvent,
-  type WireEvent,
-} from '@cw/core';
+import { assembleReply, type ReplyAssembler } from '../../core/src/reply/assemble-reply.js';
+import type { JsonValue, ReplyDecoder, TurnEvent, WireEvent } from '@cw/core/plugin';
 
 /** Server-sent events without event names, one a data item. */
 export function sse(data: readonly JsonValue[]): WireEvent[] {

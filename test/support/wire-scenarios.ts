@@ -4,7 +4,8 @@
 // read from the manifest, so the matrix holds whatever rows and body builders say.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CwSnapshot, Entrypoint, PluginRegistry } from '@cw/core';
+import type { CwSnapshot, PluginRegistry } from '@cw/core';
+import type { Entrypoint } from '@cw/core/plugin';
 import type { JsonSchema, ToolDefinition } from '../../core/src/tools/tool-definition.js';
 import { REPO_ROOT } from './cw-fixture.js';
 import type { WireDialect } from './wire-schemas.js';

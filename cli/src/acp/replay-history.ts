@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ConversationMessage } from '@cw/core';
+import type { ConversationMessage } from '@cw/core/plugin';
 import { finishedStatus, toolCallView } from './tool-call-view.js';
 
 /**

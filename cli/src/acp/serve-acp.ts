@@ -2,7 +2,7 @@ import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { loadRegistryFrom, type RuntimeSource } from '../load-runtime.js';
-import { errorLine } from '../report-error.js';
+import { errorLine } from '../error-line.js';
 import { type AcpSession, type SessionFactory, UnknownSessionError, loadSession, newSession } from './acp-session.js';
 import { clientMcpServers } from './client-mcp-servers.js';
 import { replayHistory } from './replay-history.js';

@@ -1,5 +1,5 @@
 import type { CwSnapshot, SnapshotOverrides } from '@cw/core';
-import { errorLine } from '../report-error.js';
+import { errorLine } from '../error-line.js';
 import { previewTable } from '../run-preview.js';
 import { REASONING, type Reasoning } from '../turn-choices.js';
 import type { ChatState } from './chat-state.js';
@@ -32,7 +32,7 @@ export async function runSlashCommand(
         return 'exit';
       case 'preview': {
         const turn = await state.agent.preview(rest === '' ? undefined : rest, { overrides: state.overrides });
-        state.view.line(previewTable(core, turn).trimEnd());
+        state.view.line((await previewTable(core, turn)).trimEnd());
         return 'continue';
       }
       case 'route': {

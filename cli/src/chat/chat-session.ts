@@ -1,7 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Agent, AskedCall, ApprovalPosture, AskAnswer, CwSnapshot, PluginRegistry, SentTurn } from '@cw/core';
 import { noticeText } from '../notice-text.js';
-import { errorLine } from '../report-error.js';
+import { errorLine } from '../error-line.js';
 import { useColor } from '../run-preview.js';
 import type { TurnChoices } from '../turn-choices.js';
 import { approvalChoiceOf, approvalQuestion, argumentsPreview, askAnswerOf } from './approval-question.js';
@@ -206,7 +206,7 @@ async function runTurn(
     ...(state.approval === undefined ? {} : { approval: state.approval }),
     ...(posture === 'ask' ? { onApproval } : {}),
   });
-  let lastUsage: import('@cw/core').TurnUsage | null = null;
+  let lastUsage: import('@cw/core/plugin').TurnUsage | null = null;
   for await (const event of run) {
     switch (event.type) {
       case 'notice':

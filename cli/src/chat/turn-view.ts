@@ -1,4 +1,5 @@
-import type { AgentEvent, RequestManifest, TotalUsage, TurnUsage } from '@cw/core';
+import type { AgentEvent, RequestManifest, TotalUsage } from '@cw/core';
+import type { TurnUsage } from '@cw/core/plugin';
 import { toolEndLine, toolStartLine } from '../tool-status-line.js';
 
 // How one turn of the interactive session looks on the terminal: the reply as it streams, reasoning

@@ -81,7 +81,10 @@ export default class PreviewRequest extends Command {
       throw Object.assign(error as Error, { exitCode: 2 });
     }
     if (args.json) process.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
-    else process.stdout.write(core.renderManifestDiff(diff, { color: useColor() }));
+    else {
+      const { renderManifestDiff } = await import('../render-manifest-diff.js');
+      process.stdout.write(renderManifestDiff(diff, { color: useColor() }));
+    }
     // Like diff(1): 0 when the manifests are the same, 1 when they differ, 2 for trouble.
     if (!diff.identical) this.exit(1);
   }

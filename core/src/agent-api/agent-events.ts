@@ -4,7 +4,7 @@ import type { TurnInput } from '../plan-turn.js';
 import type { ToolCall } from '../prompt/conversation.js';
 import type { TurnUsage } from '../reply/turn-events.js';
 import type { LoopStop } from '../send-turn.js';
-import type { ToolProjectionWarning } from '../tools/project-tools.js';
+import type { ToolProjectionWarning } from '../tools/tool-projection-types.js';
 import type { RetryNotice } from '../transport/send-prepared-request.js';
 import type { TurnNotice } from '../turn/turn-hooks.js';
 

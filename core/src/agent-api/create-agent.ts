@@ -1,6 +1,7 @@
-import type { ApprovalPosture } from '../agent/approval-policy.js';
+import { turnHooksOf } from '../turn/core-turn-types.js';
+import type { ApprovalPosture } from '../config/approval-posture.js';
 import type { AskAnswer, AskedCall } from '../agent/run-tool-calls.js';
-import { workspaceRoot } from '../agent/workspace-root.js';
+import { workspaceRoot } from '../state/workspace-root.js';
 import type { Entrypoint } from '../body/wire-body.js';
 import type { McpServerConfig } from '../config/cw-config.js';
 import { cwHome } from '../config/cw-home.js';
@@ -131,7 +132,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       const entrypoint = turnOptions.entrypoint ?? 'streaming';
       // The same preparation a send runs, in preview mode: it reads, resolves mentions, runs nothing.
       const context: PrepareContext = { mode: 'preview', home, entrypoint, env };
-      const draft = await registry.turn.prepareTurn.promise({ snapshot: loaded, prompt }, context);
+      const draft = await turnHooksOf(registry).prepareTurn.promise({ snapshot: loaded, prompt }, context);
       return { ...previewRequest(draft.snapshot, draft.prompt, entrypoint), snapshot: draft.snapshot };
     },
     run: (prompt, runOptions = {}) => runTurn({ home, env, cwd, load }, prompt, runOptions),

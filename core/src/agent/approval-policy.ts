@@ -1,7 +1,4 @@
-/** How much the agent loop may do without asking, from nothing to everything inside the workspace. */
-export const APPROVAL_POSTURES = ['never', 'read-only', 'workspace', 'ask'] as const;
-/** An approval posture: config `approval`, flag `--approval`. */
-export type ApprovalPosture = (typeof APPROVAL_POSTURES)[number];
+import type { ApprovalPosture } from '../config/approval-posture.js';
 
 /** Per-tool rules in the style of `permissions` elsewhere: `read_file`, `shell(npm test)`, `shell(git diff:*)`. */
 export interface ApprovalRules {

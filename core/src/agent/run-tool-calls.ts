@@ -1,7 +1,8 @@
-import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { SnapshotRegistry } from '../snapshot/snapshot-registry.js';
 import type { ToolCall } from '../prompt/conversation.js';
 import type { ToolContext, ToolImplementation } from '../tools/tool-contract.js';
-import { decideApproval, type ApprovalPosture, type ApprovalRules } from './approval-policy.js';
+import type { ApprovalPosture } from '../config/approval-posture.js';
+import { decideApproval, type ApprovalRules } from './approval-policy.js';
 import { checkToolArguments } from './validate-tool-arguments.js';
 
 /** How one call ended, as the session stores it and the person sees it. */
@@ -32,7 +33,7 @@ export type AskAnswer = 'yes' | 'no' | 'always';
 
 /** Everything running a reply's tool calls needs. */
 export interface RunToolCallsOptions {
-  readonly registry: PluginRegistry;
+  readonly registry: SnapshotRegistry;
   /** Tools that live outside the registry for this command (the MCP servers' tools). */
   readonly extraTools?: ReadonlyMap<string, ToolImplementation>;
   readonly posture: ApprovalPosture;

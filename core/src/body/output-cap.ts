@@ -1,4 +1,4 @@
-import { outputRoomInWindow } from '../manifest/token-estimates.js';
+import { outputRoomInWindow } from './token-estimates.js';
 import type { CapabilityRow } from '../route/capability-row.js';
 
 /** The output cap a request sends, and what the input budget keeps free for the reply. */

@@ -1,9 +1,6 @@
-import { workspaceRoot } from '../agent/workspace-root.js';
-import { sessionKeyOf, workspaceKeyOf } from '../state/session-location.js';
+import { workspaceRoot } from '../state/workspace-root.js';
+import { DEFAULT_SESSION, sessionKeyOf, workspaceKeyOf } from '../state/session-location.js';
 import { loadConfig, type CwConfig } from './cw-config.js';
-
-/** The session a turn belongs to when config names none. */
-export const DEFAULT_SESSION = 'default';
 
 /** The session config selects (config `session`), else `default`. */
 export function sessionNameOf(config: CwConfig): string {

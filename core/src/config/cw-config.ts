@@ -11,8 +11,8 @@ import {
   textProblems,
 } from './config-problems.js';
 import { type ConfigPathSegment, type ConfigText, parseConfigText } from './config-text.js';
-import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
-import { hasMalformedEnvReference } from '../mcp/expand-env-references.js';
+import { APPROVAL_POSTURES } from './approval-posture.js';
+import { hasMalformedEnvReference } from './expand-env-references.js';
 import { baseUrlSchema } from '../route/base-url.js';
 import { REASONING_SELECTIONS, labelSchema } from '../route/capability-row.js';
 

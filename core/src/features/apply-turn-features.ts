@@ -1,4 +1,4 @@
-import type { TurnHooks } from '../turn/turn-hooks.js';
+import type { CoreTurnHooks } from '../turn/core-turn-types.js';
 import { applyAutoRoute } from './auto-route/auto-route-feature.js';
 import { applyCompaction } from './compaction/compaction-feature.js';
 import { applyGoal } from './goal/goal-feature.js';
@@ -13,7 +13,7 @@ import { applyToolDeferral } from './tool-deferral/tool-deferral-feature.js';
  * plugins: each feature is one `apply(hooks)` in its own folder, and this is the one place that
  * names them. Their order on `gate` and `prepareTurn` is set by stages (TURN_STAGES), not by this list.
  */
-export function applyTurnFeatures(hooks: TurnHooks): void {
+export function applyTurnFeatures(hooks: CoreTurnHooks): void {
   applyGoal(hooks);
   applySubmitHooks(hooks);
   applySkills(hooks);

@@ -1,3 +1,4 @@
+import { turnHooksOf } from '../turn/core-turn-types.js';
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { sha256Hex } from '../canonical/sha256.js';
 import type { Entrypoint, ToolChoiceFacts } from '../body/wire-body.js';
@@ -21,7 +22,7 @@ import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { TurnPrompt } from '../submit/user-message.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
-import { classValues } from './byte-classes.js';
+import { classValues } from '../body/byte-classes.js';
 import {
   MANIFEST_SCHEMA_VERSION,
   type BodyFacts,
@@ -33,7 +34,7 @@ import {
 } from './manifest-schema.js';
 import { offlineTokenCounts } from './offline-token-counts.js';
 import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
-import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, unavailable } from './unavailable-reason.js';
+import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, unavailable } from '../plan/unavailable-reason.js';
 
 const BASE_PROMPT_ORIGIN = 'bundled with this cw build';
 
@@ -147,7 +148,7 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
       sha256: sha256Hex(BUNDLED_BASE_PROMPT),
     },
   };
-  return snapshot.registry.turn.describeSession.call(facts, snapshot);
+  return turnHooksOf(snapshot.registry).describeSession.call(facts, snapshot);
 }
 
 function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {

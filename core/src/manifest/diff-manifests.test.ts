@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diffManifests, ManifestInputError, parseManifestText } from './diff-manifests.js';
 import type { RequestManifest } from './manifest-schema.js';
-import { renderManifestDiff } from './render-manifest-diff.js';
+import { renderManifestDiff } from '../../../cli/src/render-manifest-diff.js';
 import { unavailableManifest } from '../../../test/support/example-manifest.js';
-import { unavailable } from './unavailable-reason.js';
+import { unavailable } from '../plan/unavailable-reason.js';
 
 const BASE: RequestManifest = unavailableManifest();
 

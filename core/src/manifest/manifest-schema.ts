@@ -7,7 +7,7 @@
 // hold prompt text, message content, a schema, a credential, a URL path or an absolute path.
 import type { z } from 'zod';
 import { zod } from '../validation/lazy-zod.js';
-import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
+import { APPROVAL_POSTURES } from '../config/approval-posture.js';
 import {
   CONTEXT_SOURCES,
   OFFLINE_TOKENIZERS,
@@ -15,7 +15,13 @@ import {
   bodyKeyPathSchema,
   labelSchema,
 } from '../route/capability-row.js';
-import { BODY_REASONS, ROUTE_REASONS, TOKENIZER_REASONS, TOOLS_REASONS, USAGE_REASONS } from './unavailable-reason.js';
+import {
+  BODY_REASONS,
+  ROUTE_REASONS,
+  TOKENIZER_REASONS,
+  TOOLS_REASONS,
+  USAGE_REASONS,
+} from '../plan/unavailable-reason.js';
 
 /** Bumped only when a field is renamed or removed, so scripts can refuse a manifest they do not understand. */
 export const MANIFEST_SCHEMA_VERSION = 1;

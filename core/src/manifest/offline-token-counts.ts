@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import { canonicalJson, type JsonValue } from '../canonical/canonical-json.js';
 import type { OfflineTokenizer } from '../route/capability-row.js';
 import { safeErrorText } from '../redaction/index.js';
-import type { ClassValues } from './byte-classes.js';
+import type { ClassValues } from '../body/byte-classes.js';
 import type { TokenizerCounts } from './manifest-schema.js';
-import { unavailable } from './unavailable-reason.js';
+import { unavailable } from '../plan/unavailable-reason.js';
 
 /** The part of a gpt-tokenizer encoding module cw uses. */
 interface Encoder {

@@ -6,7 +6,7 @@ import type { JsonValue } from '../canonical/canonical-json.js';
 import type { McpServerConfig } from '../config/cw-config.js';
 import { REDACTED, safeErrorText } from '../redaction/safe-error-text.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
-import { expandEnvRecord, McpEnvReferenceError } from './expand-env-references.js';
+import { expandEnvRecord, McpEnvReferenceError } from '../config/expand-env-references.js';
 import { isMcpHttpServer } from './mcp-server-target.js';
 import type { McpSnapshotTool } from './mcp-snapshot-store.js';
 

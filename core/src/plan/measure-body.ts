@@ -1,5 +1,5 @@
-import { byteClasses, type ByteClasses } from '../manifest/byte-classes.js';
-import { estimateTokens, inputBudgetCeiling, inputHeadroom, type TokenEstimates } from '../manifest/token-estimates.js';
+import { byteClasses, type ByteClasses } from '../body/byte-classes.js';
+import { estimateTokens, inputBudgetCeiling, inputHeadroom, type TokenEstimates } from '../body/token-estimates.js';
 import type { PreparedOutboundRequest } from '../prepare-outbound-request.js';
 
 /** Byte classes, estimates and the input budget of a prepared body: what decides whether it fits. */

@@ -1,4 +1,4 @@
-import type { UnavailableReason } from '../manifest/unavailable-reason.js';
+import type { UnavailableReason } from './unavailable-reason.js';
 
 /**
  * A turn that cannot go out as it stands, for a reason the plan names (pending state, unknowable MCP

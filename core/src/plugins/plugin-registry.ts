@@ -8,6 +8,7 @@ import {
   type RouteMatch,
 } from '../dialect/dialect-contract.js';
 import { CoreHooks } from '../hooks.js';
+import { turnHooksOf } from '../turn/core-turn-types.js';
 import { TurnHooks } from '../turn/turn-hooks.js';
 import { pluginTurnHooks } from './plugin-turn-hooks.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
@@ -142,7 +143,7 @@ export class PluginRegistry {
             this.#withdrawn.has(plugin) ? projection : fn(projection, context),
           ),
       },
-      turn: pluginTurnHooks(this.turn, plugin, () => this.#withdrawn.has(plugin)),
+      turn: pluginTurnHooks(turnHooksOf(this), plugin, () => this.#withdrawn.has(plugin)),
     };
     return {
       apiVersion: PLUGIN_API_VERSION,

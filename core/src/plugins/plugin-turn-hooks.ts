@@ -1,24 +1,26 @@
 import type { SessionFacts } from '../manifest/manifest-schema.js';
-import { safeErrorText, safeIdentifier } from '../redaction/index.js';
 import type { BlockedTurn } from '../plan-turn.js';
+import { safeErrorText, safeIdentifier } from '../redaction/index.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
+import type {
+  CoreGateContext as GateContext,
+  CoreRequestContext as RequestContext,
+  CoreResolveContext as ResolveContext,
+  CoreResolved as Resolved,
+  CoreSavedContext as SavedContext,
+  CoreSendResources as SendResources,
+  CoreStepToolsContext as StepToolsContext,
+  CoreTransformContext as TransformContext,
+  CoreTurnDraft as TurnDraft,
+  CoreTurnHooks as TurnHooks,
+} from '../turn/core-turn-types.js';
 import {
   TURN_STAGES,
   type DueTransform,
-  type GateContext,
   type GateStop,
   type LoadStateContext,
   type PrepareContext,
-  type RequestContext,
-  type Resolved,
-  type ResolveContext,
-  type SavedContext,
-  type SendResources,
-  type StepToolsContext,
-  type TransformContext,
-  type TurnDraft,
-  type TurnHooks,
 } from '../turn/turn-hooks.js';
 
 /** Tap options as a plugin gives them: the name is always the plugin's own; `stage` orders the tap. */

@@ -1,30 +1,9 @@
-import type { CwConfig } from '../config/cw-config.js';
 import type { CoreHooks } from '../hooks.js';
 import { ANSWERED_BY } from './answered-by.js';
-import { capabilityRowSchema, type CapabilityRow } from './capability-row.js';
+import { capabilityRowSchema } from './capability-row.js';
 import { checkWith } from '../validation/checked-values.js';
-import { resolveModelFacts, wireModelOf, type ModelFacts } from './model-facts.js';
-
-/** What route resolution is asked: which route id, under which config, with which rows registered. */
-export interface RouteQuery {
-  readonly routeId: string;
-  readonly config: CwConfig;
-  readonly row: (routeId: string) => CapabilityRow | undefined;
-}
-
-/** A fixed route, resolved to its capability row and the model the user selected on it. */
-export interface ResolvedRoute {
-  /** After resolution: the row with the selected model's overrides applied (docs/capability-rows.md). */
-  readonly row: CapabilityRow;
-  /** The model id the user selected (or the row's default), before wire mapping. */
-  readonly model: string;
-  /** Whether the route id came from a plugin's row table or from the user's config. */
-  readonly definedBy: 'plugin-row' | 'user-config';
-  /** Set by resolveRoute: which model override applied, and which facts it set. */
-  readonly modelFacts?: Pick<ModelFacts, 'match' | 'provenance'>;
-  /** Set by the hook, never by a tap: the name of the tap that answered. */
-  readonly [ANSWERED_BY]?: string;
-}
+import { resolveModelFacts, wireModelOf } from './model-facts.js';
+import type { ResolvedRoute, RouteQuery } from './route-types.js';
 
 /** Route resolution failed; the message is raw and is redacted before it is printed. */
 export class RoutePlanError extends Error {

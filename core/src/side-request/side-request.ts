@@ -1,3 +1,4 @@
+import { turnHooksOf } from '../turn/core-turn-types.js';
 import type { Entrypoint } from '../body/wire-body.js';
 import { planTurn, type ReadyTurn, type TurnPlan } from '../plan-turn.js';
 import type { AssistantReply } from '../reply/assemble-reply.js';
@@ -58,7 +59,7 @@ export async function sendSideRequest(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   });
-  const after = await side.registry.turn.afterRequest.promise(side, {
+  const after = await turnHooksOf(side.registry).afterRequest.promise(side, {
     home: options.home,
     snapshot: side,
     plan,

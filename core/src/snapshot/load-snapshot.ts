@@ -1,5 +1,6 @@
+import { turnHooksOf } from '../turn/core-turn-types.js';
 import { realpath } from 'node:fs/promises';
-import { workspaceRoot } from '../agent/workspace-root.js';
+import { workspaceRoot } from '../state/workspace-root.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
@@ -59,7 +60,11 @@ export async function loadSnapshot(options: {
       ? {}
       : await workingPart(options.home, config, workspace, options.cwd, options.env ?? process.env)),
   };
-  return options.registry.turn.loadState.promise(base, { home: options.home, fresh: session.fresh, waiting: false });
+  return turnHooksOf(options.registry).loadState.promise(base, {
+    home: options.home,
+    fresh: session.fresh,
+    waiting: false,
+  });
 }
 
 /** The working context of a snapshot loaded for a folder, and the layers a turn appends to the base prompt. Reads only. */

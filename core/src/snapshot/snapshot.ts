@@ -1,6 +1,6 @@
 import type { CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
-import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { SnapshotRegistry } from './snapshot-registry.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 
@@ -28,7 +28,7 @@ export type FeatureStates = Readonly<Record<string, unknown>>;
 /** Everything a turn is prepared from. Read-only: preparing a request never mutates it. */
 export interface CwSnapshot {
   readonly config: CwConfig;
-  readonly registry: PluginRegistry;
+  readonly registry: SnapshotRegistry;
   /** The route used when config names none (the CLI supplies it; the core names no provider). */
   readonly defaultRouteId: string;
   /** The session: its name as people see it, its key (where its files are: docs/cli.md), its history. */

@@ -1,7 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_SESSION } from '../config/active-session.js';
-import { SESSION_NAME_PATTERN, sessionKeyOf, workspaceSessionsFolder } from './session-location.js';
+import { DEFAULT_SESSION, SESSION_NAME_PATTERN, sessionKeyOf, workspaceSessionsFolder } from './session-location.js';
 
 /** Which session a command acts on: the default, a named one, a fresh one, or the most recently used. */
 export type SessionSelection =

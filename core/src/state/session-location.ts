@@ -9,6 +9,9 @@ import { basename, join } from 'node:path';
 /** The name a session may have: what `-s`, `cw sessions rename` and config `session` accept. */
 export const SESSION_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** The session a turn belongs to when config names none. */
+export const DEFAULT_SESSION = 'default';
+
 // A workspace key: the folder's name made safe, a dash, and a short hash of its real path.
 const WORKSPACE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}-[0-9a-f]{10}$/;
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
 import { BUILTIN_TOOLS } from '../../../test/support/workspace-tools.js';
-import { projectTools, ToolChoiceError, type LogicalToolChoice, type ProjectionContext } from './project-tools.js';
+import { projectTools, ToolChoiceError } from './project-tools.js';
+import type { LogicalToolChoice, ProjectionContext } from './tool-projection-types.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 function row(overrides: Partial<CapabilityRowInput> = {}): CapabilityRow {

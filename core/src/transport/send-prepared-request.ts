@@ -1,3 +1,4 @@
+import type { RetryNotice } from './retry-notice.js';
 import { sha256Hex } from '../canonical/sha256.js';
 import type { IncomingMessage } from 'node:http';
 import type { DialectDefinition } from '../dialect/dialect-contract.js';
@@ -20,14 +21,7 @@ export interface ExchangeResult {
   readonly finishReason: string;
 }
 
-/** A retry cw is about to make, for the caller to tell the person. */
-export interface RetryNotice {
-  /** The retry's number, from 1. */
-  readonly attempt: number;
-  readonly delayMs: number;
-  /** What failed: an HTTP status or a connection error code. */
-  readonly cause: string;
-}
+export type { RetryNotice };
 
 /** Options of one exchange. */
 export interface ExchangeOptions {

@@ -6,16 +6,13 @@ import {
   SyncWaterfallHook,
 } from 'tapable';
 import type { Entrypoint } from '../body/wire-body.js';
-import type { SessionFacts } from '../manifest/manifest-schema.js';
-import type { MeasuredBody } from '../plan/measure-body.js';
-import type { BlockedTurn, ReadyTurn, TurnInput } from '../plan-turn.js';
+import type { TurnInput } from '../plan/turn-input.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { AssistantReply } from '../reply/assemble-reply.js';
-import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { TurnPrompt } from '../submit/user-message.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
-import type { RetryNotice } from '../transport/send-prepared-request.js';
-import type { UnavailableReason } from '../manifest/unavailable-reason.js';
+import type { RetryNotice } from '../transport/retry-notice.js';
+import type { UnavailableReason } from '../plan/unavailable-reason.js';
 
 // The turn's extension points, owned by the core and documented in docs/architecture.md ("The turn's
 // hooks"). Every turn feature — the goal, auto routing, submit hooks, prompt resolution, compaction,
@@ -23,12 +20,25 @@ import type { UnavailableReason } from '../manifest/unavailable-reason.js';
 // taps the same ones through `api.hooks.turn`. The loop (send-turn.ts) and the plan (plan-turn.ts)
 // call the hooks and know no feature.
 
+/**
+ * The core's types the hooks carry: the snapshot, a blocked and a ready plan, a measured body and
+ * the manifest's session facts. The hooks are declared over them so that this module imports none of
+ * them (they all lead back to the registry that holds the hooks); turn/core-turn-types.ts binds them.
+ */
+export interface TurnTypes {
+  readonly snapshot: unknown;
+  readonly blocked: unknown;
+  readonly ready: unknown;
+  readonly measured: unknown;
+  readonly facts: unknown;
+}
+
 /** Where a gate is asked: planning a turn (preview and send), or a send before it prepares the prompt. */
 export type GatePhase = 'plan' | 'before-prepare';
 
 /** What a gate sees: the snapshot as it stands, what starts the request, and the phase. */
-export interface GateContext {
-  readonly snapshot: CwSnapshot;
+export interface GateContext<T extends TurnTypes = TurnTypes> {
+  readonly snapshot: T['snapshot'];
   /** A new prompt, a loop continuation, or nothing to send (no prompt and no continuation). */
   readonly input: TurnInput | null;
   /**
@@ -48,8 +58,8 @@ export interface GateStop {
 }
 
 /** The turn a send is preparing: the snapshot and the prompt as the features left them. */
-export interface TurnDraft {
-  readonly snapshot: CwSnapshot;
+export interface TurnDraft<T extends TurnTypes = TurnTypes> {
+  readonly snapshot: T['snapshot'];
   readonly prompt: TurnPrompt | undefined;
 }
 
@@ -103,43 +113,43 @@ export type TurnNotice =
   | { readonly kind: 'stale-lock-broken' };
 
 /** What a send holds while it runs: tools from outside the registry, and how to release them. */
-export interface SendResources {
-  readonly snapshot: CwSnapshot;
+export interface SendResources<T extends TurnTypes = TurnTypes> {
+  readonly snapshot: T['snapshot'];
   /** Executors of tools that are not in the plugin registry (an MCP server's). */
   readonly tools: readonly ToolImplementation[];
 }
 
 /** A blocked plan a feature may resolve under the session lock; `snapshot` is the session as stored. */
-export interface ResolveContext extends SendSettings {
-  readonly snapshot: CwSnapshot;
+export interface ResolveContext<T extends TurnTypes = TurnTypes> extends SendSettings {
+  readonly snapshot: T['snapshot'];
 }
 
 /** What resolving a block changed: the snapshot to plan again from. */
-export interface Resolved {
-  readonly snapshot: CwSnapshot;
+export interface Resolved<T extends TurnTypes = TurnTypes> {
+  readonly snapshot: T['snapshot'];
 }
 
 /** What a step may run, beside the registry's tools. */
-export interface StepToolsContext {
-  readonly snapshot: CwSnapshot;
-  readonly plan: ReadyTurn;
-  readonly resources: SendResources;
+export interface StepToolsContext<T extends TurnTypes = TurnTypes> {
+  readonly snapshot: T['snapshot'];
+  readonly plan: T['ready'];
+  readonly resources: SendResources<T>;
 }
 
 /** One completed request, the turn's own or a side request (a classification, a summary). */
-export interface RequestContext {
+export interface RequestContext<T extends TurnTypes = TurnTypes> {
   readonly home: string;
-  readonly snapshot: CwSnapshot;
-  readonly plan: { readonly prepared: ReadyTurn['prepared']; readonly measured: MeasuredBody | null };
+  readonly snapshot: T['snapshot'];
+  readonly plan: T['ready'];
   readonly reply: AssistantReply;
   readonly side: boolean;
 }
 
 /** One step whose messages were just saved, under the session lock. */
-export interface SavedContext {
+export interface SavedContext<T extends TurnTypes = TurnTypes> {
   readonly home: string;
-  readonly snapshot: CwSnapshot;
-  readonly plan: ReadyTurn;
+  readonly snapshot: T['snapshot'];
+  readonly plan: T['ready'];
   /** The user message saved with this step; null for a continuation. */
   readonly userMessage: ConversationMessage | null;
   /** The prompt as prepared (a skill-wrapped prompt names its skill). */
@@ -156,9 +166,9 @@ export interface LoadStateContext {
 }
 
 /** A measured request a send would still transform before sending (auto-compaction). */
-export interface TransformContext {
-  readonly snapshot: CwSnapshot;
-  readonly measured: MeasuredBody;
+export interface TransformContext<T extends TurnTypes = TurnTypes> {
+  readonly snapshot: T['snapshot'];
+  readonly measured: T['measured'];
 }
 
 /** A transform a send would apply before sending: its words for the manifest, and whether `resolveBlock` does it. */
@@ -168,47 +178,42 @@ export interface DueTransform {
 }
 
 /** The turn lifecycle hooks of one registry. */
-export class TurnHooks {
+export class TurnHooks<T extends TurnTypes = TurnTypes> {
   /**
    * Sync bail, by stage: the first gate that answers stops the turn. It runs wherever a turn is
    * planned, preview included, so a gate reads only the snapshot and never does I/O.
    */
-  readonly gate = new SyncBailHook<[GateContext], GateStop | undefined>(['context']);
+  readonly gate = new SyncBailHook<[GateContext<T>], GateStop | undefined>(['context']);
   /**
    * Async waterfall, by stage, over the prompt and snapshot: submit hooks, prompt resolution,
    * classification. Stages follow the gates' (docs/architecture.md), so preview reports the first
    * pending step a send would meet. In preview mode a tap only reads.
    */
-  readonly prepareTurn = new AsyncSeriesWaterfallHook<[TurnDraft, PrepareContext]>(['draft', 'context']);
+  readonly prepareTurn = new AsyncSeriesWaterfallHook<[TurnDraft<T>, PrepareContext]>(['draft', 'context']);
   /** Sync waterfall: the transforms a send would apply to a measured request; preview reports them. */
-  readonly transformsDue = new SyncWaterfallHook<[DueTransform[], TransformContext]>(['due', 'context']);
+  readonly transformsDue = new SyncWaterfallHook<[DueTransform[], TransformContext<T>]>(['due', 'context']);
   /** Async bail, under the session lock: the first tap that resolves a resolvable block answers. */
-  readonly resolveBlock = new AsyncSeriesBailHook<[BlockedTurn, ResolveContext], Resolved | undefined>([
+  readonly resolveBlock = new AsyncSeriesBailHook<[T['blocked'], ResolveContext<T>], Resolved<T> | undefined>([
     'blocked',
     'context',
   ]);
   /** Async waterfall: resources a send holds open for its steps (MCP servers), in order. */
-  readonly openSend = new AsyncSeriesWaterfallHook<[SendResources, PrepareContext]>(['resources', 'context']);
+  readonly openSend = new AsyncSeriesWaterfallHook<[SendResources<T>, PrepareContext]>(['resources', 'context']);
   /** Async series: releases what `openSend` opened; runs once however the send ended. */
-  readonly closeSend = new AsyncSeriesHook<[SendResources, PrepareContext]>(['resources', 'context']);
+  readonly closeSend = new AsyncSeriesHook<[SendResources<T>, PrepareContext]>(['resources', 'context']);
   /** Sync waterfall: the tools a step runs beside the registry's, by name. */
-  readonly stepTools = new SyncWaterfallHook<[Map<string, ToolImplementation>, StepToolsContext]>(['tools', 'context']);
+  readonly stepTools = new SyncWaterfallHook<[Map<string, ToolImplementation>, StepToolsContext<T>]>([
+    'tools',
+    'context',
+  ]);
   /** Async waterfall over the snapshot after every completed request (usage accounting). */
-  readonly afterRequest = new AsyncSeriesWaterfallHook<[CwSnapshot, RequestContext]>(['snapshot', 'context']);
+  readonly afterRequest = new AsyncSeriesWaterfallHook<[T['snapshot'], RequestContext<T>]>(['snapshot', 'context']);
   /** Async series: after a step's messages were saved, still under the lock. */
-  readonly afterSave = new AsyncSeriesHook<[SavedContext]>(['context']);
+  readonly afterSave = new AsyncSeriesHook<[SavedContext<T>]>(['context']);
   /** Async waterfall over the snapshot: each feature adds its session state (`features`). */
-  readonly loadState = new AsyncSeriesWaterfallHook<[CwSnapshot, LoadStateContext]>(['snapshot', 'context']);
+  readonly loadState = new AsyncSeriesWaterfallHook<[T['snapshot'], LoadStateContext]>(['snapshot', 'context']);
   /** Sync waterfall: the manifest's session facts, which features fill with their state. */
-  readonly describeSession = new SyncWaterfallHook<[SessionFacts, CwSnapshot]>(['facts', 'snapshot']);
+  readonly describeSession = new SyncWaterfallHook<[T['facts'], T['snapshot']]>(['facts', 'snapshot']);
 }
 
-/** The stages of the built-in features on `gate` and `prepareTurn`: one order for preview and send. */
-export const TURN_STAGES = {
-  goal: 100,
-  submitHooks: 200,
-  promptResolution: 300,
-  autoRoute: 400,
-  /** Where a plugin's gate or prepare tap goes when it names no stage: after every built-in one. */
-  plugin: 1000,
-} as const;
+export { TURN_STAGES } from './turn-stages.js';

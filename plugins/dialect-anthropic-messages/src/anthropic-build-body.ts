@@ -1,4 +1,4 @@
-import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core/plugin';
 import { isJsonObject, setValueAt } from '@cw/plugin-kit';
 import { markCacheBreakpoints, type Block, type Turn } from './anthropic-cache-breakpoints.js';
 

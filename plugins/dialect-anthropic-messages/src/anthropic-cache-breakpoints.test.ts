@@ -1,4 +1,4 @@
-import type { CapabilityRow } from '@cw/core';
+import type { CapabilityRow } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { markCacheBreakpoints, type Block, type Turn } from './anthropic-cache-breakpoints.js';
 

@@ -1,4 +1,4 @@
-import type { CapabilityRow, JsonValue } from '@cw/core';
+import type { CapabilityRow, JsonValue } from '@cw/core/plugin';
 
 /** A content block or tool declaration under construction. */
 export type Block = { [key: string]: JsonValue };

@@ -1,4 +1,5 @@
-import { assembleReply, type JsonValue } from '@cw/core';
+import { assembleReply } from '../../../core/src/reply/assemble-reply.js';
+import type { JsonValue } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { body, decoding, sse } from '../../../test/support/reply-decoding.js';
 import { createAnthropicDecoder } from './anthropic-reply-decoder.js';

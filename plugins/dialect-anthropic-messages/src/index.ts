@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { buildAnthropicBody } from './anthropic-build-body.js';
 import { describeAnthropicBody } from './anthropic-describe-body.js';
 import { createAnthropicDecoder } from './anthropic-reply-decoder.js';

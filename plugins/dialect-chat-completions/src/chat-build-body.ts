@@ -1,4 +1,4 @@
-import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core/plugin';
 import { setValueAt, stringAt } from '@cw/plugin-kit';
 
 /** Builds a Chat Completions body in wire key order: model, messages, tools, tool_choice, cap, stream. */

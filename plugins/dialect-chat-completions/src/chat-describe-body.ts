@@ -1,4 +1,4 @@
-import type { BodyLayout, WireBody } from '@cw/core';
+import type { BodyLayout, WireBody } from '@cw/core/plugin';
 import { describeBodyLayout, reasoningLayout, type BodyLayoutSpec } from '@cw/plugin-kit';
 
 // Top-level keys that carry a reasoning control on Chat routes, in report order.

@@ -1,4 +1,5 @@
-import { assembleReply, type JsonValue, type WireEvent } from '@cw/core';
+import { assembleReply } from '../../../core/src/reply/assemble-reply.js';
+import type { JsonValue, WireEvent } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { body, decoding, sse } from '../../../test/support/reply-decoding.js';
 import { createChatDecoder } from './chat-reply-decoder.js';

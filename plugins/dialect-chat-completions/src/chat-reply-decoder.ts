@@ -1,4 +1,4 @@
-import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core';
+import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core/plugin';
 import {
   UsageTotals,
   WireEventDecoder,

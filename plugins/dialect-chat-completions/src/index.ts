@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { buildChatBody } from './chat-build-body.js';
 import { describeChatBody } from './chat-describe-body.js';
 import { createChatDecoder } from './chat-reply-decoder.js';

@@ -1,4 +1,4 @@
-import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core/plugin';
 import { isJsonObject, setValueAt } from '@cw/plugin-kit';
 import { wireCallId } from './gemini-call-ids.js';
 import { signatureItems } from './gemini-signatures.js';

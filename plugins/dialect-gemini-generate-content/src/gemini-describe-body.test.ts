@@ -1,4 +1,4 @@
-import type { WireBody } from '@cw/core';
+import type { WireBody } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { describeGeminiBody } from './gemini-describe-body.js';
 

@@ -1,4 +1,4 @@
-import type { BodyLayout, JsonValue, ToolChoiceFacts, WireBody } from '@cw/core';
+import type { BodyLayout, JsonValue, ToolChoiceFacts, WireBody } from '@cw/core/plugin';
 import { arrayAt, collectAttachmentParts, isJsonObject, objectAt, stringAt } from '@cw/plugin-kit';
 
 // The thinking settings sit inside generationConfig, beside the output cap: only they are the control.

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 import { isJsonObject, numberAt, stringAt } from '@cw/plugin-kit';
 
 /**

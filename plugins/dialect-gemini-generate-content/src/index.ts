@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { buildGeminiBody } from './gemini-build-body.js';
 import { describeGeminiBody } from './gemini-describe-body.js';
 import { createGeminiDecoder } from './gemini-reply-decoder.js';

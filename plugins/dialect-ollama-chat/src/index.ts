@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { buildOllamaBody } from './ollama-build-body.js';
 import { describeOllamaBody } from './ollama-describe-body.js';
 import { createOllamaDecoder } from './ollama-reply-decoder.js';

@@ -1,4 +1,4 @@
-import type { BuildContext, CapabilityRow, ConversationMessage, WireBody } from '@cw/core';
+import type { BuildContext, CapabilityRow, ConversationMessage, WireBody } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import {
   LIST_DIR_TOOL,

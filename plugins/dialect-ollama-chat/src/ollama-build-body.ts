@@ -1,4 +1,4 @@
-import type { BuildContext, ConversationMessage, JsonValue, WireBody } from '@cw/core';
+import type { BuildContext, ConversationMessage, JsonValue, WireBody } from '@cw/core/plugin';
 import { isJsonObject, setValueAt, stringAt } from '@cw/plugin-kit';
 
 /**

@@ -1,4 +1,4 @@
-import type { BodyLayout, WireBody } from '@cw/core';
+import type { BodyLayout, WireBody } from '@cw/core/plugin';
 import { describeBodyLayout, type BodyLayoutSpec } from '@cw/plugin-kit';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { body, decoding, sse as lines } from '../../../test/support/reply-decoding.js';
 import { createOllamaDecoder } from './ollama-reply-decoder.js';

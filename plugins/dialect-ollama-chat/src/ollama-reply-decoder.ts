@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core';
+import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core/plugin';
 import {
   arrayAt,
   isJsonObject,

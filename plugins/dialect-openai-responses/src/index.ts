@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { buildResponsesBody } from './responses-build-body.js';
 import { describeResponsesBody } from './responses-describe-body.js';
 import { createResponsesDecoder } from './responses-reply-decoder.js';

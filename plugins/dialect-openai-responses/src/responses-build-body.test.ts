@@ -5,7 +5,7 @@ import type {
   JsonValue,
   ReconciledToolChoice,
   WireBody,
-} from '@cw/core';
+} from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import {
   LIST_DIR_TOOL,

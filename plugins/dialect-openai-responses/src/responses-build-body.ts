@@ -1,4 +1,4 @@
-import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core';
+import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core/plugin';
 import { hasType, setValueAt, stringAt } from '@cw/plugin-kit';
 
 /** Builds an OpenAI Responses body in wire key order: model, instructions, input, tools, tool_choice, cap, stream, store. */

@@ -1,4 +1,4 @@
-import type { BodyLayout, WireBody } from '@cw/core';
+import type { BodyLayout, WireBody } from '@cw/core/plugin';
 import { describeBodyLayout, hasType, reasoningLayout, type BodyLayoutSpec } from '@cw/plugin-kit';
 
 const REASONING_KEYS = ['reasoning', 'include'];

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 import { arrayAt, isJsonObject, type JsonObject } from './json-guards.js';
 
 /** The parts of the items' `content` arrays that `isAttachmentPart` accepts, in body order. */

@@ -1,4 +1,4 @@
-import type { BodyLayout, CacheBreakpointRegion, JsonValue, ReasoningLayout, WireBody } from '@cw/core';
+import type { BodyLayout, CacheBreakpointRegion, JsonValue, ReasoningLayout, WireBody } from '@cw/core/plugin';
 import { collectAttachmentParts } from './attachment-parts.js';
 import { isJsonObject, type JsonObject } from './json-guards.js';
 import { toolChoiceFacts } from './tool-choice-facts.js';

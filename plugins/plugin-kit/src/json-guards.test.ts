@@ -1,4 +1,4 @@
-import type { JsonValue } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { arrayAt, hasType, isJsonObject, numberAt, objectAt, stringAt } from './json-guards.js';
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 
 /** A JSON object: the shape every wire body, event and item is read as. */
 export type JsonObject = { [key: string]: JsonValue };

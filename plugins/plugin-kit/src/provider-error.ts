@@ -1,4 +1,4 @@
-import type { JsonValue, TurnEvent } from '@cw/core';
+import type { JsonValue, TurnEvent } from '@cw/core/plugin';
 import { stringAt } from './json-guards.js';
 
 // Most wires name the error class in `type`; some only give a `code`.

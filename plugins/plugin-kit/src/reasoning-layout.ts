@@ -1,4 +1,4 @@
-import type { ReasoningLayout } from '@cw/core';
+import type { ReasoningLayout } from '@cw/core/plugin';
 
 // Chat's flat key is read first on every dialect: the one most routes use, whatever nests beside it.
 const FLAT_EFFORT_PATH = 'reasoning_effort';

@@ -1,4 +1,4 @@
-import { assembleReply } from '@cw/core';
+import { assembleReply } from '../../../core/src/reply/assemble-reply.js';
 import { describe, expect, it } from 'vitest';
 import { ToolCallTracker } from './tool-call-tracker.js';
 

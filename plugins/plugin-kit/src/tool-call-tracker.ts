@@ -1,4 +1,4 @@
-import type { TurnEvent } from '@cw/core';
+import type { TurnEvent } from '@cw/core/plugin';
 
 interface TrackedCall {
   id: string;

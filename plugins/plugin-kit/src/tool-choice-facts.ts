@@ -1,4 +1,4 @@
-import type { JsonValue, ToolChoiceFacts } from '@cw/core';
+import type { JsonValue, ToolChoiceFacts } from '@cw/core/plugin';
 import { isJsonObject } from './json-guards.js';
 import { valueAt } from './value-at.js';
 

@@ -1,4 +1,4 @@
-import type { JsonValue, TurnEvent } from '@cw/core';
+import type { JsonValue, TurnEvent } from '@cw/core/plugin';
 
 /**
  * Token totals a reply reports, possibly split across events or repeated cumulatively: each count a

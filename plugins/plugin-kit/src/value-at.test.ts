@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 import { setValueAt, valueAt } from './value-at.js';
 
 describe('valueAt', () => {

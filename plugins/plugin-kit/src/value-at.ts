@@ -1,4 +1,4 @@
-import type { JsonValue } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 import { isJsonObject } from './json-guards.js';
 
 /** The value at a dotted path of object keys (`reasoning.effort`), or undefined when any step is missing. */

@@ -1,4 +1,4 @@
-import type { JsonValue, TurnEvent, WireEvent } from '@cw/core';
+import type { JsonValue, TurnEvent, WireEvent } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { WireEventDecoder } from './wire-event-decoder.js';
 

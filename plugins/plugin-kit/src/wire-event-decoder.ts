@@ -1,4 +1,4 @@
-import type { JsonValue, ReplyDecoder, TurnEvent, WireEvent } from '@cw/core';
+import type { JsonValue, ReplyDecoder, TurnEvent, WireEvent } from '@cw/core/plugin';
 import { ToolCallTracker } from './tool-call-tracker.js';
 
 /**

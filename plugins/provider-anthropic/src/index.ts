@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { ANTHROPIC_ROWS } from './anthropic-capability-rows.js';
 
 /** Registers the Anthropic route. */

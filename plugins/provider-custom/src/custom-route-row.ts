@@ -1,4 +1,4 @@
-import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core';
+import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core/plugin';
 
 // Defaults for an endpoint we know nothing about: conservative, and labelled as fallbacks.
 const FALLBACK_WINDOW = 128_000;

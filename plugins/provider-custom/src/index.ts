@@ -1,4 +1,4 @@
-import type { PluginApi, ResolvedRoute, CapabilityRow } from '@cw/core';
+import type { PluginApi, ResolvedRoute, CapabilityRow } from '@cw/core/plugin';
 import { customRouteRow } from './custom-route-row.js';
 
 /** Resolves routes the user defined in config.json with `"provider": "custom"`. */

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput, ModelOverrideInput } from '@cw/core';
+import type { CapabilityRowInput, ModelOverrideInput } from '@cw/core/plugin';
 
 const DOCS = 'DeepSeek API docs: chat, thinking mode, tool calls, 2026-11';
 

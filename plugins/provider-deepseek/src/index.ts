@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { DEEPSEEK_ROWS } from './deepseek-capability-rows.js';
 
 /** Registers DeepSeek's routes. */

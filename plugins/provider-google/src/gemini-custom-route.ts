@@ -1,4 +1,4 @@
-import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core';
+import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core/plugin';
 import { GEMINI_JSON_SCHEMA } from './gemini-json-schema.js';
 import { GEMINI_DIALECT, GEMINI_ENDPOINT_PATHS, GEMINI_KEY_HEADER } from './google-capability-rows.js';
 

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 /**
  * What the Gemini API takes in `functionDeclarations[].parametersJsonSchema`, as a complete set of

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 import { GEMINI_JSON_SCHEMA } from './gemini-json-schema.js';
 
 /** The wire dialect of every Google route; `@cw/dialect-gemini-generate-content` registers it. */

@@ -1,4 +1,4 @@
-import type { CapabilityRow, PluginApi, ResolvedRoute } from '@cw/core';
+import type { CapabilityRow, PluginApi, ResolvedRoute } from '@cw/core/plugin';
 import { geminiCustomRow } from './gemini-custom-route.js';
 import { GEMINI_DIALECT, GOOGLE_ROWS } from './google-capability-rows.js';
 

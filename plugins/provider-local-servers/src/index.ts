@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { LOCAL_SERVER_ROWS } from './local-servers-capability-rows.js';
 
 /** Registers the vLLM, Ollama and SGLang routes. */

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 // What the three servers share: loopback http, no key, nothing billed, an OpenAI-compatible chat path.
 const LOCAL: Pick<CapabilityRowInput, 'dialect' | 'route_shape' | 'auth' | 'billing' | 'tool_schema' | 'tool_choice'> =

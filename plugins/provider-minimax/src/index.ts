@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { MINIMAX_ROWS } from './minimax-capability-rows.js';
 
 /** Registers the MiniMax route. */

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 /** MiniMax-M3 thinks adaptively or not at all; there is no effort value. */
 const M3_THINKING: CapabilityRowInput['reasoning'] = {

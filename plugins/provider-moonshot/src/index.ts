@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { MOONSHOT_ROWS } from './moonshot-capability-rows.js';
 
 /** Registers the Moonshot and Kimi Code routes. */

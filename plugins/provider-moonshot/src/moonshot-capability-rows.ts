@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 // Moonshot answers 400 to `required` and named tool_choice; auto is the closest it takes.
 const TOOL_CHOICE: CapabilityRowInput['tool_choice'] = {

@@ -1,4 +1,4 @@
-import type { CapabilityRow, PluginApi, ResolvedRoute } from '@cw/core';
+import type { CapabilityRow, PluginApi, ResolvedRoute } from '@cw/core/plugin';
 import { OLLAMA_DIALECT, OLLAMA_ROWS } from './ollama-capability-rows.js';
 import { ollamaCustomRow } from './ollama-custom-route.js';
 

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 /** The wire dialect of the native route; `@cw/dialect-ollama-chat` registers it. */
 export const OLLAMA_DIALECT = 'ollama-chat';

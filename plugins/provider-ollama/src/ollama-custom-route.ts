@@ -1,4 +1,4 @@
-import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core';
+import type { CapabilityRowInput, CustomRouteConfig } from '@cw/core/plugin';
 import { OLLAMA_DIALECT, OLLAMA_TOOL_CHOICE, OLLAMA_TOOL_SCHEMA } from './ollama-capability-rows.js';
 
 // A server cw knows nothing about: figures that fit most machines, labelled as fallbacks. The window

@@ -1,4 +1,5 @@
-import { PluginRegistry, type LoadedPlugin, type BuildContext, type ReasoningPlan } from '@cw/core';
+import { PluginRegistry } from '@cw/core';
+import type { BuildContext, LoadedPlugin, ReasoningPlan } from '@cw/core/plugin';
 import { capabilityRowSchema } from '../../../core/src/route/capability-row.js';
 import { describe, expect, it } from 'vitest';
 import { CODEX_BODY_MATCH, CODEX_BODY_STAGE, refineCodexBody } from './codex-build-body.js';

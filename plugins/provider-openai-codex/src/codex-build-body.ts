@@ -1,4 +1,4 @@
-import type { BuildContext, RouteMatch, WireBody } from '@cw/core';
+import type { BuildContext, RouteMatch, WireBody } from '@cw/core/plugin';
 import { CODEX_ROW } from './codex-capability-rows.js';
 
 /** After the core placed the reasoning control (stage 50). */

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 const SUMMARY = { 'reasoning.summary': 'auto' } as const;
 

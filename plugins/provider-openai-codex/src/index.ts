@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { CODEX_BODY_MATCH, CODEX_BODY_STAGE, refineCodexBody } from './codex-build-body.js';
 import { CODEX_ROWS } from './codex-capability-rows.js';
 

@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { OPENCODE_ZEN_BODY_MATCH, OPENCODE_ZEN_BODY_STAGE, refineOpenCodeZenBody } from './opencode-zen-build-body.js';
 import { OPENCODE_ZEN_ROWS } from './opencode-zen-capability-rows.js';
 

@@ -1,4 +1,5 @@
-import { PluginRegistry, type LoadedPlugin, type BuildContext, type ReasoningPlan } from '@cw/core';
+import { PluginRegistry } from '@cw/core';
+import type { BuildContext, LoadedPlugin, ReasoningPlan } from '@cw/core/plugin';
 import { capabilityRowSchema } from '../../../core/src/route/capability-row.js';
 import { describe, expect, it } from 'vitest';
 import { OPENCODE_ZEN_BODY_MATCH, OPENCODE_ZEN_BODY_STAGE, refineOpenCodeZenBody } from './opencode-zen-build-body.js';

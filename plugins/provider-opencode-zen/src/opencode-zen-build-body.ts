@@ -1,4 +1,4 @@
-import type { BuildContext, RouteMatch, WireBody } from '@cw/core';
+import type { BuildContext, RouteMatch, WireBody } from '@cw/core/plugin';
 import { OPENCODE_ZEN_RESPONSES_ROW, OPENCODE_ZEN_ROW } from './opencode-zen-capability-rows.js';
 
 /** After the core placed the reasoning control (stage 50): this refiner sees the finished `reasoning` object. */

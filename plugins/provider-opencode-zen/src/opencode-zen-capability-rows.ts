@@ -1,4 +1,4 @@
-import type { CapabilityRowInput, ModelOverrideInput } from '@cw/core';
+import type { CapabilityRowInput, ModelOverrideInput } from '@cw/core/plugin';
 
 const BASE_URL = 'https://opencode.ai/zen/v1';
 const SUMMARY = { 'reasoning.summary': 'auto' } as const;

@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { OPENMODEL_BODY_MATCH, OPENMODEL_BODY_STAGE, refineOpenModelBody } from './openmodel-build-body.js';
 import { OPENMODEL_ROWS } from './openmodel-capability-rows.js';
 

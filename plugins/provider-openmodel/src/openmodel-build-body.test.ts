@@ -1,4 +1,5 @@
-import { PluginRegistry, type LoadedPlugin, type WireBody } from '@cw/core';
+import { PluginRegistry } from '@cw/core';
+import type { LoadedPlugin, WireBody } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { OPENMODEL_BODY_MATCH, OPENMODEL_BODY_STAGE, refineOpenModelBody } from './openmodel-build-body.js';
 import { OPENMODEL_ROW } from './openmodel-capability-rows.js';

@@ -1,4 +1,4 @@
-import type { RouteMatch, WireBody } from '@cw/core';
+import type { RouteMatch, WireBody } from '@cw/core/plugin';
 import { isJsonObject } from '@cw/plugin-kit';
 import { OPENMODEL_ROW } from './openmodel-capability-rows.js';
 

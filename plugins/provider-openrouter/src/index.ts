@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { OPENROUTER_ROWS } from './openrouter-capability-rows.js';
 
 /** Registers the OpenRouter route. */

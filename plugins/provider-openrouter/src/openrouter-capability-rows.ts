@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 const THINKING_ON = { 'thinking.type': 'enabled' } as const;
 

@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { XAI_ROWS } from './xai-capability-rows.js';
 
 /** Registers the xAI route. */

@@ -1,4 +1,4 @@
-import type { CapabilityRowInput } from '@cw/core';
+import type { CapabilityRowInput } from '@cw/core/plugin';
 
 const XAI_REASONING: CapabilityRowInput['reasoning'] = {
   key_path: 'reasoning_effort',

@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { ZAI_ROWS } from './zai-capability-rows.js';
 
 /** Registers the Z.ai route. */

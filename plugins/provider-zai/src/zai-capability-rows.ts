@@ -1,4 +1,4 @@
-import type { CapabilityRowInput, ModelOverrideInput } from '@cw/core';
+import type { CapabilityRowInput, ModelOverrideInput } from '@cw/core/plugin';
 
 const THINKING_ON = { 'thinking.type': 'enabled', 'thinking.clear_thinking': false } as const;
 const THINKING_OFF = { 'thinking.type': 'disabled' } as const;

@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { register, WORKSPACE_TOOLS } from './index.js';
 import type { ToolImplementation } from './tool-types.js';

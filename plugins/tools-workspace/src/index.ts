@@ -1,4 +1,4 @@
-import type { PluginApi } from '@cw/core';
+import type { PluginApi } from '@cw/core/plugin';
 import { editFileTool } from './edit-file-tool.js';
 import { listDirectoryTool } from './list-directory-tool.js';
 import { readFileTool } from './read-file-tool.js';

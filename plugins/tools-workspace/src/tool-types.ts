@@ -1,6 +1,6 @@
-import type { ToolOutcome } from '@cw/core';
+import type { ToolOutcome } from '@cw/core/plugin';
 
-export type { ToolArguments, ToolContext, ToolImplementation, ToolLimits, ToolOutcome } from '@cw/core';
+export type { ToolArguments, ToolContext, ToolImplementation, ToolLimits, ToolOutcome } from '@cw/core/plugin';
 
 /** A successful outcome. */
 export function ok(content: string): ToolOutcome {

@@ -22,6 +22,7 @@ export default class ConfigGet extends Command {
     try {
       const { args, flags } = await this.parse(ConfigGet);
       const core = await import('@cw/core');
+      const { cwHome } = await import('@cw/core/home');
       const path = core.parseConfigKey(args.key);
       const field = core.formatConfigPath(path, core.configFieldNames());
       const known = core.knownFieldsAt(core.cwConfigSchema, path.slice(0, -1));
@@ -29,7 +30,7 @@ export default class ConfigGet extends Command {
       if (known !== undefined && typeof last === 'string' && !known.includes(last)) {
         throw new core.ConfigKeyError(`${field} is not a config field; accepted: ${known.join(', ')}`);
       }
-      const config = await core.loadConfig(core.cwHome());
+      const config = await core.loadConfig(cwHome());
       let value: unknown = config;
       for (const segment of path) {
         value =

@@ -21,6 +21,7 @@ export default class ConfigSet extends Command {
     try {
       const { args } = await this.parse(ConfigSet);
       const core = await import('@cw/core');
+      const { cwHome } = await import('@cw/core/home');
       const path = core.parseConfigKey(args.key);
       const { loadRegistry } = await import('../../load-runtime.js');
       // The loaded plugins' dialects, so a wrong dialect is answered with the ones that exist.
@@ -28,7 +29,7 @@ export default class ConfigSet extends Command {
       const value = readValue(args.value);
       const field = core.formatConfigPath(path, core.configFieldNames());
       const defaultRoute = (this.config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';
-      await core.editConfigFile(core.cwHome(), () => [{ path, value }], {
+      await core.editConfigFile(cwHome(), () => [{ path, value }], {
         dialectIds: registry.dialectIds,
         // Routes that must resolve: only problems at the field set (or around it) refuse the change,
         // so one broken route elsewhere does not block every other edit.

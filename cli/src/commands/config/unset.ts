@@ -15,10 +15,11 @@ export default class ConfigUnset extends Command {
     try {
       const { args } = await this.parse(ConfigUnset);
       const core = await import('@cw/core');
+      const { cwHome } = await import('@cw/core/home');
       const path = core.parseConfigKey(args.key);
       const field = core.formatConfigPath(path, core.configFieldNames());
       let present = false;
-      await core.editConfigFile(core.cwHome(), (current) => {
+      await core.editConfigFile(cwHome(), (current) => {
         present = valueAt(current, path) !== undefined;
         return present ? [{ path, value: undefined }] : [];
       });

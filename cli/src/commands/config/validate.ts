@@ -18,7 +18,8 @@ export default class ConfigValidate extends Command {
     try {
       const { flags } = await this.parse(ConfigValidate);
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       const text = await core.readConfigText(home);
       let problems: readonly import('@cw/core').ConfigProblem[] = [];
       if (text !== null) {

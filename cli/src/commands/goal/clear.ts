@@ -12,7 +12,8 @@ export default class GoalClear extends Command {
     try {
       await this.parse(GoalClear);
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       const { name: session, key } = await core.activeSession(home, process.cwd());
       const removed = await core.clearGoal(home, key);
       process.stdout.write(

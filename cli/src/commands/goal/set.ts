@@ -27,6 +27,7 @@ export default class GoalSet extends Command {
     try {
       const { args, flags } = await this.parse(GoalSet);
       const core = await import('@cw/core');
+      const { cwHome } = await import('@cw/core/home');
       const budget = flags['token-budget'];
       if (budget !== undefined && budget > core.MAX_GOAL_TOKEN_BUDGET)
         throw new core.GoalStateError(`--token-budget must be at most ${core.MAX_GOAL_TOKEN_BUDGET}`);
@@ -34,7 +35,7 @@ export default class GoalSet extends Command {
         throw new core.GoalStateError(`the goal text must be 1 to ${core.MAX_GOAL_TEXT} characters`);
       if (args.text === undefined && budget === undefined)
         throw new core.GoalStateError('give the goal text, --token-budget, or both');
-      const home = core.cwHome();
+      const home = cwHome();
       const { name: session, key } = await core.activeSession(home, process.cwd());
       const goal = await core.setGoal(home, key, {
         ...(args.text === undefined ? {} : { text: args.text }),

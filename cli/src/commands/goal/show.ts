@@ -15,7 +15,8 @@ export default class GoalShow extends Command {
     try {
       const { flags } = await this.parse(GoalShow);
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       const { name: session, key } = await core.activeSession(home, process.cwd());
       const goal = await core.readGoal(home, key);
       const view = goal === null ? null : core.goalView(goal);

@@ -69,7 +69,8 @@ export default class McpAdd extends Command {
         if (flags.cwd !== undefined) entry['cwd'] = flags.cwd;
       }
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       await core.addMcpServer(home, args.name, entry);
       const servers = await core.readMcpServers(home);
       const added = servers[args.name];

@@ -30,7 +30,8 @@ export default class McpList extends Command {
     try {
       const { flags } = await this.parse(McpList);
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       const servers = await core.readMcpServers(home);
       let snapshot = core.emptyMcpSnapshot();
       try {

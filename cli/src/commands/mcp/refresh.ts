@@ -23,7 +23,8 @@ export default class McpRefresh extends Command {
     try {
       const { args, flags } = await this.parse(McpRefresh);
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       const servers = await core.readMcpServers(home);
       if (args.name !== undefined) {
         const server = Object.hasOwn(servers, args.name) ? servers[args.name] : undefined;

@@ -22,7 +22,8 @@ export default class Sessions extends Command {
       const { flags } = await this.parse(Sessions);
       json = flags.json;
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       const { key, name: active } = await core.activeSession(home, process.cwd());
       const here = key.split('/')[0] ?? null;
       const rows = await core.listSessions(home, flags.all ? null : here);

@@ -11,7 +11,8 @@ export default class SkillsClear extends Command {
     try {
       await this.parse(SkillsClear);
       const core = await import('@cw/core');
-      const home = core.cwHome();
+      const { cwHome } = await import('@cw/core/home');
+      const home = cwHome();
       const { name: session, key } = await core.activeSession(home, process.cwd());
       const removed = await core.clearPendingSkill(home, key);
       process.stdout.write(

@@ -1,6 +1,7 @@
+import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
-import { TURN_STAGES, type TurnHooks } from '../../turn/turn-hooks.js';
+import { TURN_STAGES } from '../../turn/turn-hooks.js';
 import { readAutoRouteChoice, writeAutoRouteChoice, type AutoRouteChoice } from './auto-route-choice.js';
 import { classifyRoute } from './classify-route.js';
 import { AUTO_ROUTE } from './on-route.js';
@@ -44,7 +45,7 @@ export function onRoute(snapshot: CwSnapshot, routeId: string, made?: AutoRouteC
  * classifier route for each new prompt once it is resolved, and plans the turn on the answer; a
  * continuation stays on the latest choice; preview reports the classification it may not run.
  */
-export function applyAutoRoute(hooks: TurnHooks): void {
+export function applyAutoRoute(hooks: CoreTurnHooks): void {
   hooks.loadState.tapPromise(AUTO_ROUTE_FEATURE, async (snapshot, context) => {
     if (snapshot.config.route !== AUTO_ROUTE || context.waiting) return snapshot;
     const choice = context.fresh

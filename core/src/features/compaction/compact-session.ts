@@ -1,3 +1,4 @@
+import { turnHooksOf } from '../../turn/core-turn-types.js';
 import { TurnBlockedError } from '../../plan/turn-blocked-error.js';
 import type { SideRequestOptions } from '../../side-request/side-request.js';
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
@@ -30,7 +31,7 @@ export async function compactSession(
   if (!isCompactable(splitHistory(snapshot.session.messages, keep))) return null;
   // The state as a send reads it (waiting out a short update), checked by the same gates.
   const gated = async (): Promise<CwSnapshot> => {
-    const current = await snapshot.registry.turn.loadState.promise(snapshot, {
+    const current = await turnHooksOf(snapshot.registry).loadState.promise(snapshot, {
       home: options.home,
       fresh: false,
       waiting: true,

@@ -1,4 +1,4 @@
-import type { TurnHooks } from '../../turn/turn-hooks.js';
+import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { compactHistory } from './compact-history.js';
 import { compactionDue } from './compaction-due.js';
 
@@ -10,7 +10,7 @@ export const COMPACTION_FEATURE = 'compaction';
  * threshold is a transform preview reports and a send performs under the session lock, summarising
  * the older turns with a side request before the request goes out.
  */
-export function applyCompaction(hooks: TurnHooks): void {
+export function applyCompaction(hooks: CoreTurnHooks): void {
   hooks.transformsDue.tap(COMPACTION_FEATURE, (due, { snapshot, measured }) => {
     // A side request (the summary itself, a classification) never compacts.
     const words = snapshot.purpose === 'side' ? null : compactionDue(snapshot, measured);

@@ -1,6 +1,7 @@
+import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
-import { TURN_STAGES, type GateStop, type TurnHooks } from '../../turn/turn-hooks.js';
+import { TURN_STAGES, type GateStop } from '../../turn/turn-hooks.js';
 import { readGoalGate, readGoalGateWaiting, type GoalGate } from './goal-gate.js';
 import { recordGoalUsage } from './record-goal-usage.js';
 
@@ -35,7 +36,7 @@ export function goalStop(gate: GoalGate): GateStop | null {
  * whose budget is spent (side requests too, before anything else), adds each completed request's
  * tokens, and shows its state in the manifest.
  */
-export function applyGoal(hooks: TurnHooks): void {
+export function applyGoal(hooks: CoreTurnHooks): void {
   hooks.loadState.tapPromise(GOAL_FEATURE, async (snapshot, context) => {
     if (context.fresh) return withFeatureState(snapshot, GOAL_FEATURE, 'none');
     const { key } = snapshot.session;

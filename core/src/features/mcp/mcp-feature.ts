@@ -1,7 +1,8 @@
+import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import type { CwConfig } from '../../config/cw-config.js';
 import type { McpState } from '../../snapshot/snapshot.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
-import type { PrepareContext, TurnHooks } from '../../turn/turn-hooks.js';
+import type { PrepareContext } from '../../turn/turn-hooks.js';
 
 /** MCP's name among the features. */
 export const MCP_FEATURE = 'mcp';
@@ -14,7 +15,7 @@ const opened = new WeakMap<PrepareContext, () => Promise<void>>();
  * without connecting; a send starts the enabled servers once it is allowed to go, plans with what
  * they list now, runs their tools, and stops them when it ends.
  */
-export function applyMcp(hooks: TurnHooks): void {
+export function applyMcp(hooks: CoreTurnHooks): void {
   hooks.loadState.tapPromise(MCP_FEATURE, async (snapshot, context) => {
     if (context.waiting) return snapshot;
     return { ...snapshot, ...(await mcpPart(context.home, snapshot.config, snapshot.catalog)) };

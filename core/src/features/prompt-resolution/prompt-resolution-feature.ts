@@ -1,7 +1,8 @@
+import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { TurnBlockedError } from '../../plan/turn-blocked-error.js';
 import { safeErrorText } from '../../redaction/index.js';
 import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
-import { TURN_STAGES, type TurnHooks } from '../../turn/turn-hooks.js';
+import { TURN_STAGES } from '../../turn/turn-hooks.js';
 import { resolveTurnPrompt } from './resolve-turn-prompt.js';
 
 /** Prompt resolution's name among the features. */
@@ -13,7 +14,7 @@ export const PROMPT_RESOLUTION_FEATURE = 'prompt-resolution';
  * preview and send alike. Preview reports a failure in the manifest; a send stops on it before the
  * classifier or the provider is asked anything.
  */
-export function applyPromptResolution(hooks: TurnHooks): void {
+export function applyPromptResolution(hooks: CoreTurnHooks): void {
   hooks.prepareTurn.tapPromise(
     { name: PROMPT_RESOLUTION_FEATURE, stage: TURN_STAGES.promptResolution },
     async (draft, context) => {

@@ -1,7 +1,7 @@
+import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { safeIdentifier } from '../../redaction/index.js';
 import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
-import type { TurnHooks } from '../../turn/turn-hooks.js';
 import { loadPendingSkill, type PendingSkill } from './load-pending-skill.js';
 import { clearPendingSkill } from './pending-skill.js';
 
@@ -17,7 +17,7 @@ export function pendingSkillOf(snapshot: CwSnapshot): PendingSkill | null {
  * Skills (docs/skills.md) as a turn feature: the pending skill is read with the session (never
  * taken), wraps the next prompt when it is resolved, and is used up once that turn is saved.
  */
-export function applySkills(hooks: TurnHooks): void {
+export function applySkills(hooks: CoreTurnHooks): void {
   hooks.loadState.tapPromise(SKILLS_FEATURE, async (snapshot, context) => {
     const where = snapshot.workingContext;
     if (where === undefined || context.waiting) return snapshot;

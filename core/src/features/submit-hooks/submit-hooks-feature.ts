@@ -1,7 +1,8 @@
+import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { toolEnvironment } from '../../agent/tool-environment.js';
 import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
-import { TURN_STAGES, type TurnHooks } from '../../turn/turn-hooks.js';
+import { TURN_STAGES } from '../../turn/turn-hooks.js';
 import { runMessageSubmitHooks } from './message-submit-hooks.js';
 
 /** The submit hooks' name among the features. */
@@ -17,7 +18,7 @@ function hooksPending(snapshot: CwSnapshot): boolean {
  * after the goal allowed the turn and before the prompt is resolved; preview never runs a program,
  * so it reports them.
  */
-export function applySubmitHooks(hooks: TurnHooks): void {
+export function applySubmitHooks(hooks: CoreTurnHooks): void {
   hooks.gate.tap({ name: SUBMIT_HOOKS_FEATURE, stage: TURN_STAGES.submitHooks }, ({ snapshot, input, phase }) =>
     snapshot.purpose !== 'side' && input === 'prompt' && phase === 'plan' && hooksPending(snapshot)
       ? { reason: 'message-submit-hooks-not-executed', detail: null }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { unavailableManifest } from '../../../test/support/example-manifest.js';
+import { unavailableManifest } from '../../test/support/example-manifest.js';
 import { renderManifestTable, TABLE_WIDTH } from './render-manifest-table.js';
-import { REASON_LABELS } from './unavailable-reason.js';
+import { REASON_LABELS } from './reason-labels.js';
 
 const manifestWith = unavailableManifest;
 

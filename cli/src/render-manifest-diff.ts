@@ -1,8 +1,10 @@
-import type { JsonValue } from '../canonical/canonical-json.js';
-import { terminalSafe } from '../redaction/terminal-safe.js';
-import type { ManifestDiff } from './diff-manifests.js';
+import { type diffManifests, terminalSafe } from '@cw/core';
+import type { JsonValue } from '@cw/core/plugin';
 import { TABLE_WIDTH, type TableOptions } from './render-manifest-table.js';
 import { wrapWords } from './wrap-text.js';
+
+/** What diffManifests found, as the core returns it. */
+type ManifestDiff = ReturnType<typeof diffManifests>;
 
 const FIELD_INDENT = '  ';
 const VALUE_INDENT = '    ';

@@ -1,10 +1,10 @@
-import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { PluginRegistry } from './plugin-registry.js';
 import { safeErrorText } from '../redaction/safe-error-text.js';
 import { resolveRoute } from '../route/resolve-route.js';
-import { formatConfigPath } from './config-key-path.js';
-import { type ConfigProblem, describeFound } from './config-problems.js';
-import { type ConfigText, nodeAt, positionAt } from './config-text.js';
-import { type CwConfig, configFieldNames } from './cw-config.js';
+import { formatConfigPath } from '../config/config-key-path.js';
+import { type ConfigProblem, describeFound } from '../config/config-problems.js';
+import { type ConfigText, nodeAt, positionAt } from '../config/config-text.js';
+import { type CwConfig, configFieldNames } from '../config/cw-config.js';
 
 /**
  * What the schema cannot know and the loaded plugins can: each configured route's dialect is one a

@@ -1,5 +1,4 @@
 import type { ByteClasses } from './byte-classes.js';
-import type { BodyFacts } from './manifest-schema.js';
 
 // The offline rule: about 4 bytes a token, and a 5% margin on the whole-body total.
 const BYTES_PER_TOKEN = 4;
@@ -8,8 +7,23 @@ const MARGIN_PERCENT = 5;
 const SAFETY_HEADROOM_TOKENS = 1_024;
 const MIN_INPUT_BUDGET_TOKENS = 1_024;
 
-/** Offline token estimates per byte class; never a provider count. */
-export type TokenEstimates = BodyFacts['estimates'];
+/**
+ * Offline token estimates per byte class; never a provider count. The manifest reports them as they
+ * are (its `body.estimates`, manifest-schema.ts), so a field added here must be added there too.
+ */
+export interface TokenEstimates {
+  basis: 'offline-estimate';
+  system: number;
+  tool_schemas: number;
+  messages: number;
+  /** Subset of messages, for attribution; never added again. */
+  tool_results: number;
+  /** Subset of messages, for attribution; never added again. */
+  attachments: number;
+  framing: number;
+  /** ceil(body bytes / 4) plus a 5% margin, from the whole body. */
+  total_conservative: number;
+}
 
 /** Estimates each class as ceil(bytes / 4); the total is estimated from the whole body, plus the margin. */
 export function estimateTokens(classes: ByteClasses): TokenEstimates {

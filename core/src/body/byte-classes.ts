@@ -1,6 +1,6 @@
 import { canonicalBody, type CanonicalBody } from '../canonical/canonical-body.js';
 import { canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
-import type { BodyLayout, WireBody } from '../body/wire-body.js';
+import type { BodyLayout, WireBody } from './wire-body.js';
 
 /** Canonical JSON byte counts per region of a body. system + toolSchemas + messages + framing == body. */
 export interface ByteClasses {

@@ -1,7 +1,13 @@
-import { terminalSafe } from '../redaction/terminal-safe.js';
-import type { BodyFacts, RequestManifest, RouteFacts, SessionFacts, ToolFacts } from './manifest-schema.js';
+import { type ManifestReason, type RequestManifest, terminalSafe } from '@cw/core';
+import { REASON_LABELS } from './reason-labels.js';
 import { wrapWords } from './wrap-text.js';
-import { REASON_LABELS, type TokenizerReason, type UnavailableReason } from './unavailable-reason.js';
+
+// The manifest's sections as the table reads them: each one's exact form.
+type ExactOf<Section> = Extract<Section, { exact: unknown }>['exact'];
+type SessionFacts = RequestManifest['session'];
+type RouteFacts = ExactOf<RequestManifest['route']>;
+type ToolFacts = ExactOf<RequestManifest['tools']>;
+type BodyFacts = ExactOf<RequestManifest['body']>;
 
 /** Options for the human table. */
 export interface TableOptions {
@@ -131,7 +137,7 @@ export function renderManifestTable(manifest: RequestManifest, options: TableOpt
 function section<Facts>(
   table: TableWriter,
   title: string,
-  availability: { exact: Facts } | { unavailable: { reason: UnavailableReason; detail: string | null } },
+  availability: { exact: Facts } | { unavailable: { reason: ManifestReason; detail: string | null } },
   render: (facts: Facts) => void,
 ): void {
   table.heading(title);
@@ -411,7 +417,7 @@ function billingLabel(billing: RouteFacts['billing']): string {
   }
 }
 
-function tokenizerLabel(reason: TokenizerReason): string {
+function tokenizerLabel(reason: ManifestReason): string {
   return REASON_LABELS[reason];
 }
 
