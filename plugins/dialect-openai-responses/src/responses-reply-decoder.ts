@@ -9,6 +9,7 @@ import {
   providerError,
   stringAt,
 } from '@cw/plugin-kit';
+import { ResponsesTextParts } from './responses-text-parts.js';
 
 // The statuses of a response that ended with output: cut at the output cap is still a reply.
 const FINISHED_STATUSES = ['completed', 'incomplete'];
@@ -21,18 +22,22 @@ export function createResponsesDecoder(): ReplyDecoder {
 // The terminal event carries the whole response and its finish closes the reply; [DONE] adds nothing.
 class ResponsesDecoder extends WireEventDecoder {
   readonly #usage = new UsageTotals();
-  #streamedText = '';
+  readonly #text = new ResponsesTextParts();
   /** The reasoning items already sent as replay items, so the completed response does not repeat them. */
   readonly #replayed = new Set<string>();
 
   protected override onEvent(data: JsonValue): TurnEvent[] {
+    // Every event names its type; one whose type is new to cw (a hosted tool's, say) is skipped.
+    if (!isJsonObject(data) || typeof data['type'] !== 'string') return this.malformed();
     const type = stringAt(data, 'type');
     switch (type) {
-      case 'response.output_text.delta': {
-        const text = stringAt(data, 'delta');
-        this.#streamedText += text;
-        return text === '' ? [] : [{ type: 'text-delta', text }];
-      }
+      case 'response.output_item.added':
+        this.#text.added(data);
+        return [];
+      case 'response.output_text.delta':
+        return this.#text.delta(data);
+      case 'response.output_text.done':
+        return this.#text.done(data);
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
         const text = stringAt(data, 'delta');
@@ -40,7 +45,7 @@ class ResponsesDecoder extends WireEventDecoder {
       }
       case 'response.output_item.done':
         // The finished item: the one whose encrypted_content is whole (in output_item.added it may not be).
-        return this.#replay(objectAt(data, 'item'));
+        return [...this.#text.itemDone(data), ...this.#replay(objectAt(data, 'item'))];
       case 'response.completed':
       case 'response.incomplete':
         return [
@@ -68,19 +73,12 @@ class ResponsesDecoder extends WireEventDecoder {
 
   /**
    * What a whole response adds to the streamed events. Its function_call items are the tool calls
-   * (argument deltas are not read); its text completes the streamed text, which was already shown
-   * and so is kept when the two disagree; its reasoning items not already streamed are replay items.
+   * (argument deltas are not read); its message text is the reply's text, correcting the streamed
+   * text when the two disagree; its reasoning items not already streamed are replay items.
    */
   #response(response: JsonValue): TurnEvent[] {
     const output = arrayAt(response, 'output');
-    const text = output
-      .filter((item) => hasType(item, ['message']))
-      .map(messageText)
-      .join('');
-    const events: TurnEvent[] =
-      text.length > this.#streamedText.length && text.startsWith(this.#streamedText)
-        ? [{ type: 'text-delta', text: text.slice(this.#streamedText.length) }]
-        : [];
+    const events: TurnEvent[] = this.#text.complete(response);
     for (const item of output) {
       events.push(...this.#replay(item));
       if (!hasType(item, ['function_call'])) continue;
@@ -108,11 +106,4 @@ class ResponsesDecoder extends WireEventDecoder {
     this.#replayed.add(key);
     return [{ type: 'replay-item', item }];
   }
-}
-
-function messageText(item: JsonValue): string {
-  return arrayAt(item, 'content')
-    .filter((part) => hasType(part, ['output_text']))
-    .map((part) => stringAt(part, 'text'))
-    .join('');
 }
