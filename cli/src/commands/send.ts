@@ -15,22 +15,24 @@ export default class Send extends Command {
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
   static override usage =
-    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>|-]';
+    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tool-runs] [--prompt <text>|-]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
     '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
     '<%= config.bin %> send -n --prompt "start over on a new task"',
     'git diff | <%= config.bin %> send --prompt -',
     '<%= config.bin %> send --approval workspace --prompt "make the failing test pass"',
-    '<%= config.bin %> send --no-tools --json --blocking --prompt hello',
+    '<%= config.bin %> send --no-tool-runs --json --blocking --prompt hello',
     '<%= config.bin %> send',
   ];
   static override flags = { ...turnFlags, ...sendFlags };
 
   async run(): Promise<void> {
     this.parsed = true;
+    // oclif's parse empties this.argv: the words as typed are kept for the checks after it.
+    const argv = [...this.argv];
     // Set before parsing, so even a usage error is one JSON document on stdout.
-    let json = wordsBeforePrompt(this.argv).includes('--json');
+    let json = wordsBeforePrompt(argv).includes('--json');
     let streamed = false;
     let midLine = false;
     let interrupts = 0;
@@ -50,21 +52,30 @@ export default class Send extends Command {
       const line = await parseCommandLine<{
         json: boolean;
         blocking: boolean;
+        'no-tool-runs': boolean;
         'no-tools': boolean;
         'max-retries'?: string;
         'max-steps'?: string;
         approval?: string;
-      }>(this, Send, this.argv, SEND_USAGE);
+      }>(this, Send, argv, SEND_USAGE);
       const { promptFrom } = await import('../stdin-prompt.js');
       const args = {
         json: line.flags.json,
         entrypoint: line.flags.blocking ? ('blocking' as const) : ('streaming' as const),
-        noTools: line.flags['no-tools'],
+        noTools: line.flags['no-tool-runs'] || line.flags['no-tools'],
         ...sendLoopValues(line.flags, SEND_USAGE),
         prompt: await promptFrom(line.prompt, SEND_USAGE),
       };
       json = args.json;
       const core = await import('@cw/core');
+      const { trailingFlagWarning } = await import('../prompt-flag-warning.js');
+      const warning = trailingFlagWarning(argv);
+      if (warning !== null) process.stderr.write(`cw: ${core.terminalSafe(warning)}\n`);
+      if (line.flags['no-tools']) {
+        process.stderr.write(
+          `cw: ${core.terminalSafe('warning: --no-tools is now --no-tool-runs: the tools are still offered, and their calls are handed back, not run')}\n`,
+        );
+      }
       const { loadRuntimeForSend } = await import('../load-runtime.js');
       const { snapshot, home, registry } = await loadRuntimeForSend(this.config, line.choices, (moved) =>
         process.stderr.write(
@@ -196,7 +207,7 @@ export default class Send extends Command {
         notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
       } else if (sent.stopped === 'tool-calls-returned' && !args.json) {
         notice(
-          `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tools)`,
+          `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tool-runs)`,
         );
       } else if (sent.stopped === 'interrupted') {
         notice('interrupted: the calls that ran are saved, the rest are answered "not executed"; cw send continues');
