@@ -25,6 +25,10 @@ class ResponsesDecoder extends WireEventDecoder {
   readonly #text = new ResponsesTextParts();
   /** The reasoning items already sent as replay items, so the completed response does not repeat them. */
   readonly #replayed = new Set<string>();
+  /** The reasoning text streamed so far, which a whole response's reasoning items restate. */
+  #streamedReasoning = '';
+  /** The function calls already sent, by call id, so the completed response does not repeat them. */
+  readonly #callsSeen = new Set<string>();
 
   protected override onEvent(data: JsonValue): TurnEvent[] {
     // Every event names its type; one whose type is new to cw (a hosted tool's, say) is skipped.
@@ -41,11 +45,16 @@ class ResponsesDecoder extends WireEventDecoder {
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
         const text = stringAt(data, 'delta');
+        this.#streamedReasoning += text;
         return text === '' ? [] : [{ type: 'reasoning-delta', text }];
       }
       case 'response.output_item.done':
         // The finished item: the one whose encrypted_content is whole (in output_item.added it may not be).
-        return [...this.#text.itemDone(data), ...this.#replay(objectAt(data, 'item'))];
+        return [
+          ...this.#text.itemDone(data),
+          ...this.#replay(objectAt(data, 'item')),
+          ...this.#functionCall(objectAt(data, 'item')),
+        ];
       case 'response.completed':
       case 'response.incomplete':
         return [
@@ -72,26 +81,52 @@ class ResponsesDecoder extends WireEventDecoder {
   }
 
   /**
-   * What a whole response adds to the streamed events. Its function_call items are the tool calls
-   * (argument deltas are not read); its message text is the reply's text, correcting the streamed
+   * A finished function_call item as one whole tool call (argument deltas are not read). It comes in
+   * `response.output_item.done` and again in the completed response, whose output some servers leave
+   * empty: each call goes out once, known by its call id (or item id).
+   */
+  #functionCall(item: JsonValue): TurnEvent[] {
+    if (!hasType(item, ['function_call'])) return [];
+    const key = stringAt(item, 'call_id') || stringAt(item, 'id') || JSON.stringify(item);
+    if (this.#callsSeen.has(key)) return [];
+    this.#callsSeen.add(key);
+    const index = this.calls.nextIndex;
+    return [
+      ...this.calls.start(index, stringAt(item, 'call_id'), stringAt(item, 'name')),
+      ...this.calls.delta(index, stringAt(item, 'arguments')),
+      ...this.calls.end(index),
+    ];
+  }
+
+  /**
+   * What a whole response adds to the streamed events. Its function_call items not already read are
+   * the tool calls; its message text is the reply's text, correcting the streamed
    * text when the two disagree; its reasoning items not already streamed are replay items.
    */
   #response(response: JsonValue): TurnEvent[] {
     const output = arrayAt(response, 'output');
-    const events: TurnEvent[] = this.#text.complete(response);
-    for (const item of output) {
-      events.push(...this.#replay(item));
-      if (!hasType(item, ['function_call'])) continue;
-      const index = this.calls.nextIndex;
-      events.push(
-        ...this.calls.start(index, stringAt(item, 'call_id'), stringAt(item, 'name')),
-        ...this.calls.delta(index, stringAt(item, 'arguments')),
-        ...this.calls.end(index),
-      );
-    }
+    const events: TurnEvent[] = [...this.#reasoningNotStreamed(output), ...this.#text.complete(response)];
+    for (const item of output) events.push(...this.#replay(item), ...this.#functionCall(item));
     const usage = objectAt(response, 'usage');
     events.push(...this.#usage.report(usage['input_tokens'], usage['output_tokens']));
     return events;
+  }
+
+  /**
+   * The reasoning text of a whole response's reasoning items (summary and reasoning text parts) that
+   * no delta carried: all of it for a blocking reply, so it reads as the streamed one does.
+   */
+  #reasoningNotStreamed(output: readonly JsonValue[]): TurnEvent[] {
+    const whole = output
+      .filter((item) => hasType(item, ['reasoning']))
+      .map((item) =>
+        [...partsText(item, 'summary', 'summary_text'), ...partsText(item, 'content', 'reasoning_text')].join(''),
+      )
+      .join('');
+    if (whole.length <= this.#streamedReasoning.length || !whole.startsWith(this.#streamedReasoning)) return [];
+    const text = whole.slice(this.#streamedReasoning.length);
+    this.#streamedReasoning = whole;
+    return [{ type: 'reasoning-delta', text }];
   }
 
   /**
@@ -106,4 +141,11 @@ class ResponsesDecoder extends WireEventDecoder {
     this.#replayed.add(key);
     return [{ type: 'replay-item', item }];
   }
+}
+
+/** The text of the parts of `type` in an item's `key` array. */
+function partsText(item: JsonValue, key: string, type: string): string[] {
+  return arrayAt(item, key)
+    .filter((part) => hasType(part, [type]))
+    .map((part) => stringAt(part, 'text'));
 }
