@@ -460,5 +460,10 @@ describe('chat decoder: events of no known chunk shape', () => {
     const reply = decode(stream([chunk({ content: 'a' }), { usage: { prompt_tokens: 1, completion_tokens: 1 } }]));
     expect(reply.malformedAt).toBeNull();
     expect(decode(stream([{ error: { message: 'boom' } }])).malformedAt).toBeNull();
+    const nullChoices = decode(
+      stream([chunk({ content: 'a' }), { choices: null, usage: { prompt_tokens: 2, completion_tokens: 1 } }]),
+    );
+    expect(nullChoices.malformedAt).toBeNull();
+    expect(nullChoices.reply().usage).toEqual({ input_tokens: 2, output_tokens: 1 });
   });
 });

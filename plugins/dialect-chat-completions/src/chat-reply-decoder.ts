@@ -93,7 +93,8 @@ function isChunk(data: JsonValue): boolean {
   if (!isJsonObject(data)) return false;
   const choices = data['choices'];
   if (Array.isArray(choices)) return choices.every(isJsonObject);
-  return choices === undefined && (isJsonObject(data['error']) || isJsonObject(data['usage']));
+  // Some servers send the usage chunk with `choices: null` rather than an empty array.
+  return (choices === undefined || choices === null) && (isJsonObject(data['error']) || isJsonObject(data['usage']));
 }
 
 /** Reply and reasoning text of a stream delta or a whole message: both use `content` and `reasoning_content`. */
