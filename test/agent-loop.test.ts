@@ -263,7 +263,7 @@ describe('the agent loop fixes a bug, on every dialect', () => {
 });
 
 describe('approval postures', () => {
-  for (const flags of [['--approval', 'never'], ['--no-tools']]) {
+  for (const flags of [['--approval', 'never'], ['--no-tool-runs']]) {
     it(`${flags.join(' ')}: one request, the call is stored unrun, and the next prompt answers it "not executed"`, async () => {
       const model = await models.model('chat-completions', { reply: { calls: [editMath('call_e')] } });
       const { ws } = await makeWorkspace();

@@ -105,6 +105,41 @@ describe('-r/--route, -m/--model and --reasoning: preview and send plan the same
     );
   });
 
+  it('a flag typed after --prompt is prompt text: preview and send say so on stderr and send the prompt as typed', async () => {
+    const model = await models.model('chat-completions', { reply: { text: 'done' } });
+    const home = await twoRouteHome(model);
+    const env = models.envFor(home);
+    const warning =
+      'cw: warning: -r at the end of the prompt was read as prompt text, not as a flag; flags go before --prompt\n';
+    const previewed = await runCwChild(['preview-request', 'json', '--prompt', 'hi', '-r', 'other'], env);
+    expect(previewed.code, previewed.stderr).toBe(0);
+    expect(previewed.stderr).toBe(warning);
+    const manifest = JSON.parse(previewed.stdout) as Manifest;
+    expect(manifest.session['requested_route']).toBe('fault');
+    const sent = await runCwChild(['send', '--prompt', 'hi', '-r', 'other'], env);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toBe(warning);
+    // The prompt went as typed, on the configured route, in the body the preview hashed.
+    const body = JSON.parse(model.requests[0]?.received.body ?? '{}') as { model: string; messages: unknown[] };
+    expect(body.model).toBe('m');
+    expect(JSON.stringify(body.messages.at(-1))).toContain('"hi -r other"');
+    expect(model.requests[0]?.canonicalSha256).toBe(manifest.body.exact?.body_sha256);
+    // Flags before --prompt, or inside one quoted prompt word, draw no warning.
+    const quiet = await runCwChild(['preview-request', 'json', '--prompt', 'what does -r mean'], env);
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('--no-tool-runs is in the help and --no-tools is not; the old name still works, with a warning', async () => {
+    const help = await runCwChild(['send', '--help'], {});
+    expect(help.stdout).toContain('--no-tool-runs');
+    expect(help.stdout).not.toContain('--no-tools');
+    const model = await models.model('chat-completions', { reply: { text: 'done' } });
+    const env = models.envFor(await twoRouteHome(model));
+    const sent = await runCwChild(['send', '--no-tools', '--prompt', 'hi'], env);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toContain('cw: warning: --no-tools is now --no-tool-runs');
+  });
+
   it('every flag is in the help, in a FLAGS section', async () => {
     for (const command of ['send', 'preview-request']) {
       const help = await runCwChild([command, '--help'], {});

@@ -25,6 +25,8 @@ interface Wire {
   readonly errors: string[][];
   readonly completeJson: unknown;
   readonly wrongJson: unknown;
+  /** A stream with one event of no known shape (at position 2), then the dialect's terminal event. */
+  readonly noShape: string[];
   readonly contentType?: string;
   readonly empty?: string[];
 }
@@ -42,12 +44,14 @@ const WIRE: Record<Dialect, Wire> = {
     errors: [[data(geminiChunk('par')), data({ error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } })]],
     completeJson: geminiChunk('all good', 'STOP'),
     wrongJson: { choices: [{ message: { content: 'all good' } }] },
+    noShape: [data(geminiChunk('all ')), data({ foo: 'bar' }), data(geminiChunk('good', 'STOP'))],
   },
   'ollama-chat': {
     complete: [ollamaLine('all '), ollamaLine('good'), ollamaLine('', true)],
     errors: [[ollamaLine('par'), `${JSON.stringify({ error: 'model runner has unexpectedly stopped' })}\n`]],
     completeJson: { model: 'm', message: { role: 'assistant', content: 'all good' }, done: true, done_reason: 'stop' },
     wrongJson: { model: 'm', message: { role: 'assistant', content: 'all good' }, done: false },
+    noShape: [ollamaLine('all '), '{"foo":"bar"}\n', ollamaLine('good', true)],
     contentType: 'application/x-ndjson',
     empty: ['\n', '\n'],
   },
@@ -65,6 +69,11 @@ const WIRE: Record<Dialect, Wire> = {
     ],
     completeJson: { choices: [{ message: { role: 'assistant', content: 'all good' }, finish_reason: 'stop' }] },
     wrongJson: { result: 'all good' },
+    noShape: [
+      data({ choices: [{ delta: { content: 'all ' } }] }),
+      data({ foo: 'bar', choices: 'x' }),
+      'data: [DONE]\n\n',
+    ],
   },
   'anthropic-messages': {
     complete: [
@@ -92,6 +101,14 @@ const WIRE: Record<Dialect, Wire> = {
       stop_reason: 'end_turn',
     },
     wrongJson: { content: 'all good' },
+    noShape: [
+      data(
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'all ' } },
+        'content_block_delta',
+      ),
+      data({ foo: 'bar' }),
+      data({ type: 'message_stop' }, 'message_stop'),
+    ],
   },
   'openai-responses': {
     complete: [
@@ -116,6 +133,11 @@ const WIRE: Record<Dialect, Wire> = {
     ],
     completeJson: null,
     wrongJson: { output: 'all good' },
+    noShape: [
+      data({ type: 'response.output_text.delta', delta: 'all ' }),
+      data({ foo: 'bar' }),
+      data({ type: 'response.completed', response: { status: 'completed', output: [] } }),
+    ],
   },
 };
 
@@ -203,6 +225,13 @@ describe('dispatch against a misbehaving provider', () => {
         fault.server.next(json(200, WIRE[dialect].wrongJson));
         const run = await failsClosed(dialect, ['--blocking']);
         expect(run.stderr).toContain('does not have the shape of a');
+      });
+
+      it('a stream event of no known shape is malformed: named by its position, never its content', async () => {
+        fault.server.next(stream(dialect, ...WIRE[dialect].noShape));
+        const run = await failsClosed(dialect, []);
+        expect(run.stderr).toContain(`event 2 of the provider's reply does not have the shape of a ${dialect} event`);
+        expect(run.stderr).not.toMatch(/foo|bar/);
       });
 
       it('--json prints the failure as a JSON object on stdout', async () => {

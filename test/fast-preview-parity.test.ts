@@ -109,6 +109,9 @@ const FAST: readonly [string, readonly string[], Setup, string?][] = [
   ['an empty --prompt', ['preview-request', 'json', '--prompt', ''], {}],
   ['--prompt=', ['preview-request', 'json', '--prompt=hi', 'there'], {}],
   ['--help inside the prompt', ['preview-request', 'json', '--prompt', 'what', 'does', '--help', 'do'], {}],
+  ['a route flag after the prompt', ['preview-request', 'json', '--prompt', 'hi', '-r', 'zai'], {}],
+  ['--reasoning after the prompt, the table', ['preview-request', '--prompt', 'hi', '--reasoning', 'high'], {}],
+  ['--json after the prompt', ['preview-request', '--prompt', 'hi', '--json'], {}],
   ['a fenced prompt', ['preview-request', 'json', '--', '--prompt', '--help', '-h'], {}],
   [
     'a config with an error',
@@ -194,6 +197,11 @@ describe('cw preview-request without oclif', () => {
     expect(refused.fast.code).toBe(1);
     expect(JSON.parse(refused.fast.stdout)).toHaveProperty('error');
     expect(refused.fast.stderr).toMatch(/^cw: config\.json/);
+    const late = await bothWays(['preview-request', 'json', '--prompt', 'hi', '-r', 'zai'], plain);
+    expect(late.fast.stderr).toBe(
+      'cw: warning: -r at the end of the prompt was read as prompt text, not as a flag; flags go before --prompt\n',
+    );
+    expect(JSON.parse(late.fast.stdout)).toMatchObject({ session: { requested_route: 'deepseek' } });
     const help = await bothWays(['preview-request', 'json', '--prompt', 'what', 'does', '--help', 'do'], plain);
     expect(help.fast.code).toBe(0);
     expect(help.fast.stdout).toContain('"schema_version"');

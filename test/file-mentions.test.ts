@@ -65,7 +65,7 @@ describe('file mentions', () => {
     expect(body.prompt_files).toEqual({ text_file_count: 2, attached_image_count: 0, stripped_image_count: 0 });
     expect(body.attachment_count).toBe(0);
 
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', prompt], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', prompt], env, { cwd: ws });
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(model.problems).toEqual([]);
@@ -97,7 +97,7 @@ describe('file mentions', () => {
     const table = await runCwChild(['preview-request', '--prompt', prompt], env, { cwd: ws });
     expect(table.stdout).toMatch(/images left out +1 \(the route takes no images\)/);
 
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', prompt], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', prompt], env, { cwd: ws });
     expect(sent.code).toBe(0);
     expect(model.requests[0]?.canonicalSha256).toBe(body.body_sha256);
     expect(userTextOf(model.requests[0]?.view.body ?? {})).toBe(
@@ -123,7 +123,7 @@ describe('file mentions', () => {
     expect(body.attachment_count).toBe(1);
     expect(body.attachment_canonical_json_bytes).toBeGreaterThan(PNG.toString('base64').length);
 
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', prompt], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', prompt], env, { cwd: ws });
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(model.requests[0]?.canonicalSha256).toBe(body.body_sha256);
@@ -160,7 +160,7 @@ describe('file mentions', () => {
       expect(preview.stdout).not.toContain(ws);
       expect(await homeBytes(home)).toEqual(before);
 
-      const sent = await runCwChild(['send', '--no-tools', '--prompt', prompt], env, { cwd: ws });
+      const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', prompt], env, { cwd: ws });
       expect(sent.code).toBe(1);
       expect(sent.stderr.startsWith(`cw: this turn cannot be sent: prompt-resolution-failed (${detail}`)).toBe(true);
       expect(sent.stderr).not.toContain(ws);

@@ -86,7 +86,7 @@ describe('message_submit hooks', () => {
     const home = await models.home(model, { hooks: { message_submit: [hook(ws, 'keep'), hook(ws, 'rewrite')] } });
     const env = models.envFor(home);
     // The typed prompt mentions a missing file; the hook rewrites it to one that exists.
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', 'read @secret.txt'], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', 'read @secret.txt'], env, { cwd: ws });
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(model.problems).toEqual([]);
@@ -101,7 +101,7 @@ describe('message_submit hooks', () => {
     const model = await models.model('chat-completions', { reply: { text: 'never sent' } });
     const home = await models.home(model, { hooks: { message_submit: [hook(ws, 'keep')] } });
     const before = await homeBytes(home);
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', 'read @secret.txt'], models.envFor(home), {
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', 'read @secret.txt'], models.envFor(home), {
       cwd: ws,
     });
     expect(sent.code).toBe(1);
@@ -133,7 +133,7 @@ describe('message_submit hooks', () => {
       const model = await models.model('chat-completions', { reply: { text: 'never sent' } });
       const home = await models.home(model, { hooks: { message_submit: [hook(ws, name, 300)] } });
       const before = await homeBytes(home);
-      const sent = await runCwChild(['send', '--no-tools', '--prompt', 'hello'], models.envFor(home), { cwd: ws });
+      const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', 'hello'], models.envFor(home), { cwd: ws });
       expect(sent.code).toBe(1);
       expect(sent.stderr).toMatch(message);
       expect(sent.stderr).not.toContain('sk-live');

@@ -66,7 +66,7 @@ describe('project instructions and turn context', () => {
     const base = await runCwChild(['preview-request', 'base-prompt'], env, { cwd });
     expect(base.stdout).toBe(BUNDLED_BASE_PROMPT);
 
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', PROMPT], env, { cwd });
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(model.problems).toEqual([]);
@@ -92,7 +92,7 @@ describe('project instructions and turn context', () => {
     const body = bodyOf(JSON.parse(preview.stdout) as RequestManifest);
     expect(body.system_prompt.assembly).toBe('base-only');
     expect(body.system_prompt.layers.map((layer) => layer.layer_kind)).toEqual(['base']);
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', PROMPT], env, { cwd: ws });
     expect(sent.code).toBe(0);
     expect(systemTextOf(model.requests[0]?.view.body ?? {})).toBe(BUNDLED_BASE_PROMPT);
   });
@@ -110,7 +110,7 @@ describe('project instructions and turn context', () => {
     expect(body.system_prompt.assembly).toBe('base-with-runtime-additions');
     expect(body.system_prompt.layers.map((layer) => layer.layer_kind)).toEqual(['base', 'turn-context']);
 
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', PROMPT], env, { cwd });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', PROMPT], env, { cwd });
     expect(sent.code).toBe(0);
     expect(model.requests[0]?.canonicalSha256).toBe(body.body_sha256);
     const system = systemTextOf(model.requests[0]?.view.body ?? {});

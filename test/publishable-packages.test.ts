@@ -108,12 +108,16 @@ describe('the plugin template', () => {
   it('stands alone: its own scripts, compiler settings and pinned tools, and cw packages at their published versions', async () => {
     const folder = join(REPO_ROOT, 'plugin-template');
     const pjson = await readJson<PackageJson>(join(folder, 'package.json'));
-    expect(pjson.scripts?.['build']).toBe('tsc -p tsconfig.json');
+    expect(pjson.scripts?.['build']).toBe('tsc -p tsconfig.json && npm run bundle');
+    expect(pjson.scripts?.['bundle']).toMatch(/^esbuild dist\/index\.js --bundle .*--outfile=dist\/plugin\.js$/);
     expect(pjson.scripts?.['test']).toBe('vitest run');
-    expect(pjson.cw).toEqual({ apiVersion: PLUGIN_API_VERSION, register: './dist/index.js' });
+    expect(pjson.cw).toEqual({ apiVersion: PLUGIN_API_VERSION, register: './dist/plugin.js' });
+    // The kit is bundled into dist/plugin.js: a tarball of the plugin needs nothing from a registry.
+    expect(pjson.dependencies ?? {}).toEqual({});
+    expect(pjson.files).toEqual(['dist/plugin.js']);
     // Private in the repository, so publishing the workspaces never publishes the placeholder name.
     expect(pjson.private).toBe(true);
-    for (const tool of ['typescript', 'vitest', '@types/node']) {
+    for (const tool of ['typescript', 'vitest', '@types/node', 'esbuild']) {
       expect(pjson.devDependencies?.[tool], tool).toMatch(EXACT_VERSION);
     }
     const rootDev = (await readJson<PackageJson>(join(REPO_ROOT, 'package.json'))).devDependencies ?? {};

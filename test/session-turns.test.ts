@@ -64,8 +64,8 @@ describe('a conversation over several cw send turns', () => {
         ] as const;
       });
 
-    // --no-tools: the calls are handed back unrun, as with the `never` posture.
-    expect((await runCw(['send', '--no-tools', '--blocking', '--prompt', 'read the readme'])).exitCode).toBe(0);
+    // --no-tool-runs: the calls are handed back unrun, as with the `never` posture.
+    expect((await runCw(['send', '--no-tool-runs', '--blocking', '--prompt', 'read the readme'])).exitCode).toBe(0);
     expect(
       (await readSession(folder, await workspaceSession(folder))).map((message) => withoutRequestHash({ ...message })),
     ).toEqual([

@@ -104,7 +104,7 @@ describe('cw skills', () => {
     expect(first.body.exact.body_sha256).not.toBe(plain.body.exact.body_sha256);
     expect(second.body.exact.body_sha256).toBe(first.body.exact.body_sha256);
 
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', 'check my change'], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', 'check my change'], env, { cwd: ws });
     expect(sent.code, sent.stderr).toBe(0);
     expect(model.requests[0]?.canonicalSha256).toBe(first.body.exact.body_sha256);
     const wrapped = '<skill name="review">\nLook for missing tests.\n</skill>\n\ncheck my change';
@@ -114,7 +114,7 @@ describe('cw skills', () => {
     // Used up: the next prompt goes as typed.
     const after = await preview(home, env, ws, 'again');
     expect(after.session.pending_skill).toBeNull();
-    expect((await runCwChild(['send', '--no-tools', '--prompt', 'again'], env, { cwd: ws })).code).toBe(0);
+    expect((await runCwChild(['send', '--no-tool-runs', '--prompt', 'again'], env, { cwd: ws })).code).toBe(0);
     expect(lastUserText(model.requests[1]?.view.body ?? {})).toBe('again');
     expect(model.problems).toEqual([]);
   });
@@ -123,7 +123,7 @@ describe('cw skills', () => {
     const { ws, model, home, env } = await setUp();
     expect((await runCwChild(['skills', 'use', 'tidy'], env, { cwd: ws })).code).toBe(0);
     // The scripted model has no step for this request, so the turn fails.
-    const sent = await runCwChild(['send', '--no-tools', '--max-retries', '0', '--prompt', 'go'], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--max-retries', '0', '--prompt', 'go'], env, { cwd: ws });
     expect(sent.code).toBe(1);
     expect(model.requests).toHaveLength(0);
     await expect(readFile(join(await sessionsFolder(home, ws), 'default.json'), 'utf8')).rejects.toThrow('ENOENT');
@@ -147,7 +147,7 @@ describe('cw skills', () => {
       });
     }
     const before = await homeBytes(home);
-    const sent = await runCwChild(['send', '--no-tools', '--prompt', 'go'], env, { cwd: ws });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', 'go'], env, { cwd: ws });
     expect(sent.code).toBe(1);
     expect(sent.stderr).toContain('prompt-resolution-failed');
     expect(sent.stderr).toContain('the pending skill tidy');

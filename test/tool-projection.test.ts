@@ -131,6 +131,29 @@ describe('one catalog, projected per route', () => {
     );
   });
 
+  it('a record whose string key schema carries a description is sent on the routes that refuse propertyNames', () => {
+    // What zod 4 writes for z.record(z.string().describe(…), …): the key schema is always true.
+    const record = mcpTool('set_labels', {
+      type: 'object',
+      properties: {
+        labels: {
+          type: 'object',
+          propertyNames: { type: 'string', description: 'A label name.' },
+          additionalProperties: { type: 'string' },
+        },
+      },
+      required: ['labels'],
+    });
+    for (const routeId of ['moonshot', 'kimi-code-k3', 'moonshot-k3', 'gemini']) {
+      const { prepared } = validatedPreview(on(routeId, [record]), 'hello', 'streaming');
+      const outcome = prepared?.projection.outcomes.find((entry) => entry.name === 'set_labels');
+      expect(outcome?.outcome, routeId).toBe('relaxed');
+      expect(outcome?.outcome === 'relaxed' ? outcome.rules : [], routeId).toContain('drop-string-property-names');
+      expect(JSON.stringify(prepared?.body), routeId).toContain('set_labels');
+      expect(JSON.stringify(prepared?.body), routeId).not.toContain('propertyNames');
+    }
+  });
+
   it('on an OpenAI-compatible route the same catalog is exact, and sent as authored', () => {
     for (const routeId of ['deepseek', 'openrouter', 'vllm']) {
       const { prepared } = validatedPreview(on(routeId, catalog), 'hello', 'streaming');

@@ -42,7 +42,11 @@ export const sendFlags = {
     summary: 'What tool calls may do: never, read-only, workspace, ask.',
     helpValue: '<posture>',
   }),
-  'no-tools': Flags.boolean({ summary: 'One request; tool calls are handed back, not run.' }),
+  'no-tool-runs': Flags.boolean({
+    summary: 'One request: the tools are offered, and any calls are handed back, not run (as --approval never).',
+  }),
+  // The old name: it read as "offer no tools", which it never did. Still accepted, with a warning.
+  'no-tools': Flags.boolean({ hidden: true, summary: 'Old name of --no-tool-runs.' }),
 };
 
 /** A parsed command line: oclif's flags, the words that were not flags, in order, and the prompt. */

@@ -55,6 +55,7 @@ export type FlagWord =
   | '--max-retries'
   | '--max-steps'
   | '--approval'
+  | '--no-tool-runs'
   | '--no-tools';
 
 /** What a command accepts: its flag words and the usage line its errors end with. */
@@ -78,9 +79,17 @@ export const PREVIEW_REQUEST_GRAMMAR: Grammar = {
   usage: PREVIEW_REQUEST_USAGE,
 };
 
-/** Grammar of `cw send`: `--json`, `--blocking`, `--max-retries N`, and the agent loop's `--max-steps N`, `--approval P`, `--no-tools`. */
+/** Grammar of `cw send`: `--json`, `--blocking`, `--max-retries N`, and the agent loop's `--max-steps N`, `--approval P`, `--no-tool-runs` (old name `--no-tools`). */
 export const SEND_GRAMMAR: Grammar = {
-  flags: new Set<FlagWord>(['--json', '--blocking', '--max-retries', '--max-steps', '--approval', '--no-tools']),
+  flags: new Set<FlagWord>([
+    '--json',
+    '--blocking',
+    '--max-retries',
+    '--max-steps',
+    '--approval',
+    '--no-tool-runs',
+    '--no-tools',
+  ]),
   usage: SEND_USAGE,
 };
 
@@ -95,7 +104,7 @@ export interface ParsedArgs {
   maxSteps: number | undefined;
   /** `--approval P`, when given. */
   approval: Posture | undefined;
-  /** `--no-tools`: one request, tool calls handed back unrun. */
+  /** `--no-tool-runs` (or its old name `--no-tools`): one request, the tools offered, calls handed back unrun. */
   noTools: boolean;
   prompt: string | undefined;
 }
@@ -129,6 +138,7 @@ const EFFECTS: ReadonlyMap<FlagWord, Effect> = new Map<FlagWord, Effect>([
   ['--max-retries', 'max-retries'],
   ['--max-steps', 'max-steps'],
   ['--approval', 'approval'],
+  ['--no-tool-runs', 'no-tools'],
   ['--no-tools', 'no-tools'],
 ]);
 
@@ -186,6 +196,15 @@ export function splitAtPrompt(
   const before = argv.slice(0, at > 0 && argv[at - 1] === '--' ? at - 1 : end);
   if (before.includes('--')) throw new UsageError(UNKNOWN_ARGUMENT, usage);
   return { before, prompt: at === -1 ? undefined : promptText(argv.slice(at), usage) };
+}
+
+/** The words that make the prompt (`--prompt=TEXT` gives TEXT as the first), or undefined without `--prompt`. */
+export function promptWords(argv: readonly string[]): readonly string[] | undefined {
+  const at = argv.findIndex((word) => isPromptFlag(word));
+  if (at === -1) return undefined;
+  const flag = argv[at] ?? '';
+  const rest = argv.slice(at + 1);
+  return flag === PROMPT_FLAG ? rest : [flag.slice(PROMPT_EQUALS.length), ...rest];
 }
 
 /** The words before `--prompt` (all of them when there is none), for checks made before parsing. */

@@ -30,6 +30,9 @@ export async function runPreview(
     const line = await parse();
     const output = previewOutputOf(line.order, line.prompt !== undefined, PREVIEW_REQUEST_USAGE);
     const core = await import('@cw/core');
+    const { trailingFlagWarning } = await import('./prompt-flag-warning.js');
+    const warning = trailingFlagWarning(argv);
+    if (warning !== null) process.stderr.write(`cw: ${core.terminalSafe(warning)}\n`);
     if (output === 'base-prompt') {
       process.stdout.write(core.BUNDLED_BASE_PROMPT);
       return;

@@ -42,7 +42,7 @@ export interface AgentStep {
 export type LoopStop =
   /** The model answered without calling a tool. */
   | 'answered'
-  /** The model called tools and the posture (`never`, or --no-tools) hands them back unrun. */
+  /** The model called tools and the posture (`never`, or --no-tool-runs) hands them back unrun. */
   | 'tool-calls-returned'
   /** The step limit was reached after running the last step's tools; the session awaits continuation. */
   | 'step-limit'

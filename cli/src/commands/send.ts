@@ -14,14 +14,14 @@ export default class Send extends Command {
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
   static override usage =
-    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>|-]';
+    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tool-runs] [--prompt <text>|-]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
     '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
     '<%= config.bin %> send -n --prompt "start over on a new task"',
     'git diff | <%= config.bin %> send --prompt -',
     '<%= config.bin %> send --approval workspace --prompt "make the failing test pass"',
-    '<%= config.bin %> send --no-tools --json --blocking --prompt hello',
+    '<%= config.bin %> send --no-tool-runs --json --blocking --prompt hello',
     '<%= config.bin %> send --approval workspace --output-format stream-json --prompt "fix the test" | jq -c .',
     '<%= config.bin %> send',
   ];
@@ -29,8 +29,10 @@ export default class Send extends Command {
 
   async run(): Promise<void> {
     this.parsed = true;
+    // oclif's parse empties this.argv: the words as typed are kept for the checks after it.
+    const argv = [...this.argv];
     // Set before parsing, so even a usage error is printed as the script asked (a JSON document or line).
-    let format = outputFormatOfWords(wordsBeforePrompt(this.argv));
+    let format = outputFormatOfWords(wordsBeforePrompt(argv));
     let streamed = false;
     let midLine = false;
     let interrupts = 0;
@@ -51,22 +53,31 @@ export default class Send extends Command {
         json: boolean;
         'output-format'?: string;
         blocking: boolean;
+        'no-tool-runs': boolean;
         'no-tools': boolean;
         'max-retries'?: string;
         'max-steps'?: string;
         approval?: string;
-      }>(this, Send, this.argv, SEND_USAGE);
+      }>(this, Send, argv, SEND_USAGE);
       const { promptFrom } = await import('../stdin-prompt.js');
       const { outputFormatOf } = await import('../output-format.js');
       const args = {
         format: outputFormatOf(line.flags, SEND_USAGE),
         entrypoint: line.flags.blocking ? ('blocking' as const) : ('streaming' as const),
-        noTools: line.flags['no-tools'],
+        noTools: line.flags['no-tool-runs'] || line.flags['no-tools'],
         ...sendLoopValues(line.flags, SEND_USAGE),
         prompt: await promptFrom(line.prompt, SEND_USAGE),
       };
       format = args.format;
       const core = await import('@cw/core');
+      const { trailingFlagWarning } = await import('../prompt-flag-warning.js');
+      const warning = trailingFlagWarning(argv);
+      if (warning !== null) process.stderr.write(`cw: ${core.terminalSafe(warning)}\n`);
+      if (line.flags['no-tools']) {
+        process.stderr.write(
+          `cw: ${core.terminalSafe('warning: --no-tools is now --no-tool-runs: the tools are still offered, and their calls are handed back, not run')}\n`,
+        );
+      }
       const { streamJsonLine, resultLine } = await import('../stream-json.js');
       // One JSON object per line; a line is whole before the next is started.
       const writeLine = (value: unknown): void => {
@@ -207,7 +218,7 @@ export default class Send extends Command {
         notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
       } else if (sent.stopped === 'tool-calls-returned' && args.format === 'text') {
         notice(
-          `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tools)`,
+          `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tool-runs)`,
         );
       } else if (sent.stopped === 'interrupted') {
         notice('interrupted: the calls that ran are saved, the rest are answered "not executed"; cw send continues');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
+import type { CoreTurnHooks, CoreTurnTypes } from '../turn/core-turn-types.js';
 import { TURN_STAGES, TurnHooks } from '../turn/turn-hooks.js';
 import { pluginTurnHooks } from './plugin-turn-hooks.js';
 
@@ -7,7 +8,7 @@ const snapshot = { features: {} } as unknown as CwSnapshot;
 
 describe('pluginTurnHooks', () => {
   it('names every tap after the plugin and puts a stageless gate after the built-in ones', () => {
-    const turn = new TurnHooks();
+    const turn: CoreTurnHooks = new TurnHooks<CoreTurnTypes>();
     turn.gate.tap({ name: 'goal', stage: TURN_STAGES.goal }, () => undefined);
     const hooks = pluginTurnHooks(turn, 'cw-acme', () => false);
     hooks.gate.tap('pretending-to-be-goal', () => undefined);
@@ -20,7 +21,7 @@ describe('pluginTurnHooks', () => {
   });
 
   it("turns a plugin's stop into blocked-by-plugin-gate with its name and a redacted detail", () => {
-    const turn = new TurnHooks();
+    const turn: CoreTurnHooks = new TurnHooks<CoreTurnTypes>();
     pluginTurnHooks(turn, 'cw-acme', () => false).gate.tap('x', () => ({
       detail: 'quota file /home/someone/.acme/quota.json says no; key sk-test-00000000000000000000000000000000',
       remedy: 'ask an admin',
@@ -34,7 +35,7 @@ describe('pluginTurnHooks', () => {
   });
 
   it('passes input through once the plugin is withdrawn', async () => {
-    const turn = new TurnHooks();
+    const turn: CoreTurnHooks = new TurnHooks<CoreTurnTypes>();
     let withdrawn = false;
     const hooks = pluginTurnHooks(turn, 'cw-acme', () => withdrawn);
     hooks.gate.tap('x', () => ({ detail: 'no' }));

@@ -19,7 +19,8 @@ export interface InStreamError {
 
 /**
  * Folds turn events into the reply a session stores. It also remembers what decides whether the reply
- * may count as a success: the dialect's finish event and any error the provider reported in the stream.
+ * may count as a success: the dialect's finish event, any error the provider reported in the stream
+ * and any wire event of no known shape.
  */
 export class ReplyAssembler {
   #text = '';
@@ -28,6 +29,7 @@ export class ReplyAssembler {
   #usage: TurnUsage | null = null;
   #finishReason: string | null = null;
   #error: InStreamError | null = null;
+  #malformedAt: number | null = null;
   readonly #replay: JsonValue[] = [];
 
   /** Applies one event; events after the finish still count (some providers report usage last). */
@@ -35,6 +37,9 @@ export class ReplyAssembler {
     switch (event.type) {
       case 'text-delta':
         this.#text += event.text;
+        return;
+      case 'text-replace':
+        this.#text = event.text;
         return;
       case 'reasoning-delta':
         this.#reasoning += event.text;
@@ -69,6 +74,9 @@ export class ReplyAssembler {
       case 'provider-error':
         this.#error ??= { code: event.code, message: event.message };
         return;
+      case 'malformed-event':
+        this.#malformedAt ??= event.position;
+        return;
       default: {
         const unknown: never = event;
         throw new Error(`unknown turn event ${JSON.stringify(unknown)}`);
@@ -84,6 +92,11 @@ export class ReplyAssembler {
   /** The first error the provider reported inside the reply, or null. */
   get error(): InStreamError | null {
     return this.#error;
+  }
+
+  /** The position of the first wire event the dialect could not read, or null when every event had a known shape. */
+  get malformedAt(): number | null {
+    return this.#malformedAt;
   }
 
   /** Reasoning text the reply carried (not stored in the session yet). */

@@ -18,6 +18,11 @@ export interface TurnUsage {
 /** What a dialect's decoder makes of the wire: typed turn events, the same for every dialect. */
 export type TurnEvent =
   | { readonly type: 'text-delta'; readonly text: string }
+  /**
+   * The reply's whole text, replacing what the deltas built: for a dialect whose closing events
+   * restate the text and are the authority when the two disagree (docs/wire-conformance.md).
+   */
+  | { readonly type: 'text-replace'; readonly text: string }
   | { readonly type: 'reasoning-delta'; readonly text: string }
   /**
    * Reasoning state the provider needs back on later requests (a signed thinking block, an encrypted
@@ -34,7 +39,12 @@ export type TurnEvent =
   /** The dialect's terminal event: the reply is complete. `reason` is the provider's own finish label. */
   | { readonly type: 'finish'; readonly reason: string }
   /** The provider reported an error inside the reply; the raw message is redacted before it is shown. */
-  | { readonly type: 'provider-error'; readonly code: string | null; readonly message: string };
+  | { readonly type: 'provider-error'; readonly code: string | null; readonly message: string }
+  /**
+   * The wire event at `position` (1-based, in arrival order) has none of the dialect's event shapes:
+   * the reply is malformed and fails whatever follows. Only the position is kept, never the content.
+   */
+  | { readonly type: 'malformed-event'; readonly position: number };
 
 /**
  * An incremental reply decoder: the transport pushes wire events in order and calls `end` once when

@@ -199,6 +199,13 @@ async function readReply(
       { status, kind: 'provider-error', detail },
     );
   }
+  // An event of no known shape fails the reply even when a finish followed: it may have carried part of it.
+  if (assembler.malformedAt !== null) {
+    throw new ProviderError(
+      `event ${assembler.malformedAt} of the provider's reply does not have the shape of a ${prepared.dialect} event; nothing was saved`,
+      { status, kind: 'malformed' },
+    );
+  }
   if (assembler.finishReason === null) {
     if (wholeBody) {
       throw new ProviderError(

@@ -505,3 +505,20 @@ describe('anthropic decoder: replay items', () => {
     expect(reply.reasoningText).toBe('first');
   });
 });
+
+describe('anthropic decoder: events of no known shape', () => {
+  it('an event that is not an object naming its type is malformed at its position', () => {
+    for (const odd of [[1, 2, 3], 'text', null, { foo: 'bar' }, { type: 7 }] as JsonValue[]) {
+      const reply = decode(sse([messageStart, odd, messageDelta(2), messageStop]));
+      expect(reply.malformedAt, JSON.stringify(odd)).toBe(2);
+    }
+  });
+
+  it('an event type new to cw is skipped, as the API versioning policy asks', () => {
+    const reply = decode(
+      sse([messageStart, { type: 'new_kind_of_event' }, textDelta(0, 'a'), messageDelta(2), messageStop]),
+    );
+    expect(reply.malformedAt).toBeNull();
+    expect(reply.reply().text).toBe('a');
+  });
+});

@@ -2,6 +2,7 @@ import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core/plugin';
 import {
   UsageTotals,
   WireEventDecoder,
+  arrayAt,
   hasType,
   isJsonObject,
   numberAt,
@@ -27,11 +28,22 @@ class AnthropicDecoder extends WireEventDecoder {
   readonly #thinking = new Map<number, JsonObject>();
 
   protected override onEvent(data: JsonValue): TurnEvent[] {
+    // Every event names its type; one whose type is new to cw is skipped, as Anthropic's versioning asks.
+    if (!isJsonObject(data) || typeof data['type'] !== 'string') return this.malformed();
     const index = numberAt(data, 'index');
     switch (stringAt(data, 'type')) {
-      case 'message_start':
-        // Only the input count is final here; message_delta carries the output count.
-        return this.#usage.report(objectAt(objectAt(data, 'message'), 'usage')['input_tokens'], undefined);
+      case 'message_start': {
+        // The message may start with whole content blocks (a tool_use from programmatic tool calling);
+        // then its output count covers them. Without blocks the output count is a placeholder, and only
+        // the input count is final. message_delta's cumulative counts replace both later.
+        const message = objectAt(data, 'message');
+        const blocks = arrayAt(message, 'content');
+        const usage = objectAt(message, 'usage');
+        return [
+          ...this.#wholeBlocks(blocks),
+          ...this.#usage.report(usage['input_tokens'], blocks.length === 0 ? undefined : usage['output_tokens']),
+        ];
+      }
       case 'content_block_start': {
         const block = objectAt(data, 'content_block');
         if (index === null) return [];
@@ -84,6 +96,19 @@ class AnthropicDecoder extends WireEventDecoder {
     }
   }
 
+  /** The events of content blocks that arrive whole (a blocking reply, or message_start), by block index. */
+  #wholeBlocks(blocks: readonly JsonValue[]): TurnEvent[] {
+    return blocks.flatMap((block, index) => [
+      ...blockEvents(block),
+      ...(isJsonObject(block) && block['type'] === 'tool_use'
+        ? [
+            ...this.calls.start(index, stringAt(block, 'id'), stringAt(block, 'name'), argumentsOf(block)),
+            ...this.calls.end(index),
+          ]
+        : []),
+    ]);
+  }
+
   /** A thinking block that closes goes out whole, as the API wants it back on the next request. */
   #closeThinking(index: number): TurnEvent[] {
     const block = this.#thinking.get(index);
@@ -95,16 +120,7 @@ class AnthropicDecoder extends WireEventDecoder {
   protected override onBody(body: JsonValue): TurnEvent[] {
     const events: TurnEvent[] = stringAt(body, 'type') === 'error' ? [providerError(objectAt(body, 'error'))] : [];
     const content = isJsonObject(body) ? body['content'] : undefined;
-    const blocks = Array.isArray(content) ? content : [];
-    blocks.forEach((block, index) => {
-      events.push(...blockEvents(block));
-      if (isJsonObject(block) && block['type'] === 'tool_use') {
-        events.push(
-          ...this.calls.start(index, stringAt(block, 'id'), stringAt(block, 'name'), argumentsOf(block)),
-          ...this.calls.end(index),
-        );
-      }
-    });
+    events.push(...this.#wholeBlocks(Array.isArray(content) ? content : []));
     const usage = objectAt(body, 'usage');
     events.push(...this.#usage.report(usage['input_tokens'], usage['output_tokens']));
     // Only a body with the message's shape is a finished reply; anything else fails closed.

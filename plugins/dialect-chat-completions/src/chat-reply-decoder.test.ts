@@ -448,3 +448,23 @@ describe('chat decoder: replay items', () => {
     expect(decode(body({ choices: [{ message: { content: 'ok' } }] })).reply().replay).toEqual([]);
   });
 });
+
+describe('chat decoder: events of no known chunk shape', () => {
+  it('a non-object, or an object without choices, error or usage, is malformed at its position', () => {
+    for (const odd of [[1, 2, 3], 'text', null, 7, { foo: 'bar' }, { choices: 'x' }, { choices: [1] }] as JsonValue[]) {
+      const reply = decode(stream([chunk({ content: 'a' }), odd, finishChunk('stop')]));
+      expect(reply.malformedAt, JSON.stringify(odd)).toBe(2);
+    }
+  });
+
+  it('chunks with choices, an error object or only usage are known shapes', () => {
+    const reply = decode(stream([chunk({ content: 'a' }), { usage: { prompt_tokens: 1, completion_tokens: 1 } }]));
+    expect(reply.malformedAt).toBeNull();
+    expect(decode(stream([{ error: { message: 'boom' } }])).malformedAt).toBeNull();
+    const nullChoices = decode(
+      stream([chunk({ content: 'a' }), { choices: null, usage: { prompt_tokens: 2, completion_tokens: 1 } }]),
+    );
+    expect(nullChoices.malformedAt).toBeNull();
+    expect(nullChoices.reply().usage).toEqual({ input_tokens: 2, output_tokens: 1 });
+  });
+});

@@ -10,6 +10,7 @@ import {
   stringAt,
   type JsonObject,
 } from '@cw/plugin-kit';
+import { contentEvents } from './chat-content-parts.js';
 
 // What a stream that ends with [DONE] but never named a reason finished with.
 const DEFAULT_FINISH_REASON = 'stop';
@@ -26,6 +27,7 @@ class ChatDecoder extends WireEventDecoder {
   #reasoning = '';
 
   protected override onEvent(data: JsonValue): TurnEvent[] {
+    if (!isChunk(data)) return this.malformed();
     const choice = arrayAt(data, 'choices')[0];
     const delta = objectAt(choice, 'delta');
     this.#reasoning += stringAt(delta, 'reasoning_content');
@@ -83,14 +85,25 @@ class ChatDecoder extends WireEventDecoder {
   }
 }
 
+/**
+ * Whether a stream event has a chunk's shape: choices (an array of objects, empty in the usage chunk),
+ * an error, or only usage. Anything else is no chunk, and a stream that carries one is malformed.
+ */
+function isChunk(data: JsonValue): boolean {
+  if (!isJsonObject(data)) return false;
+  const choices = data['choices'];
+  if (Array.isArray(choices)) return choices.every(isJsonObject);
+  // Some servers send the usage chunk with `choices: null` rather than an empty array.
+  return (choices === undefined || choices === null) && (isJsonObject(data['error']) || isJsonObject(data['usage']));
+}
+
 /** Reply and reasoning text of a stream delta or a whole message: both use `content` and `reasoning_content`. */
 function textEvents(part: JsonObject): TurnEvent[] {
-  const events: TurnEvent[] = [];
   const reasoning = stringAt(part, 'reasoning_content');
-  if (reasoning !== '') events.push({ type: 'reasoning-delta', text: reasoning });
-  const text = stringAt(part, 'content');
-  if (text !== '') events.push({ type: 'text-delta', text });
-  return events;
+  return [
+    ...(reasoning === '' ? [] : [{ type: 'reasoning-delta', text: reasoning } as const]),
+    ...contentEvents(part['content']),
+  ];
 }
 
 /**

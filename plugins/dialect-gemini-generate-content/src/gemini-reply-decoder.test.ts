@@ -206,3 +206,26 @@ describe('gemini decoder: whole body', () => {
     expect(reply.error).toEqual({ code: 'INVALID_ARGUMENT', message: 'Invalid argument' });
   });
 });
+
+describe('gemini decoder: events of no known shape', () => {
+  const part = (text: string, finishReason?: string): JsonValue => ({
+    candidates: [
+      { content: { role: 'model', parts: [{ text }] }, index: 0, ...(finishReason ? { finishReason } : {}) },
+    ],
+  });
+
+  it('an event that is no GenerateContentResponse is malformed at its position', () => {
+    for (const odd of [[1, 2, 3], 'text', null, { foo: 'bar' }, { candidates: 'x' }] as JsonValue[]) {
+      const reply = decode(sse([part('a'), odd, part('b', 'STOP')]));
+      expect(reply.malformedAt, JSON.stringify(odd)).toBe(2);
+    }
+  });
+
+  it('a usage-only or a model-version-only response is a known shape', () => {
+    const reply = decode(
+      sse([part('a'), { usageMetadata: { promptTokenCount: 1 } }, { modelVersion: 'm' }, part('b', 'STOP')]),
+    );
+    expect(reply.malformedAt).toBeNull();
+    expect(reply.reply().text).toBe('ab');
+  });
+});

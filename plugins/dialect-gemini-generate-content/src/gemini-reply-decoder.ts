@@ -30,7 +30,7 @@ class GeminiDecoder extends WireEventDecoder {
   #calls = 0;
 
   protected override onEvent(data: JsonValue): TurnEvent[] {
-    return this.#response(data);
+    return isResponse(data) ? this.#response(data) : this.malformed();
   }
 
   // A blocking reply is one response; without a finishReason it has not the shape of a finished one.
@@ -83,4 +83,14 @@ class GeminiDecoder extends WireEventDecoder {
     const output = candidates === null && thoughts === null ? undefined : (candidates ?? 0) + (thoughts ?? 0);
     return this.#usage.report(usage['promptTokenCount'], output);
   }
+}
+
+// The fields of a GenerateContentResponse (or of the error object a stream may end with).
+const RESPONSE_KEYS = ['candidates', 'promptFeedback', 'usageMetadata', 'modelVersion', 'responseId', 'error'];
+
+/** Whether a stream event is a GenerateContentResponse: an object with at least one of its fields. */
+function isResponse(data: JsonValue): boolean {
+  if (!isJsonObject(data)) return false;
+  if (data['candidates'] !== undefined && !Array.isArray(data['candidates'])) return false;
+  return RESPONSE_KEYS.some((key) => data[key] !== undefined);
 }

@@ -131,3 +131,18 @@ describe('ollama decoder: unstreamed body', () => {
     });
   });
 });
+
+describe('ollama decoder: lines of no known shape', () => {
+  const line = (content: string, done = false): JsonValue => ({
+    model: 'm',
+    message: { role: 'assistant', content },
+    done,
+  });
+
+  it('a line without a message, a done flag or an error is malformed at its position', () => {
+    for (const odd of [[1, 2, 3], 'text', null, { foo: 'bar' }, { message: 'x' }] as JsonValue[]) {
+      const reply = decode(lines([line('a'), odd, line('b', true)]));
+      expect(reply.malformedAt, JSON.stringify(odd)).toBe(2);
+    }
+  });
+});

@@ -29,7 +29,7 @@ class OllamaDecoder extends WireEventDecoder {
   #thinking = '';
 
   protected override onEvent(data: JsonValue): TurnEvent[] {
-    return this.#line(data);
+    return isChatLine(data) ? this.#line(data) : this.malformed();
   }
 
   // Unstreamed, the whole reply is one line's object: finished only if it says `done`.
@@ -80,4 +80,10 @@ class OllamaDecoder extends WireEventDecoder {
 function errorEvent(error: JsonValue): TurnEvent {
   if (typeof error === 'string') return { type: 'provider-error', code: null, message: error };
   return { type: 'provider-error', code: stringAt(error, 'type') || null, message: stringAt(error, 'message') };
+}
+
+/** Whether a stream line is one of /api/chat's: an object with a message, a done flag or an error. */
+function isChatLine(data: JsonValue): boolean {
+  if (!isJsonObject(data)) return false;
+  return isJsonObject(data['message']) || typeof data['done'] === 'boolean' || data['error'] !== undefined;
 }

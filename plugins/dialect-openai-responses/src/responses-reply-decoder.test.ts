@@ -64,7 +64,6 @@ describe('responses decoder: stream', () => {
     expect(createResponsesDecoder().push(sse([textDelta('abc')])[0]!)).toEqual([{ type: 'text-delta', text: 'abc' }]);
     for (const data of [
       textDelta(''),
-      { type: 'response.output_text.done', text: 'whole' },
       { type: 'response.function_call_arguments.delta', delta: '{"a"' },
       { type: 'response.reasoning_summary_text.delta', delta: 'thinking' },
       { type: 'response.refusal.delta', delta: 'no' },
@@ -77,14 +76,18 @@ describe('responses decoder: stream', () => {
     }
   });
 
-  it('keeps the streamed text, already shown, when the completed response text differs', () => {
-    const reply = decode(
+  it('the completed response text replaces streamed text it does not extend', () => {
+    const events = turnEvents(
       sse([
         textDelta('partial'),
         completed({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'final' }] }] }),
       ]),
     );
-    expect(reply.reply().text).toBe('partial');
+    expect(events.filter((event) => event.type.startsWith('text-'))).toEqual([
+      { type: 'text-delta', text: 'partial' },
+      { type: 'text-replace', text: 'final' },
+    ]);
+    expect(assembleReply(events).reply().text).toBe('final');
   });
 
   it('the completed response supplies text the deltas did not carry', () => {
@@ -484,5 +487,26 @@ describe('responses decoder: replay items', () => {
       usage: { input_tokens: 5, output_tokens: 3 },
       replay: [reasoning],
     });
+  });
+});
+
+describe('responses decoder: events of no known shape', () => {
+  it('an event that is not an object naming its type is malformed at its position', () => {
+    for (const odd of [[1, 2, 3], 'text', null, { foo: 'bar' }, { type: 7 }] as JsonValue[]) {
+      const reply = decode(sse([textDelta('a'), odd, completed({ status: 'completed', output: [] })]));
+      expect(reply.malformedAt, JSON.stringify(odd)).toBe(2);
+    }
+  });
+
+  it('an event type new to cw (a hosted tool’s, say) is skipped', () => {
+    const reply = decode(
+      sse([
+        textDelta('a'),
+        { type: 'response.some_tool_call.in_progress' },
+        completed({ status: 'completed', output: [] }),
+      ]),
+    );
+    expect(reply.malformedAt).toBeNull();
+    expect(reply.reply().text).toBe('a');
   });
 });

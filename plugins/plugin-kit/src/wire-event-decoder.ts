@@ -11,8 +11,10 @@ export abstract class WireEventDecoder implements ReplyDecoder {
   /** The reply's tool calls; `end` closes the ones still open. */
   protected readonly calls = new ToolCallTracker();
   #over = false;
+  #position = 0;
 
   push(event: WireEvent): readonly TurnEvent[] {
+    this.#position += 1;
     if (this.#over) return [];
     const events = this.#read(event);
     this.#over = event.kind === 'body' || events.some((turnEvent) => turnEvent.type === 'finish');
@@ -21,6 +23,14 @@ export abstract class WireEventDecoder implements ReplyDecoder {
 
   end(): readonly TurnEvent[] {
     return this.calls.endAll();
+  }
+
+  /**
+   * What a dialect returns for a wire event that has none of its event shapes: the reply is
+   * malformed. Only the event's position is reported, never its content (docs/wire-conformance.md).
+   */
+  protected malformed(): TurnEvent[] {
+    return [{ type: 'malformed-event', position: this.#position }];
   }
 
   /** The turn events one streamed event (a server-sent event or a JSON line) carries. */

@@ -314,6 +314,31 @@ describe('MFJS rules', () => {
     expect(rule('drop-string-property-names').apply(bounded, LOOSE)).toBe(bounded);
   });
 
+  it('drop-string-property-names also removes a string key schema that carries only pure annotations', () => {
+    for (const annotations of [
+      { description: 'An environment variable name.' },
+      { title: 'Key', examples: ['PATH'], $comment: 'zod' },
+      { default: 'a', deprecated: false, readOnly: false, writeOnly: false },
+    ] as JsonSchema[]) {
+      const annotated = draft({ type: 'object', propertyNames: { type: 'string', ...annotations } });
+      expect(rule('drop-string-property-names').apply(annotated, MFJS).parameters).toEqual({ type: 'object' });
+    }
+    // Anything that constrains, or that another part of the schema may point at, keeps it.
+    for (const kept of [
+      { format: 'email' },
+      { pattern: '^[A-Z]+$' },
+      { maxLength: 8 },
+      { enum: ['a'] },
+      { $anchor: 'key' },
+      { $id: 'key' },
+      { contentEncoding: 'base64' },
+      { 'x-vendor': true },
+    ] as JsonSchema[]) {
+      const constrained = draft({ type: 'object', propertyNames: { type: 'string', description: 'A key.', ...kept } });
+      expect(rule('drop-string-property-names').apply(constrained, MFJS), JSON.stringify(kept)).toBe(constrained);
+    }
+  });
+
   it('definitions-to-defs moves draft-07 definitions into $defs and retargets their references', () => {
     const result = rule('definitions-to-defs').apply(
       draft({
