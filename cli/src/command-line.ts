@@ -38,6 +38,10 @@ export const sendFlags = {
     helpValue: '<posture>',
   }),
   'no-tools': Flags.boolean({ summary: 'One request; tool calls are handed back, not run.' }),
+  sandbox: Flags.option({
+    options: ['off', 'on', 'required'] as const,
+    summary: 'Where commands run: on (sandboxed when possible, else asked), required, off; over config `sandbox.mode`.',
+  })(),
 };
 
 /** A parsed command line: oclif's flags, the words that were not flags, in order, and the prompt. */

@@ -109,7 +109,8 @@ export {
   type LoopStop,
 } from './send-turn.js';
 export { APPROVAL_POSTURES, type ApprovalPosture, type ApprovalRules } from './agent/approval-policy.js';
-export type { ToolCallRecord, ToolCallStatus, AskAnswer } from './agent/run-tool-calls.js';
+export type { ToolCallRecord, ToolCallStatus, AskAnswer, AskQuestion } from './agent/run-tool-calls.js';
+export * from './sandbox/index.js';
 export { workspaceRoot } from './agent/workspace-root.js';
 export type {
   ToolImplementation,

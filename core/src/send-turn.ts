@@ -1,6 +1,7 @@
 import type { ApprovalPosture, ApprovalRules } from './agent/approval-policy.js';
 import { runToolCalls, type AskAnswer, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
+import type { CommandSandbox } from './sandbox/command-sandbox.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { type AutoRouteChoice, writeAutoRouteChoice } from './auto-route/auto-route-choice.js';
 import { classifyRoute } from './auto-route/classify-route.js';
@@ -103,6 +104,9 @@ export interface AgentLoopOptions {
   readonly onToolEnd?: (record: ToolCallRecord) => void;
   /** Tools from outside the registry for this command: the connected MCP servers' tools. */
   readonly extraTools?: readonly ToolImplementation[];
+  /** Where commands and submit hooks run (docs/security.md); `askForCommands` when the sandbox is on but none was found. */
+  readonly sandbox?: CommandSandbox;
+  readonly askForCommands?: boolean;
 }
 
 /** Options of one `cw send`. */
@@ -238,7 +242,14 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
             extraTools: extraToolsFor(loop, plan),
             posture: loop.posture,
             rules: loop.rules,
-            context: { workspace: loop.workspace, signal: controller.signal, env: toolEnv, limits: loop.limits },
+            context: {
+              workspace: loop.workspace,
+              signal: controller.signal,
+              env: toolEnv,
+              limits: loop.limits,
+              ...(loop.sandbox ? { sandbox: loop.sandbox } : {}),
+            },
+            ...(loop.askForCommands ? { askForCommands: true } : {}),
             ...(loop.ask ? { ask: loop.ask } : {}),
             alwaysAllowed,
             ...(loop.onToolStart ? { onStart: loop.onToolStart } : {}),
@@ -339,6 +350,7 @@ async function runSubmitHooks(
       // The same environment tools get: no route's API key, nothing named like a credential.
       env: toolEnvironment(options.env, snapshot.registry.rows, snapshot.config),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.loop?.sandbox ? { sandbox: options.loop.sandbox } : {}),
     },
   );
   return { snapshot: { ...snapshot, pending: { ...snapshot.pending, messageSubmitHooks: 0 } }, prompt };

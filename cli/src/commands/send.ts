@@ -15,7 +15,7 @@ export default class Send extends Command {
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
   static override usage =
-    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tools] [--prompt <text>|-]';
+    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--sandbox off|on|required] [--no-tools] [--prompt <text>|-]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
     '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
@@ -44,6 +44,8 @@ export default class Send extends Command {
     process.on('SIGINT', onInterrupt);
     const { Spinner } = await import('../spinner.js');
     const spinner = new Spinner();
+    // Closed however the command ends: an allowlist's proxy must not keep the process alive.
+    let openedSandbox: { close(): Promise<void> } | null = null;
     try {
       const { SEND_USAGE, promptRequired } = await import('../grammar.js');
       const { parseCommandLine, sendLoopValues } = await import('../command-line.js');
@@ -54,6 +56,7 @@ export default class Send extends Command {
         'max-retries'?: string;
         'max-steps'?: string;
         approval?: string;
+        sandbox?: 'off' | 'on' | 'required';
       }>(this, Send, this.argv, SEND_USAGE);
       const { promptFrom } = await import('../stdin-prompt.js');
       const args = {
@@ -89,13 +92,29 @@ export default class Send extends Command {
       const notice = (text: string): void => stderrLine(`cw: ${core.terminalSafe(text)}\n`);
       const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
       const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
+      // The sandbox is found before anything runs: `required` without one stops here (docs/security.md).
+      const sandboxConfig = { ...snapshot.config.sandbox, mode: line.flags.sandbox ?? snapshot.config.sandbox.mode };
+      const program = sandboxConfig.mode === 'off' ? null : core.findSandboxProgram(process.env);
+      if (sandboxConfig.mode === 'required' && program === null) throw new core.SandboxUnavailableError();
+      const workspace = await core.workspaceRoot(snapshot.config.workspace);
+      const { homedir } = await import('node:os');
+      const sandbox =
+        program === null
+          ? null
+          : await core.openCommandSandbox({ program, config: sandboxConfig, workspace, home: homedir(), cwHome: home });
+      openedSandbox = sandbox;
+      const askForCommands = sandboxConfig.mode === 'on' && program === null;
+      if (askForCommands && (posture === 'workspace' || posture === 'ask'))
+        notice('no sandbox found (bubblewrap is not on PATH): each command is asked about before it runs');
       const interactive = posture === 'ask' && canAsk();
       let toldNoTerminal = false;
       const limits = snapshot.config.tool_limits;
       const loop = {
         posture,
         rules: snapshot.config.permissions,
-        workspace: await core.workspaceRoot(snapshot.config.workspace),
+        workspace,
+        ...(sandbox === null ? {} : { sandbox }),
+        ...(askForCommands ? { askForCommands } : {}),
         maxSteps: args.maxSteps ?? snapshot.config.max_steps ?? DEFAULT_MAX_STEPS,
         limits: {
           outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
@@ -104,7 +123,7 @@ export default class Send extends Command {
         },
         ...(interactive
           ? {
-              ask: (call: { name: string; summary: string }) => {
+              ask: (call: import('@cw/core').AskQuestion) => {
                 spinner.stop();
                 return askOnTerminal(call, core.terminalSafe);
               },
@@ -140,7 +159,12 @@ export default class Send extends Command {
         // The problem already names the server; its tools are simply absent from this turn.
         notice(`warning: ${failure.problem}; its tools are left out of this turn`);
       }
-      const turnSnapshot = mcp === null ? snapshot : { ...snapshot, catalog: mcp.catalog, mcp: mcp.mcp };
+      const sandboxed = {
+        ...snapshot,
+        config: { ...snapshot.config, sandbox: sandboxConfig },
+        sandbox: sandboxConfig.mode === 'off' ? ('off' as const) : (program?.kind ?? ('unavailable' as const)),
+      };
+      const turnSnapshot = mcp === null ? sandboxed : { ...sandboxed, catalog: mcp.catalog, mcp: mcp.mcp };
       const sent = await core
         .sendTurn(turnSnapshot, {
           home,
@@ -216,6 +240,7 @@ export default class Send extends Command {
       }
       await reportError(this, error);
     } finally {
+      await openedSandbox?.close();
       process.off('SIGINT', onInterrupt);
     }
   }

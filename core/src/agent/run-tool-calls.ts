@@ -5,7 +5,7 @@ import { decideApproval, type ApprovalPosture, type ApprovalRules } from './appr
 import { checkToolArguments } from './validate-tool-arguments.js';
 
 /** How one call ended, as the session stores it and the person sees it. */
-export type ToolCallStatus = 'ok' | 'error' | 'refused' | 'invalid' | 'not-executed';
+export type ToolCallStatus = 'ok' | 'error' | 'cancelled' | 'refused' | 'invalid' | 'not-executed';
 
 /** One call and its result. */
 export interface ToolCallRecord {
@@ -21,6 +21,14 @@ export interface ToolCallRecord {
 /** The answer a person gives when asked about a call. */
 export type AskAnswer = 'yes' | 'no' | 'always';
 
+/** A call as the person is asked about it. */
+export interface AskQuestion {
+  readonly name: string;
+  readonly summary: string;
+  /** Set when the call failed inside the sandbox: the question is a one-time run outside it, and this is why. */
+  readonly outsideSandbox?: string;
+}
+
 /** Everything running a reply's tool calls needs. */
 export interface RunToolCallsOptions {
   readonly registry: PluginRegistry;
@@ -30,9 +38,14 @@ export interface RunToolCallsOptions {
   readonly rules: ApprovalRules;
   readonly context: ToolContext;
   /** Asks the person about one call; absent means no one can be asked, and `ask` acts as `read-only`. */
-  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly ask?: (call: AskQuestion) => Promise<AskAnswer>;
   /** Tool names the person answered `always` for, kept for the rest of the command. */
   readonly alwaysAllowed: Set<string>;
+  /**
+   * The sandbox is on but this machine has none: command tools the posture would run unseen are asked
+   * about instead (docs/security.md).
+   */
+  readonly askForCommands?: boolean;
   readonly onStart?: (call: ToolCall, summary: string) => void;
   readonly onEnd?: (record: ToolCallRecord) => void;
 }
@@ -122,7 +135,12 @@ async function verdictFor(
   }
   // Without anyone to ask, `ask` falls back to `read-only`: nothing that writes runs unseen.
   const posture = options.posture === 'ask' && options.ask === undefined ? 'read-only' : options.posture;
-  const decision = decideApproval({ name: tool.name, readOnly: tool.readOnly, command }, posture, options.rules);
+  const decided = decideApproval({ name: tool.name, readOnly: tool.readOnly, command }, posture, options.rules);
+  // Without the sandbox it expected, a command the posture alone would run is asked about, one by one.
+  const decision =
+    decided.verdict === 'run' && decided.because === 'posture' && options.askForCommands === true && tool.commandOf
+      ? ({ verdict: 'ask' } as const)
+      : decided;
   switch (decision.verdict) {
     case 'run':
       return 'run';
@@ -152,13 +170,25 @@ async function runOne(tool: ToolImplementation, call: ToolCall, options: RunTool
   options.onStart?.(call, summary);
   const started = Date.now();
   try {
-    const outcome = await tool.execute(checked.args, options.context);
+    const outcome = await tool.execute(checked.args, contextFor(tool, summary, options));
     const content = capped(outcome.content, options.context.limits.outputBytes);
-    return finish(call, outcome.status, content, Date.now() - started, summary, options);
+    // Stopped by Ctrl-C is not a failure of the call: it is stored as `cancelled` (docs/agent-loop.md).
+    const status = outcome.status === 'error' && options.context.signal.aborted ? 'cancelled' : outcome.status;
+    return finish(call, status, content, Date.now() - started, summary, options);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish(call, 'error', `The tool failed: ${message}`, Date.now() - started, summary, options);
   }
+}
+
+/** The call's context: under `ask`, with the offer of a one-time run outside the sandbox. */
+function contextFor(tool: ToolImplementation, summary: string, options: RunToolCallsOptions): ToolContext {
+  const { ask, context } = options;
+  if (options.posture !== 'ask' || ask === undefined || context.sandbox === undefined) return context;
+  return {
+    ...context,
+    offerUnsandboxedRun: async (reason) => (await ask({ name: tool.name, summary, outsideSandbox: reason })) !== 'no',
+  };
 }
 
 function finish(

@@ -15,6 +15,7 @@ import { APPROVAL_POSTURES } from '../agent/approval-policy.js';
 import { hasMalformedEnvReference } from '../mcp/expand-env-references.js';
 import { baseUrlSchema } from '../route/base-url.js';
 import { REASONING_SELECTIONS, labelSchema } from '../route/capability-row.js';
+import { DEFAULT_SANDBOX_CONFIG, sandboxConfigSchema } from '../sandbox/sandbox-config.js';
 
 const customRoute = lazySchema((z) =>
   z
@@ -85,6 +86,8 @@ const mcpStdioServer = lazySchema((z) =>
       env: referenceMap(z, ENV_VAR_NAME, 'environment variable names').default({}),
       /** The folder the server starts in; default: the folder cw runs in. */
       cwd: z.string().min(1).max(4096).optional(),
+      /** Start the server inside the sandbox, with the paths its args name writable (docs/mcp.md). */
+      sandbox: z.boolean().default(false),
       disabled: z.boolean().default(false),
     })
     .strict(),
@@ -319,6 +322,8 @@ export const cwConfigSchema = lazySchema((z) =>
       /** What the agent loop may run without asking (docs/agent-loop.md). */
       approval: z.enum(APPROVAL_POSTURES).default('ask'),
       permissions: permissions.default({ allow: [], deny: [] }),
+      /** Where the commands the model runs are confined, and what they may reach (docs/security.md). */
+      sandbox: sandboxConfigSchema.default(DEFAULT_SANDBOX_CONFIG),
       /** The folder file tools and commands act in; default: the git root above the current folder, else the current folder. */
       workspace: z.string().min(1).max(4096).optional(),
       /** Model requests one cw send may make in its loop. */

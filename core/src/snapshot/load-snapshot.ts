@@ -12,6 +12,7 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { tapRowTable } from '../route/resolve-route.js';
 import { loadPendingSkill, type PendingSkill } from '../skills/load-pending-skill.js';
+import { sandboxState } from '../sandbox/find-sandbox.js';
 import { selectSession } from '../state/select-session.js';
 import { workspaceKeyOf } from '../state/session-location.js';
 import { readSession } from '../state/session-store.js';
@@ -78,6 +79,8 @@ export async function loadSnapshot(options: {
       config.route === AUTO_ROUTE && !session.fresh
         ? ((await readAutoRouteChoice(options.home, session.key))?.route ?? null)
         : null,
+    // Looked up on PATH only, never run: preview stays offline and fast (docs/security.md).
+    ...(options.env === undefined ? {} : { sandbox: sandboxState(config.sandbox.mode, options.env) }),
     ...(options.cwd === undefined || workspace === null
       ? {}
       : await workingPart(options.home, config, session.key, workspace, options.cwd, options.env ?? process.env)),

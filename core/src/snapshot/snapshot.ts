@@ -1,4 +1,5 @@
 import type { CwConfig } from '../config/cw-config.js';
+import type { SandboxState } from '../sandbox/find-sandbox.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import type { WorkingContext } from '../submit/resolve-prompt.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
@@ -49,6 +50,8 @@ export interface CwSnapshot {
   readonly autoRouteChoice?: string | null;
   /** The skill `cw skills use` set for the next prompt (docs/skills.md); absent or null means none. */
   readonly pendingSkill?: PendingSkill | null;
+  /** What would confine commands, found without running anything; absent when the machine was not looked at. */
+  readonly sandbox?: SandboxState;
 }
 
 /** Pending state of a session with nothing pending. */
