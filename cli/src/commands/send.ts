@@ -106,7 +106,8 @@ export default class Send extends Command {
       const askForCommands = sandboxConfig.mode === 'on' && program === null;
       if (askForCommands && (posture === 'workspace' || posture === 'ask'))
         notice('no sandbox found (bubblewrap is not on PATH): each command is asked about before it runs');
-      const interactive = posture === 'ask' && canAsk();
+      // Without a sandbox, `workspace` asks about commands too, so it needs the terminal as `ask` does.
+      const interactive = (posture === 'ask' || (posture === 'workspace' && askForCommands)) && canAsk();
       let toldNoTerminal = false;
       const limits = snapshot.config.tool_limits;
       const loop = {

@@ -106,9 +106,11 @@ async function handleAlone(
   if (verdict === 'run') return runOne(tool, call, options);
   if (verdict === 'not-executed') return finish(call, 'not-executed', NOT_EXECUTED, 0, summary, options);
   const why =
-    verdict === 'refused-by-person'
-      ? 'the user declined this call'
-      : `the approval settings (${options.posture === 'ask' && options.ask === undefined ? 'ask, with no one to ask: read-only' : options.posture}${verdict === 'refused-by-rule' ? ', a deny rule' : ''}) do not allow it`;
+    verdict === 'refused-unconfined'
+      ? 'no sandbox is available to run commands in, and no one could be asked to allow it'
+      : verdict === 'refused-by-person'
+        ? 'the user declined this call'
+        : `the approval settings (${options.posture === 'ask' && options.ask === undefined ? 'ask, with no one to ask: read-only' : options.posture}${verdict === 'refused-by-rule' ? ', a deny rule' : ''}) do not allow it`;
   return finish(
     call,
     'refused',
@@ -119,7 +121,13 @@ async function handleAlone(
   );
 }
 
-type Verdict = 'run' | 'refused-by-rule' | 'refused-by-posture' | 'refused-by-person' | 'not-executed';
+type Verdict =
+  | 'run'
+  | 'refused-by-rule'
+  | 'refused-by-posture'
+  | 'refused-by-person'
+  | 'refused-unconfined'
+  | 'not-executed';
 
 async function verdictFor(
   tool: ToolImplementation,
@@ -150,6 +158,8 @@ async function verdictFor(
       return 'not-executed';
     case 'ask': {
       if (options.alwaysAllowed.has(tool.name)) return 'run';
+      if (options.ask === undefined && options.askForCommands === true && posture !== 'read-only')
+        return 'refused-unconfined';
       const answer = options.ask ? await options.ask({ name: tool.name, summary }) : 'no';
       if (answer === 'always') options.alwaysAllowed.add(tool.name);
       return answer === 'no' ? 'refused-by-person' : 'run';

@@ -55,7 +55,8 @@ export async function startNetworkProxy(allowlist: readonly string[], socket: st
         port: target.port === '' ? 80 : Number(target.port),
         path: `${target.pathname}${target.search}`,
         method: request.method,
-        headers: request.headers,
+        // The client addressed the proxy; the host it asked for is the one the request goes to.
+        headers: { ...request.headers, host: target.host },
       },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
