@@ -121,6 +121,7 @@ export default class Send extends Command {
           outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
           outputLines: limits.output_lines ?? DEFAULT_LIMITS.outputLines,
           commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
+          ...(limits.search_timeout_ms === undefined ? {} : { searchTimeoutMs: limits.search_timeout_ms }),
         },
         ...(interactive
           ? {

@@ -215,6 +215,8 @@ const toolLimits = lazySchema((z) =>
       output_bytes: z.number().int().min(1_024).max(10_000_000).optional(),
       output_lines: z.number().int().min(10).max(100_000).optional(),
       command_timeout_ms: milliseconds.optional(),
+      /** The longest one search's regular expression may run (default 10 s). */
+      search_timeout_ms: milliseconds.optional(),
     })
     .strict(),
 );

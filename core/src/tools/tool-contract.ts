@@ -13,6 +13,8 @@ export interface ToolLimits {
   readonly outputLines: number;
   /** The longest a command may run before its whole process group is killed. */
   readonly commandTimeoutMs: number;
+  /** The longest one search's regular expression may run in all; a worker running it is stopped past it. */
+  readonly searchTimeoutMs?: number;
 }
 
 /** What an executor receives besides its arguments. */

@@ -46,15 +46,16 @@ export const shellTool: ToolImplementation = {
     if (context.signal.aborted) return fail('cancelled before the command started');
     const timeoutMs = effectiveTimeoutMs(seconds.value, context.limits);
     const sandbox = context.sandbox;
-    if (sandbox === undefined) return runCommand(['/bin/sh', '-c', command.value], timeoutMs, context, null);
+    if (sandbox === undefined)
+      return plain(await runCommand(['/bin/sh', '-c', command.value], timeoutMs, context, null));
     const inside = await runSandboxed(sandbox, command.value, timeoutMs, context);
-    if (inside.status === 'ok' || inside.stoppedBy !== null) return inside;
+    if (inside.status === 'ok' || inside.stoppedBy !== null) return plain(inside);
     // Under `ask` the person may let this one command run outside the sandbox (docs/security.md).
     if (
       context.offerUnsandboxedRun === undefined ||
       !(await context.offerUnsandboxedRun(sandbox.reason(inside.content)))
     )
-      return inside;
+      return plain(inside);
     const outside = await runCommand(['/bin/sh', '-c', command.value], timeoutMs, context, null);
     return {
       status: outside.status,
@@ -75,6 +76,10 @@ type Ending =
 
 // node:child_process is loaded when a command first runs, not when cw loads its plugins.
 const requireBuiltin = createRequire(import.meta.url);
+
+function plain(outcome: CommandOutcome): ToolOutcome {
+  return { status: outcome.status, content: outcome.content };
+}
 
 /** A command's outcome, and whether the timeout or a cancel stopped it. */
 type CommandOutcome = ToolOutcome & { readonly stoppedBy: 'timeout' | 'abort' | null };
