@@ -7,10 +7,14 @@ export function canAsk(): boolean {
 }
 
 /**
- * Asks about one tool call on the terminal: y (run it), n (refuse it), a (run this tool from now on).
+ * Asks about one tool call on the terminal: y (run it), n (refuse it), a (run this tool from now on),
+ * w (keep the call's allow rule for this workspace).
  * For a call that failed inside the sandbox it asks only yes or no: a run outside is never kept.
  */
-export async function askOnTerminal(call: AskQuestion, safe: (text: string) => string): Promise<AskAnswer> {
+export async function askOnTerminal(
+  call: AskQuestion,
+  safe: (text: string) => string,
+): Promise<AskAnswer | 'workspace'> {
   const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {
     if (call.outsideSandbox !== undefined) {
@@ -27,7 +31,7 @@ export async function askOnTerminal(call: AskQuestion, safe: (text: string) => s
     for (;;) {
       const answer = (
         await lines.question(
-          `cw: run ${safe(call.name)}${call.summary ? ` ${safe(call.summary)}` : ''}? [y]es / [n]o / [a]lways for this tool: `,
+          `cw: run ${safe(call.name)}${call.summary ? ` ${safe(call.summary)}` : ''}? [y]es / [n]o / [a]lways for this tool${call.rule === undefined ? '' : ' / [w]orkspace: always allow this here'}: `,
         )
       )
         .trim()
@@ -35,6 +39,7 @@ export async function askOnTerminal(call: AskQuestion, safe: (text: string) => s
       if (answer === 'y' || answer === 'yes') return 'yes';
       if (answer === 'n' || answer === 'no' || answer === '') return 'no';
       if (answer === 'a' || answer === 'always') return 'always';
+      if (call.rule !== undefined && (answer === 'w' || answer === 'workspace')) return 'workspace';
     }
   } finally {
     lines.close();

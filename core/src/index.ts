@@ -111,6 +111,7 @@ export {
 export { APPROVAL_POSTURES, type ApprovalPosture, type ApprovalRules } from './agent/approval-policy.js';
 export type { ToolCallRecord, ToolCallStatus, AskAnswer, AskQuestion } from './agent/run-tool-calls.js';
 export * from './sandbox/index.js';
+export { keepProjectPermission, readProjectPermissions, ProjectPermissionsError } from './agent/project-permissions.js';
 export { workspaceRoot } from './agent/workspace-root.js';
 export type {
   ToolImplementation,

@@ -104,6 +104,11 @@ export default class Send extends Command {
           : await core.openCommandSandbox({ program, config: sandboxConfig, workspace, home: homedir(), cwHome: home });
       openedSandbox = sandbox;
       const askForCommands = sandboxConfig.mode === 'on' && program === null;
+      // Config's rules and the ones kept for this workspace by answering "always here".
+      const rules = {
+        allow: [...snapshot.config.permissions.allow, ...(await core.readProjectPermissions(home, workspace))],
+        deny: [...snapshot.config.permissions.deny],
+      };
       if (askForCommands && (posture === 'workspace' || posture === 'ask'))
         notice('no sandbox found (bubblewrap is not on PATH): each command is asked about before it runs');
       // Without a sandbox, `workspace` asks about commands too, so it needs the terminal as `ask` does.
@@ -112,7 +117,7 @@ export default class Send extends Command {
       const limits = snapshot.config.tool_limits;
       const loop = {
         posture,
-        rules: snapshot.config.permissions,
+        rules,
         workspace,
         ...(sandbox === null ? {} : { sandbox }),
         ...(askForCommands ? { askForCommands } : {}),
@@ -125,9 +130,16 @@ export default class Send extends Command {
         },
         ...(interactive
           ? {
-              ask: (call: import('@cw/core').AskQuestion) => {
+              ask: async (call: import('@cw/core').AskQuestion) => {
                 spinner.stop();
-                return askOnTerminal(call, core.terminalSafe);
+                const answer = await askOnTerminal(call, core.terminalSafe);
+                if (answer !== 'workspace') return answer;
+                // Kept for this workspace (shown by cw config get permissions) and in force from now on.
+                if (call.rule !== undefined) {
+                  await core.keepProjectPermission(home, workspace, call.rule);
+                  rules.allow.push(call.rule);
+                }
+                return 'yes' as const;
               },
             }
           : {}),

@@ -60,7 +60,7 @@ describe('runToolCalls and the sandbox', () => {
       }),
     );
     expect(record?.status).toBe('ok');
-    expect(asked).toEqual([{ name: 'run', summary: '' }]);
+    expect(asked).toEqual([{ name: 'run', summary: '', rule: 'run(make)' }]);
   });
 
   it('under ask, a command that failed inside the sandbox is offered once outside it, with the reason', async () => {

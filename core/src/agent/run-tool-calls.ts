@@ -27,6 +27,8 @@ export interface AskQuestion {
   readonly summary: string;
   /** Set when the call failed inside the sandbox: the question is a one-time run outside it, and this is why. */
   readonly outsideSandbox?: string;
+  /** The allow rule that would let this call run unasked (`shell(npm test)`), for a host that keeps it. */
+  readonly rule?: string;
 }
 
 /** Everything running a reply's tool calls needs. */
@@ -160,7 +162,8 @@ async function verdictFor(
       if (options.alwaysAllowed.has(tool.name)) return 'run';
       if (options.ask === undefined && options.askForCommands === true && posture !== 'read-only')
         return 'refused-unconfined';
-      const answer = options.ask ? await options.ask({ name: tool.name, summary }) : 'no';
+      const rule = command === null ? tool.name : `${tool.name}(${command})`;
+      const answer = options.ask ? await options.ask({ name: tool.name, summary, rule }) : 'no';
       if (answer === 'always') options.alwaysAllowed.add(tool.name);
       return answer === 'no' ? 'refused-by-person' : 'run';
     }
