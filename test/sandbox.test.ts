@@ -264,3 +264,40 @@ describe('without bubblewrap', () => {
     expect(results.get('call_b')?.status).toBe('refused');
   });
 });
+
+describe('an MCP stdio server with "sandbox": true', () => {
+  it('starts inside the sandbox: the paths its args name are writable, hidden paths and the rest are not', async () => {
+    requireBubblewrap();
+    const { base, userHome, ws, outside } = await makeMachine();
+    const marks = join(base, 'marks');
+    await mkdir(marks);
+    const launcher = join(base, 'launch.mjs');
+    await writeFile(
+      launcher,
+      [
+        "import { readFileSync, writeFileSync } from 'node:fs';",
+        'const attempt = (action) => { try { action(); return "allowed"; } catch (error) { return error.code; } };',
+        `const ssh = attempt(() => readFileSync(${JSON.stringify(join(userHome, '.ssh', 'id_ed25519'))}));`,
+        `const outside = attempt(() => writeFileSync(${JSON.stringify(join(outside, 'mcp.txt'))}, 'x'));`,
+        "writeFileSync(process.argv[2] + '/probe.json', JSON.stringify({ ssh, outside }));",
+        `await import(${JSON.stringify(join(process.cwd(), 'test', 'fixtures', 'mcp', 'fixture-server.mjs'))});`,
+        '',
+      ].join('\n'),
+    );
+    const model = await models.model('chat-completions');
+    const home = await models.home(model, {
+      workspace: ws,
+      mcpServers: { boxed: { command: process.execPath, args: [launcher, marks], sandbox: true } },
+    });
+    const env = models.envFor(home, { HOME: userHome });
+    const refresh = await runCwChild(['mcp', 'refresh'], env);
+    expect(refresh.code, refresh.stderr + refresh.stdout).toBe(0);
+    expect(JSON.parse(await readFile(join(marks, 'probe.json'), 'utf8'))).toEqual({ ssh: 'ENOENT', outside: 'EROFS' });
+    expect(await readdir(outside)).toEqual([]);
+
+    // Without a sandbox such a server is not started at all.
+    const refused = await runCwChild(['mcp', 'refresh'], { ...env, PATH: '/nonexistent-cw-test-path' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout).toContain('sandbox-unavailable');
+  });
+});

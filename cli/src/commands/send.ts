@@ -94,23 +94,22 @@ export default class Send extends Command {
       const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
       // The sandbox is found before anything runs: `required` without one stops here (docs/security.md).
       const sandboxConfig = { ...snapshot.config.sandbox, mode: line.flags.sandbox ?? snapshot.config.sandbox.mode };
-      const program = sandboxConfig.mode === 'off' ? null : core.findSandboxProgram(process.env);
-      if (sandboxConfig.mode === 'required' && program === null) throw new core.SandboxUnavailableError();
       const workspace = await core.workspaceRoot(snapshot.config.workspace);
-      const { homedir } = await import('node:os');
-      const sandbox =
-        program === null
-          ? null
-          : await core.openCommandSandbox({ program, config: sandboxConfig, workspace, home: homedir(), cwHome: home });
+      const configured = await core.openConfiguredSandbox({
+        config: sandboxConfig,
+        env: process.env,
+        workspace,
+        cwHome: home,
+      });
+      const { sandbox, askForCommands } = configured;
       openedSandbox = sandbox;
-      const askForCommands = sandboxConfig.mode === 'on' && program === null;
       // Config's rules and the ones kept for this workspace by answering "always here".
       const rules = {
         allow: [...snapshot.config.permissions.allow, ...(await core.readProjectPermissions(home, workspace))],
         deny: [...snapshot.config.permissions.deny],
       };
       if (askForCommands && (posture === 'workspace' || posture === 'ask'))
-        notice('no sandbox found (bubblewrap is not on PATH): each command is asked about before it runs');
+        notice('no sandbox found on this machine: each command is asked about before it runs (docs/security.md)');
       // Without a sandbox, `workspace` asks about commands too, so it needs the terminal as `ask` does.
       const interactive = (posture === 'ask' || (posture === 'workspace' && askForCommands)) && canAsk();
       let toldNoTerminal = false;
@@ -167,6 +166,7 @@ export default class Send extends Command {
             pluginTools: registry.toolCatalog,
             callTimeoutMs: loop.limits.commandTimeoutMs,
             signal: controller.signal,
+            ...(sandbox === null ? {} : { sandbox }),
           })
         : null;
       for (const failure of mcp?.failures ?? []) {
@@ -176,7 +176,7 @@ export default class Send extends Command {
       const sandboxed = {
         ...snapshot,
         config: { ...snapshot.config, sandbox: sandboxConfig },
-        sandbox: sandboxConfig.mode === 'off' ? ('off' as const) : (program?.kind ?? ('unavailable' as const)),
+        sandbox: configured.state,
       };
       const turnSnapshot = mcp === null ? sandboxed : { ...sandboxed, catalog: mcp.catalog, mcp: mcp.mcp };
       const sent = await core

@@ -86,8 +86,8 @@ const mcpStdioServer = lazySchema((z) =>
       env: referenceMap(z, ENV_VAR_NAME, 'environment variable names').default({}),
       /** The folder the server starts in; default: the folder cw runs in. */
       cwd: z.string().min(1).max(4096).optional(),
-      /** Start the server inside the sandbox, with the paths its args name writable (docs/mcp.md). */
-      sandbox: z.boolean().default(false),
+      /** Start the server inside the sandbox, with the paths its args name writable (docs/mcp.md); optional so it leaves fingerprints alone. */
+      sandbox: z.boolean().optional(),
       disabled: z.boolean().default(false),
     })
     .strict(),

@@ -1,3 +1,4 @@
+import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import type { CwConfig } from '../config/cw-config.js';
 import { safeErrorText } from '../redaction/index.js';
 import type { McpState } from '../snapshot/snapshot.js';
@@ -34,6 +35,8 @@ export async function openMcpForSend(options: {
   readonly pluginTools: readonly ToolDefinition[];
   readonly callTimeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Where servers with `"sandbox": true` run (docs/mcp.md). */
+  readonly sandbox?: CommandSandbox;
 }): Promise<OpenMcp> {
   const enabled = Object.entries(options.config.mcpServers)
     .filter(([, server]) => !server.disabled)
@@ -48,6 +51,7 @@ export async function openMcpForSend(options: {
         const connection = await connectMcpServer(name, server, {
           env: options.env,
           ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
         });
         connections.set(name, connection);
         const tools = await connection.listTools(options.signal ? { signal: options.signal } : {});

@@ -16,3 +16,4 @@ export {
   networkPolicyOf,
 } from './sandbox-config.js';
 export { SandboxUnavailableError } from './sandbox-unavailable-error.js';
+export { type ConfiguredSandbox, openConfiguredSandbox } from './open-configured-sandbox.js';
