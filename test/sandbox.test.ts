@@ -301,3 +301,35 @@ describe('an MCP stdio server with "sandbox": true', () => {
     expect(refused.stdout).toContain('sandbox-unavailable');
   });
 });
+
+describe('cw sandbox check', () => {
+  it('says, from inside the sandbox, what is hidden, writable and refused, by label and never by path', async () => {
+    requireBubblewrap();
+    const { base, userHome, ws } = await makeMachine();
+    const model = await models.model('chat-completions');
+    const home = await models.home(model, { workspace: ws, sandbox: { deny_read: [join(base, 'outside')] } });
+    const run = await runCwChild(['sandbox', 'check', '--json'], models.envFor(home, { HOME: userHome }));
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const report = JSON.parse(run.stdout) as { checks: { what: string; found: string; ok: boolean }[]; failed: number };
+    const found = Object.fromEntries(report.checks.map((row) => [row.what, row.found]));
+    expect(found).toMatchObject({
+      '~/.ssh': 'hidden',
+      '~/.aws': 'absent',
+      'cw home': 'hidden',
+      'deny_read entry 1': 'hidden',
+      workspace: 'writable',
+      'temp folder': 'writable',
+      'home folder': 'read-only',
+      '.git/hooks': 'read-only',
+      '.git/config': 'read-only',
+      'network (a loopback port of this machine)': 'refused',
+    });
+    expect(report.failed).toBe(0);
+    expect(run.stdout).not.toContain(base);
+
+    const table = await runCwChild(['sandbox', 'check'], models.envFor(home, { HOME: userHome }));
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^ok {4}~\/\.ssh +hidden$/m);
+    expect(table.stdout).not.toContain(base);
+  });
+});

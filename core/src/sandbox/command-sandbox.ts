@@ -26,6 +26,10 @@ export interface WrappedCommand {
 export interface CommandSandbox {
   readonly kind: SandboxProgram['kind'];
   readonly network: SandboxNetworkPolicy;
+  /** What it hides, as found when it opened (only paths that exist); paths never printed. */
+  readonly hidden: readonly HiddenPath[];
+  /** What stays read-only inside the workspace (`.git/hooks`, `.git/config`). */
+  readonly readOnly: readonly string[];
   /**
    * Wraps a command's argv: it starts in `cwd`, may write only the workspace, its private temp folder
    * and `writable`, and sees neither the hidden paths nor (unless allowed) the network.
@@ -121,6 +125,8 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
   return {
     kind: program.kind,
     network: networkPolicy,
+    hidden,
+    readOnly,
     async wrap(argv, wrapOptions) {
       const temp = await realpath(await mkdtemp(join(tmpdir(), 'cw-sandbox-')));
       const extra: string[] = [];

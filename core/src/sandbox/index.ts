@@ -17,3 +17,4 @@ export {
 } from './sandbox-config.js';
 export { SandboxUnavailableError } from './sandbox-unavailable-error.js';
 export { type ConfiguredSandbox, openConfiguredSandbox } from './open-configured-sandbox.js';
+export { type SandboxCheckRow, checkSandbox } from './check-sandbox.js';
