@@ -20,6 +20,9 @@ export const HIDDEN_UNDER_HOME = [
   '.gnupg',
   '.kube',
   '.git-credentials',
+  // cw's own homes, old and default, besides the one in use (always hidden below).
+  '.cw',
+  '.config/cw',
 ] as const;
 
 /**
