@@ -270,6 +270,15 @@ describe('without bubblewrap', () => {
     expect(await readdir(outside)).toEqual([]);
   });
 
+  it('cw sandbox check says there is nothing to check, in one line, and exits 1', async () => {
+    const model = await models.model('chat-completions');
+    const home = await models.home(model);
+    const run = await runCwChild(['sandbox', 'check'], models.envFor(home, noBwrapPath()));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^cw: no sandbox to check: bubblewrap \(bwrap\) is not on PATH;[^\n]*\n$/);
+    expect(run.stdout).toBe('');
+  });
+
   it('sandbox on (the default) asks about each command instead, and says once that no sandbox was found', async () => {
     const { ws } = await makeMachine();
     const model = await models.model(

@@ -20,7 +20,7 @@ export default class SandboxCheck extends Command {
       const config = await core.loadConfig(home);
       const workspace = await core.workspaceRoot(config.workspace);
       const program = core.findSandboxProgram(process.env);
-      if (program === null) throw new core.SandboxUnavailableError();
+      if (program === null) throw new core.SandboxUnavailableError('check');
       const sandbox = await core.openCommandSandbox({
         program,
         config: config.sandbox,
