@@ -303,3 +303,19 @@ describe("the user's own facts in human output", () => {
     expect(human.stdout).toContain('1 configured route(s) do not resolve');
   });
 });
+
+describe('kept permissions', () => {
+  it('cw config get permissions shows the rules kept for the current workspace after config.json own', async () => {
+    const { mkdtemp, realpath } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { keepProjectPermission } = await import('../core/src/agent/project-permissions.js');
+    const workspace = await realpath(await mkdtemp(join(tmpdir(), 'cw-kept-')));
+    const folder = await home({ workspace, permissions: { allow: ['read_file'], deny: ['shell(rm:*)'] } });
+    await keepProjectPermission(folder, workspace, 'shell(npm test)');
+    const result = await runCw(['config', 'get', 'permissions', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ allow: ['read_file', 'shell(npm test)'], deny: ['shell(rm:*)'] });
+    // The file config.json is left alone: kept rules live apart from it.
+    expect(JSON.parse(await configText(folder))).toMatchObject({ permissions: { allow: ['read_file'] } });
+  });
+});

@@ -131,7 +131,10 @@ describe('message_submit hooks', () => {
     it(`${what}: exit 1, nothing sent, nothing saved`, async () => {
       const ws = await repository();
       const model = await models.model('chat-completions', { reply: { text: 'never sent' } });
-      const home = await models.home(model, { hooks: { message_submit: [hook(ws, name, 300)] } });
+      // Only the hanging hook needs a short limit; the others get room to start inside the sandbox.
+      const home = await models.home(model, {
+        hooks: { message_submit: [hook(ws, name, name === 'hang' ? 300 : 10_000)] },
+      });
       const before = await homeBytes(home);
       const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', 'hello'], models.envFor(home), { cwd: ws });
       expect(sent.code).toBe(1);

@@ -47,6 +47,10 @@ export const sendFlags = {
   }),
   // The old name: it read as "offer no tools", which it never did. Still accepted, with a warning.
   'no-tools': Flags.boolean({ hidden: true, summary: 'Old name of --no-tool-runs.' }),
+  sandbox: Flags.option({
+    options: ['off', 'on', 'required'] as const,
+    summary: 'Where commands run: on (sandboxed when possible, else asked), required, off; over config `sandbox.mode`.',
+  })(),
 };
 
 /** A parsed command line: oclif's flags, the words that were not flags, in order, and the prompt. */

@@ -172,6 +172,7 @@ function renderSession(table: TableWriter, session: SessionFacts, own: OwnFacts)
   table.row('hypothetical prompt', session.hypothetical_prompt_supplied ? 'supplied' : 'not supplied');
   table.row('mode', session.mode);
   table.row('approval', session.approval_mode);
+  table.row('sandbox', `${session.sandbox} (mode ${session.sandbox_mode}), network ${session.sandbox_network}`);
   table.row('tool allow gate', gate(session.allowed_tool_gate_count));
   table.row('tool deny gate', gate(session.disallowed_tool_gate_count));
   if (session.message_submit_hook_count > 0)

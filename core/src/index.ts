@@ -60,7 +60,6 @@ export { workspaceRoot } from './state/workspace-root.js';
 // Sessions, goals, skills, compaction.
 export { activeSession } from './config/active-session.js';
 export { SESSION_NAME_PATTERN } from './state/session-location.js';
-export { moveCorruptSessionAside } from './state/session-store.js';
 export { listSessions, showSession, messageView, removeSession, renameSession } from './state/session-list.js';
 export {
   readGoal,
@@ -83,6 +82,14 @@ export { mcpServerSnapshotStatus } from './mcp/mcp-snapshot-state.js';
 export { refreshMcpSnapshot } from './mcp/refresh-mcp-snapshot.js';
 export { mcpTransportOf, mcpServerTarget } from './mcp/mcp-server-target.js';
 export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
+
+// The command sandbox (docs/security.md) and the permissions kept for a workspace.
+export { findSandboxProgram } from './sandbox/find-sandbox.js';
+export { openCommandSandbox } from './sandbox/command-sandbox.js';
+export { openConfiguredSandbox } from './sandbox/open-configured-sandbox.js';
+export { SandboxUnavailableError } from './sandbox/sandbox-unavailable-error.js';
+export { checkSandbox } from './sandbox/check-sandbox.js';
+export { readProjectPermissions } from './agent/project-permissions.js';
 
 // Redaction: every string a host prints crosses one of these (docs/security.md).
 export {
@@ -107,13 +114,10 @@ export {
   totalUsage,
   type Agent,
   type AgentOptions,
-  type AgentRun,
   type RunOptions,
-  type TurnOptions,
-  type LoadedSnapshot,
 } from './agent-api/create-agent.js';
 export type { AgentEvent, TotalUsage } from './agent-api/agent-events.js';
 export { createSessionScope } from './agent-api/session-scope.js';
-export { mcpSessionStates, type McpServerRunState } from './features/mcp/mcp-session-pool.js';
+export { mcpSessionStates } from './features/mcp/mcp-session-pool.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
 export type { TurnNotice, SessionScope } from './turn/turn-hooks.js';

@@ -3,6 +3,7 @@ import type { ApprovalRules } from './agent/approval-policy.js';
 import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
+import type { CommandSandbox } from './sandbox/command-sandbox.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { renderManifest } from './manifest/build-manifest.js';
 import type { RequestManifest } from './manifest/manifest-schema.js';
@@ -99,6 +100,9 @@ export interface AgentLoopOptions {
   readonly onToolEnd?: (record: ToolCallRecord) => void;
   /** Tools from outside the registry the host adds for this command (the features add their own through `stepTools`). */
   readonly extraTools?: readonly ToolImplementation[];
+  /** Where commands and submit hooks run (docs/security.md); `askForCommands` when the sandbox is on but none was found. */
+  readonly sandbox?: CommandSandbox;
+  readonly askForCommands?: boolean;
 }
 
 /** Options of one `cw send`. */
@@ -178,6 +182,7 @@ function prepareContext(options: SendTurnOptions): PrepareContext {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.loop ? { toolTimeoutMs: options.loop.limits.commandTimeoutMs } : {}),
+    ...(options.loop?.sandbox ? { sandbox: options.loop.sandbox } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
     notify: (notice) => {
       if (notice.kind === 'auto-route') options.onAutoRoute?.(notice.route);
@@ -309,7 +314,14 @@ async function loop(
             }),
             posture: agent.posture,
             rules: agent.rules,
-            context: { workspace: agent.workspace, signal: controller.signal, env: toolEnv, limits: agent.limits },
+            context: {
+              workspace: agent.workspace,
+              signal: controller.signal,
+              env: toolEnv,
+              limits: agent.limits,
+              ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
+            },
+            ...(agent.askForCommands ? { askForCommands: true } : {}),
             ...(agent.ask ? { ask: agent.ask } : {}),
             alwaysAllowed,
             ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),

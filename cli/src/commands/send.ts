@@ -14,7 +14,7 @@ export default class Send extends Command {
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
   static override usage =
-    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--no-tool-runs] [--prompt <text>|-]';
+    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--sandbox off|on|required] [--no-tool-runs] [--prompt <text>|-]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
     '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
@@ -58,6 +58,7 @@ export default class Send extends Command {
         'max-retries'?: string;
         'max-steps'?: string;
         approval?: string;
+        sandbox?: 'off' | 'on' | 'required';
       }>(this, Send, argv, SEND_USAGE);
       const { promptFrom } = await import('../stdin-prompt.js');
       const { outputFormatOf } = await import('../output-format.js');
@@ -107,7 +108,9 @@ export default class Send extends Command {
       const notice = (text: string): void => stderrLine(`cw: ${core.terminalSafe(text)}\n`);
       const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
       const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
-      const interactive = posture === 'ask' && canAsk();
+      // The agent opens the sandbox and asks for commands when there is none (docs/security.md): a
+      // terminal to ask on is all this host offers.
+      const interactive = canAsk();
       let toldNoTerminal = false;
       const run = agent.run(args.prompt, {
         snapshot,
@@ -117,9 +120,10 @@ export default class Send extends Command {
         ...(args.maxSteps === undefined ? {} : { maxSteps: args.maxSteps }),
         ...(args.maxRetries === undefined ? {} : { maxRetries: args.maxRetries }),
         signal: controller.signal,
+        ...(line.flags.sandbox === undefined ? {} : { sandbox: line.flags.sandbox }),
         ...(interactive
           ? {
-              onApproval: async (call: { name: string; summary: string }) => {
+              onApproval: async (call: import('@cw/core').AskedCall) => {
                 spinner.stop();
                 const decision = await askOnTerminal(call, core.terminalSafe);
                 if (args.format === 'stream-json')

@@ -2,6 +2,9 @@ import { turnHooksOf } from '../turn/core-turn-types.js';
 import type { ApprovalPosture } from '../config/approval-posture.js';
 import type { AskAnswer, AskedCall } from '../agent/run-tool-calls.js';
 import { workspaceRoot } from '../state/workspace-root.js';
+import { keepProjectPermission, readProjectPermissions } from '../agent/project-permissions.js';
+import { type ConfiguredSandbox, openConfiguredSandbox } from '../sandbox/open-configured-sandbox.js';
+import type { SandboxMode } from '../sandbox/sandbox-config.js';
 import type { Entrypoint } from '../body/wire-body.js';
 import type { McpServerConfig } from '../config/cw-config.js';
 import { cwHome } from '../config/cw-home.js';
@@ -69,7 +72,9 @@ export interface RunOptions extends TurnOptions {
    * Answers `ask` approvals. Without it, `approvalEvents: true` answers them through each
    * `approval-request` event's `respond`; with neither, there is no one to ask and `ask` acts as `read-only`.
    */
-  readonly onApproval?: (call: AskedCall) => Promise<AskAnswer>;
+  readonly onApproval?: (call: AskedCall) => Promise<AskAnswer | 'workspace'>;
+  /** Where commands run (`--sandbox`): over config's `sandbox.mode` (docs/security.md). */
+  readonly sandbox?: SandboxMode;
   readonly approvalEvents?: boolean;
   /**
    * Keeps what features open across this host's turns (MCP servers stay up from their first call to
@@ -159,12 +164,34 @@ function runTurn(
   const events = new EventQueue<AgentEvent>();
   const emit = (event: AgentEvent): void => events.push(event);
   const result = (async (): Promise<SentTurn> => {
-    const snapshot = withMcpServers(
+    const loaded = withMcpServers(
       options.snapshot ?? (await agent.load(options.overrides ?? {}, true)).snapshot,
       options.mcpServers,
     );
-    emit({ type: 'turn-start', session: snapshot.session.name, session_id: snapshot.session.key });
-    const loop = await loopOptions(snapshot, options, agent.cwd, emit);
+    emit({ type: 'turn-start', session: loaded.session.name, session_id: loaded.session.key });
+    // The sandbox is found before anything runs: `required` without one stops here (docs/security.md).
+    const sandboxConfig = { ...loaded.config.sandbox, mode: options.sandbox ?? loaded.config.sandbox.mode };
+    const workspace = await workspaceRoot(loaded.config.workspace, agent.cwd);
+    const configured = await openConfiguredSandbox({
+      config: sandboxConfig,
+      env: agent.env,
+      workspace,
+      cwHome: agent.home,
+    });
+    try {
+      const snapshot: CwSnapshot = {
+        ...loaded,
+        config: { ...loaded.config, sandbox: sandboxConfig },
+        sandbox: configured.state,
+      };
+      return await sendOn(snapshot, workspace, configured);
+    } finally {
+      // An allowlist's proxy must not keep the process alive.
+      await configured.sandbox?.close();
+    }
+  })();
+  async function sendOn(snapshot: CwSnapshot, workspace: string, configured: ConfiguredSandbox): Promise<SentTurn> {
+    const loop = await loopOptions(snapshot, options, { home: agent.home, workspace, configured }, emit);
     const sent = await sendTurn(snapshot, {
       home: agent.home,
       prompt,
@@ -207,7 +234,7 @@ function runTurn(
       manifest: sent.manifest,
     });
     return sent;
-  })();
+  }
   result.then(
     () => events.end(),
     (error: unknown) => {
@@ -222,20 +249,51 @@ function runTurn(
 async function loopOptions(
   snapshot: CwSnapshot,
   options: RunOptions,
-  cwd: string,
+  where: { readonly home: string; readonly workspace: string; readonly configured: ConfiguredSandbox },
   emit: (event: AgentEvent) => void,
 ): Promise<AgentLoopOptions> {
   const limits = snapshot.config.tool_limits;
-  const ask = options.onApproval ?? (options.approvalEvents === true ? askThroughEvents(emit) : undefined);
+  const posture = options.noTools === true ? 'never' : (options.approval ?? snapshot.config.approval);
+  const { sandbox, askForCommands } = where.configured;
+  if (askForCommands && (posture === 'workspace' || posture === 'ask'))
+    emit({
+      type: 'notice',
+      notice: {
+        kind: 'warning',
+        text: 'no sandbox found on this machine: each command is asked about before it runs (docs/security.md)',
+      },
+    });
+  // Config's rules and the ones kept for this workspace by answering "always here".
+  const rules = {
+    allow: [...snapshot.config.permissions.allow, ...(await readProjectPermissions(where.home, where.workspace))],
+    deny: [...snapshot.config.permissions.deny],
+  };
+  const host = options.onApproval ?? (options.approvalEvents === true ? askThroughEvents(emit) : undefined);
+  const ask =
+    host === undefined
+      ? undefined
+      : async (call: AskedCall): Promise<AskAnswer> => {
+          const answer = await host(call);
+          if (answer !== 'workspace') return answer;
+          // Kept for this workspace (shown by cw config get permissions) and in force from now on.
+          if (call.rule !== undefined) {
+            await keepProjectPermission(where.home, where.workspace, call.rule);
+            rules.allow.push(call.rule);
+          }
+          return 'yes';
+        };
   return {
-    posture: options.noTools === true ? 'never' : (options.approval ?? snapshot.config.approval),
-    rules: snapshot.config.permissions,
-    workspace: await workspaceRoot(snapshot.config.workspace, cwd),
+    posture,
+    rules,
+    workspace: where.workspace,
+    ...(sandbox === null ? {} : { sandbox }),
+    ...(askForCommands ? { askForCommands } : {}),
     maxSteps: options.maxSteps ?? snapshot.config.max_steps ?? DEFAULT_MAX_STEPS,
     limits: {
       outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
       outputLines: limits.output_lines ?? DEFAULT_LIMITS.outputLines,
       commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
+      ...(limits.search_timeout_ms === undefined ? {} : { searchTimeoutMs: limits.search_timeout_ms }),
     },
     ...(ask === undefined ? {} : { ask }),
     onToolStart: (call, summary) => emit({ type: 'tool-call', call, summary }),
@@ -244,7 +302,7 @@ async function loopOptions(
 }
 
 /** Approvals answered by the host through the `approval-request` event it reads. */
-function askThroughEvents(emit: (event: AgentEvent) => void): (call: AskedCall) => Promise<AskAnswer> {
+function askThroughEvents(emit: (event: AgentEvent) => void): (call: AskedCall) => Promise<AskAnswer | 'workspace'> {
   return (call) =>
     new Promise<AskAnswer>((resolve) => {
       emit({ type: 'approval-request', call, respond: resolve });

@@ -6,7 +6,7 @@ import { decideApproval, type ApprovalRules } from './approval-policy.js';
 import { checkToolArguments } from './validate-tool-arguments.js';
 
 /** How one call ended, as the session stores it and the person sees it. */
-export type ToolCallStatus = 'ok' | 'error' | 'refused' | 'invalid' | 'not-executed';
+export type ToolCallStatus = 'ok' | 'error' | 'cancelled' | 'refused' | 'invalid' | 'not-executed';
 
 /** One call and its result. */
 export interface ToolCallRecord {
@@ -26,6 +26,10 @@ export interface AskedCall {
   readonly summary: string;
   /** The model's arguments as it produced them (a JSON text), for a host that shows them (an editor's diff). */
   readonly arguments: string;
+  /** Set when the call failed inside the sandbox: the question is a one-time run outside it, and this is why. */
+  readonly outsideSandbox?: string;
+  /** The allow rule that would let this call run unasked (`shell(npm test)`), for a host that keeps it. */
+  readonly rule?: string;
 }
 
 /** The answer a person gives when asked about a call. */
@@ -43,6 +47,11 @@ export interface RunToolCallsOptions {
   readonly ask?: (call: AskedCall) => Promise<AskAnswer>;
   /** Tool names the person answered `always` for, kept for the rest of the command. */
   readonly alwaysAllowed: Set<string>;
+  /**
+   * The sandbox is on but this machine has none: command tools the posture would run unseen are asked
+   * about instead (docs/security.md).
+   */
+  readonly askForCommands?: boolean;
   readonly onStart?: (call: ToolCall, summary: string) => void;
   readonly onEnd?: (record: ToolCallRecord) => void;
 }
@@ -103,9 +112,11 @@ async function handleAlone(
   if (verdict === 'run') return runOne(tool, call, options);
   if (verdict === 'not-executed') return finish(call, 'not-executed', NOT_EXECUTED, 0, summary, options);
   const why =
-    verdict === 'refused-by-person'
-      ? 'the user declined this call'
-      : `the approval settings (${options.posture === 'ask' && options.ask === undefined ? 'ask, with no one to ask: read-only' : options.posture}${verdict === 'refused-by-rule' ? ', a deny rule' : ''}) do not allow it`;
+    verdict === 'refused-unconfined'
+      ? 'no sandbox is available to run commands in, and no one could be asked to allow it'
+      : verdict === 'refused-by-person'
+        ? 'the user declined this call'
+        : `the approval settings (${options.posture === 'ask' && options.ask === undefined ? 'ask, with no one to ask: read-only' : options.posture}${verdict === 'refused-by-rule' ? ', a deny rule' : ''}) do not allow it`;
   return finish(
     call,
     'refused',
@@ -116,7 +127,13 @@ async function handleAlone(
   );
 }
 
-type Verdict = 'run' | 'refused-by-rule' | 'refused-by-posture' | 'refused-by-person' | 'not-executed';
+type Verdict =
+  | 'run'
+  | 'refused-by-rule'
+  | 'refused-by-posture'
+  | 'refused-by-person'
+  | 'refused-unconfined'
+  | 'not-executed';
 
 async function verdictFor(
   tool: ToolImplementation,
@@ -132,7 +149,12 @@ async function verdictFor(
   }
   // Without anyone to ask, `ask` falls back to `read-only`: nothing that writes runs unseen.
   const posture = options.posture === 'ask' && options.ask === undefined ? 'read-only' : options.posture;
-  const decision = decideApproval({ name: tool.name, readOnly: tool.readOnly, command }, posture, options.rules);
+  const decided = decideApproval({ name: tool.name, readOnly: tool.readOnly, command }, posture, options.rules);
+  // Without the sandbox it expected, a command the posture alone would run is asked about, one by one.
+  const decision =
+    decided.verdict === 'run' && decided.because === 'posture' && options.askForCommands === true && tool.commandOf
+      ? ({ verdict: 'ask' } as const)
+      : decided;
   switch (decision.verdict) {
     case 'run':
       return 'run';
@@ -142,8 +164,11 @@ async function verdictFor(
       return 'not-executed';
     case 'ask': {
       if (options.alwaysAllowed.has(tool.name)) return 'run';
+      if (options.ask === undefined && options.askForCommands === true && posture !== 'read-only')
+        return 'refused-unconfined';
+      const rule = command === null ? tool.name : `${tool.name}(${command})`;
       const answer = options.ask
-        ? await options.ask({ id: call.id, name: tool.name, summary, arguments: call.arguments })
+        ? await options.ask({ id: call.id, name: tool.name, summary, arguments: call.arguments, rule })
         : 'no';
       if (answer === 'always') options.alwaysAllowed.add(tool.name);
       return answer === 'no' ? 'refused-by-person' : 'run';
@@ -164,13 +189,32 @@ async function runOne(tool: ToolImplementation, call: ToolCall, options: RunTool
   options.onStart?.(call, summary);
   const started = Date.now();
   try {
-    const outcome = await tool.execute(checked.args, options.context);
+    const outcome = await tool.execute(checked.args, contextFor(tool, call, summary, options));
     const content = capped(outcome.content, options.context.limits.outputBytes);
-    return finish(call, outcome.status, content, Date.now() - started, summary, options);
+    // Stopped by Ctrl-C is not a failure of the call: it is stored as `cancelled` (docs/agent-loop.md).
+    const status = outcome.status === 'error' && options.context.signal.aborted ? 'cancelled' : outcome.status;
+    return finish(call, status, content, Date.now() - started, summary, options);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish(call, 'error', `The tool failed: ${message}`, Date.now() - started, summary, options);
   }
+}
+
+/** The call's context: under `ask`, with the offer of a one-time run outside the sandbox. */
+function contextFor(
+  tool: ToolImplementation,
+  call: ToolCall,
+  summary: string,
+  options: RunToolCallsOptions,
+): ToolContext {
+  const { ask, context } = options;
+  if (options.posture !== 'ask' || ask === undefined || context.sandbox === undefined) return context;
+  return {
+    ...context,
+    offerUnsandboxedRun: async (reason) =>
+      (await ask({ id: call.id, name: tool.name, summary, arguments: call.arguments, outsideSandbox: reason })) !==
+      'no',
+  };
 }
 
 function finish(

@@ -15,6 +15,7 @@ import { APPROVAL_POSTURES } from './approval-posture.js';
 import { hasMalformedEnvReference } from './expand-env-references.js';
 import { baseUrlSchema } from '../route/base-url.js';
 import { REASONING_SELECTIONS, labelSchema } from '../route/capability-row.js';
+import { DEFAULT_SANDBOX_CONFIG, sandboxConfigSchema } from '../sandbox/sandbox-config.js';
 
 const customRoute = lazySchema((z) =>
   z
@@ -85,6 +86,8 @@ const mcpStdioServer = lazySchema((z) =>
       env: referenceMap(z, ENV_VAR_NAME, 'environment variable names').default({}),
       /** The folder the server starts in; default: the folder cw runs in. */
       cwd: z.string().min(1).max(4096).optional(),
+      /** Start the server inside the sandbox, with the paths its args name writable (docs/mcp.md); optional so it leaves fingerprints alone. */
+      sandbox: z.boolean().optional(),
       disabled: z.boolean().default(false),
     })
     .strict(),
@@ -212,6 +215,8 @@ const toolLimits = lazySchema((z) =>
       output_bytes: z.number().int().min(1_024).max(10_000_000).optional(),
       output_lines: z.number().int().min(10).max(100_000).optional(),
       command_timeout_ms: milliseconds.optional(),
+      /** The longest one search's regular expression may run (default 10 s). */
+      search_timeout_ms: milliseconds.optional(),
     })
     .strict(),
 );
@@ -319,6 +324,8 @@ export const cwConfigSchema = lazySchema((z) =>
       /** What the agent loop may run without asking (docs/agent-loop.md). */
       approval: z.enum(APPROVAL_POSTURES).default('ask'),
       permissions: permissions.default({ allow: [], deny: [] }),
+      /** Where the commands the model runs are confined, and what they may reach (docs/security.md). */
+      sandbox: sandboxConfigSchema.default(DEFAULT_SANDBOX_CONFIG),
       /** The folder file tools and commands act in; default: the git root above the current folder, else the current folder. */
       workspace: z.string().min(1).max(4096).optional(),
       /** Model requests one cw send may make in its loop. */

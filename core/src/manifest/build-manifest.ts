@@ -1,3 +1,4 @@
+import { DEFAULT_SANDBOX_CONFIG, networkPolicyOf } from '../sandbox/sandbox-config.js';
 import { turnHooksOf } from '../turn/core-turn-types.js';
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { sha256Hex } from '../canonical/sha256.js';
@@ -124,6 +125,8 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
   const routeId = snapshot.config.route ?? snapshot.defaultRouteId;
   const catalog = new Set(snapshot.registry.row(routeId)?.model.catalog ?? []);
   const gates = snapshot.config.tools;
+  // A snapshot built by hand (tests, other hosts) may carry a config parsed before the field existed.
+  const sandboxConfig = snapshot.config.sandbox ?? DEFAULT_SANDBOX_CONFIG;
   const facts: SessionFacts = {
     agent_role: 'primary',
     lane_kind: plan.input === 'continuation' ? 'agent-loop-continuation' : 'cli-single-turn',
@@ -137,6 +140,9 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     hypothetical_prompt_supplied: promptSupplied,
     mode: 'agent',
     approval_mode: snapshot.config.approval,
+    sandbox: snapshot.sandbox ?? (sandboxConfig.mode === 'off' ? 'off' : 'unavailable'),
+    sandbox_mode: sandboxConfig.mode,
+    sandbox_network: networkPolicyOf(sandboxConfig.network),
     allowed_tool_gate_count: gates?.allow === undefined ? null : gates.allow.length,
     disallowed_tool_gate_count: gates?.deny === undefined ? null : gates.deny.length,
     message_submit_hook_count: 0,

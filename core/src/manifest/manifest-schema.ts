@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { zod } from '../validation/lazy-zod.js';
 import { APPROVAL_POSTURES } from '../config/approval-posture.js';
+import { SANDBOX_MODES } from '../sandbox/sandbox-config.js';
 import {
   CONTEXT_SOURCES,
   OFFLINE_TOKENIZERS,
@@ -99,6 +100,21 @@ function buildManifestSchema() {
       .enum(APPROVAL_POSTURES)
       .describe(
         'The approval posture the agent loop runs tool calls under (config approval): never, read-only, workspace or ask.',
+      ),
+    sandbox: z
+      .enum(['bubblewrap', 'sandbox-exec', 'unavailable', 'off'])
+      .describe(
+        'What confines the commands the model runs and submit hooks (docs/security.md): bubblewrap or sandbox-exec when found on this machine (looked up, never started), unavailable when none was found (or the machine was not looked at), off when sandbox.mode is off.',
+      ),
+    sandbox_mode: z
+      .enum(SANDBOX_MODES)
+      .describe(
+        'Config sandbox.mode: off, on (sandbox when available, else ask per command) or required (refuse without one).',
+      ),
+    sandbox_network: z
+      .enum(['off', 'on', 'allowlist'])
+      .describe(
+        "What sandboxed commands may reach (config sandbox.network): nothing, the host's network, or only the allowlist's hosts through cw's proxy (never listed here).",
       ),
     allowed_tool_gate_count: count
       .nullable()

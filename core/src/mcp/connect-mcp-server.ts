@@ -1,5 +1,6 @@
 // Only types are imported from the SDK here: the SDK itself is loaded inside connectMcpServer, so a
 // preview (which never connects) never loads it.
+import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonValue } from '../canonical/canonical-json.js';
@@ -54,6 +55,7 @@ const MAX_TOOL_PAGES = 100;
 export type McpErrorCode =
   | 'env-reference'
   | 'spawn-failed'
+  | 'sandbox-unavailable'
   | 'timeout'
   | 'connection-closed'
   | 'http-error'
@@ -127,6 +129,8 @@ export interface ConnectMcpServerOptions {
   readonly signal?: AbortSignal;
   /** The version cw gives in the handshake. */
   readonly clientVersion?: string;
+  /** Where a stdio server with `"sandbox": true` runs; without one such a server is not started. */
+  readonly sandbox?: CommandSandbox;
 }
 
 /** The environment a stdio server starts with: the base variables from `env`, then the server's expanded `env`. */
@@ -171,6 +175,7 @@ export async function connectMcpServer(
     httpStatus: () => null,
   };
   let transport: Transport;
+  let release: (() => Promise<void>) | undefined;
   if (isMcpHttpServer(server)) {
     const { StreamableHTTPClientTransport, StreamableHTTPError } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -185,10 +190,23 @@ export async function connectMcpServer(
     });
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const serverEnv = stdioServerEnvironment(expanded, env);
+    // Fail closed: a server that asked for the sandbox never runs without one.
+    if (server.sandbox === true && options.sandbox === undefined)
+      throw new McpServerError(serverName, 'sandbox-unavailable', 'it asks for the sandbox and none is available');
+    const wrapped =
+      server.sandbox === true && options.sandbox !== undefined
+        ? await options.sandbox.wrap([server.command, ...server.args], {
+            cwd: server.cwd ?? process.cwd(),
+            env: serverEnv,
+            writable: await pathsNamedIn(server.args, server.cwd ?? process.cwd()),
+          })
+        : null;
+    release = wrapped?.release;
     const stdio = new StdioClientTransport({
-      command: server.command,
-      args: [...server.args],
-      env: stdioServerEnvironment(expanded, env),
+      command: wrapped?.file ?? server.command,
+      args: wrapped === null ? [...server.args] : [...wrapped.args],
+      env: wrapped?.env ?? serverEnv,
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       stderr: 'pipe',
     });
@@ -208,7 +226,17 @@ export async function connectMcpServer(
     );
   } catch (error) {
     await closeQuietly(client, transport);
+    await release?.();
     throw toServerError(serverName, error, kinds, timeoutMs);
+  }
+  // The sandbox's private temp folder goes when the server's process does.
+  if (release !== undefined) {
+    const onClose = transport.onclose;
+    const done = release;
+    transport.onclose = () => {
+      onClose?.();
+      void done();
+    };
   }
   const version = client.getServerVersion();
   const serverInfo =
@@ -216,6 +244,25 @@ export async function connectMcpServer(
       ? { name: version.name, version: version.version }
       : null;
   return new SdkConnection(serverName, client, transport, serverInfo, kinds);
+}
+
+/** The existing folders and files a server's args name (absolute, `./`, `../` or `~/`): the server may write them. */
+async function pathsNamedIn(args: readonly string[], cwd: string): Promise<string[]> {
+  const { stat } = await import('node:fs/promises');
+  const { homedir } = await import('node:os');
+  const { resolve, join } = await import('node:path');
+  const out: string[] = [];
+  for (const arg of args) {
+    if (!/^(?:\/|\.\.?\/|~\/)/.test(arg)) continue;
+    const path = arg.startsWith('~/') ? join(homedir(), arg.slice(2)) : resolve(cwd, arg);
+    try {
+      await stat(path);
+      out.push(path);
+    } catch {
+      // Not there: nothing to make writable.
+    }
+  }
+  return out;
 }
 
 class SdkConnection implements McpConnection {

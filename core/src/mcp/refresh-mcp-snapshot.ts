@@ -33,6 +33,8 @@ export interface RefreshMcpSnapshotOptions {
   readonly signal?: AbortSignal;
   /** The clock, for tests. */
   readonly now?: () => Date;
+  /** Where servers with `"sandbox": true` run (docs/mcp.md). */
+  readonly sandbox?: ConnectMcpServerOptions['sandbox'];
   /** The connector, for tests. Default: connectMcpServer. */
   readonly connect?: (
     name: string,
@@ -88,6 +90,7 @@ async function refreshOne(name: string, server: McpServerConfig, options: Refres
       timeoutMs,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(signal === undefined ? {} : { signal }),
+      ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     });
     const tools = await connection.listTools({ timeoutMs, ...(signal === undefined ? {} : { signal }) });
     return {

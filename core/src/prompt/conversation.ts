@@ -73,8 +73,8 @@ export const conversationMessageSchema = lazySchema((z) =>
         tool_call_id: z.string(),
         name: z.string(),
         content: z.string(),
-        /** How the call ended (ok, error, refused, invalid, not-executed); never sent to the model. */
-        status: z.enum(['ok', 'error', 'refused', 'invalid', 'not-executed']).optional(),
+        /** How the call ended (ok, error, cancelled, refused, invalid, not-executed); never sent to the model. */
+        status: z.enum(['ok', 'error', 'cancelled', 'refused', 'invalid', 'not-executed']).optional(),
       })
       .readonly(),
   ]),

@@ -6,6 +6,7 @@ import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
 import { turnContextLayer } from '../context/turn-context.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import { sandboxState } from '../sandbox/find-sandbox.js';
 import { selectSession } from '../state/select-session.js';
 import { workspaceKeyOf } from '../state/session-location.js';
 import { readSession } from '../state/session-store.js';
@@ -56,6 +57,8 @@ export async function loadSnapshot(options: {
     mcp: { kind: 'disabled' },
     pending: NOTHING_PENDING,
     features: {},
+    // Looked up on PATH only, never run: preview stays offline and fast (docs/security.md).
+    ...(options.env === undefined ? {} : { sandbox: sandboxState(config.sandbox.mode, options.env) }),
     ...(options.cwd === undefined || workspace === null
       ? {}
       : await workingPart(options.home, config, workspace, options.cwd, options.env ?? process.env)),

@@ -1,4 +1,5 @@
 import type { CwConfig } from '../config/cw-config.js';
+import type { SandboxState } from '../sandbox/find-sandbox.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import type { SnapshotRegistry } from './snapshot-registry.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
@@ -51,6 +52,8 @@ export interface CwSnapshot {
   readonly workingContext?: WorkingContext;
   /** System-prompt layers after the base (AGENTS.md, turn context); absent or empty means the base only. */
   readonly promptLayers?: readonly PromptLayer[];
+  /** What would confine commands, found without running anything; absent when the machine was not looked at. */
+  readonly sandbox?: SandboxState;
 }
 
 /** Pending state of a session with nothing pending. */

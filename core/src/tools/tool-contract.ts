@@ -1,4 +1,5 @@
 import type { JsonValue } from '../canonical/canonical-json.js';
+import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import type { JsonSchema } from './tool-definition.js';
 
 /** A tool call's arguments after they parsed and validated against the tool's schema. */
@@ -12,6 +13,8 @@ export interface ToolLimits {
   readonly outputLines: number;
   /** The longest a command may run before its whole process group is killed. */
   readonly commandTimeoutMs: number;
+  /** The longest one search's regular expression may run in all; a worker running it is stopped past it. */
+  readonly searchTimeoutMs?: number;
 }
 
 /** What an executor receives besides its arguments. */
@@ -23,6 +26,13 @@ export interface ToolContext {
   /** The environment for subprocesses: the user's, without the key variable of any configured route. */
   readonly env: Readonly<Record<string, string>>;
   readonly limits: ToolLimits;
+  /** Where commands run: absent means as the user, unconfined (docs/security.md). */
+  readonly sandbox?: CommandSandbox;
+  /**
+   * Present under `ask` with a person to ask: offers a one-time run outside the sandbox of a command
+   * that failed inside it; true when the person agreed.
+   */
+  readonly offerUnsandboxedRun?: (reason: string) => Promise<boolean>;
 }
 
 /** What a call produced, as the model will read it. */

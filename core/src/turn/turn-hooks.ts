@@ -6,6 +6,7 @@ import {
   SyncWaterfallHook,
 } from 'tapable';
 import type { Entrypoint } from '../body/wire-body.js';
+import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import type { TurnInput } from '../plan/turn-input.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { AssistantReply } from '../reply/assemble-reply.js';
@@ -78,6 +79,8 @@ export interface SendSettings {
   readonly onRetry?: (notice: RetryNotice) => void;
   /** How long one tool call may run (an MCP server's call among them). */
   readonly toolTimeoutMs?: number;
+  /** Where programs a feature starts run (submit hooks, sandboxed MCP servers; docs/security.md). */
+  readonly sandbox?: CommandSandbox;
   /** Where features report what they did (an auto-route choice, a compaction), for the host to show. */
   readonly notify?: (notice: TurnNotice) => void;
   /**

@@ -93,3 +93,21 @@ describe('search', () => {
     expect(searchTool.summarize?.({ pattern: 'foo\\(' })).toBe('foo\\(');
   });
 });
+
+describe('search: a catastrophic regular expression', () => {
+  it('returns a time-limit error within its limit, and the loop is not stalled meanwhile', async () => {
+    const ws = workspace();
+    // (a+)+$ against a long run of a's that does not end the line backtracks exponentially.
+    await ws.write('evil.txt', `${'a'.repeat(40)}!\n`);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    const started = Date.now();
+    const result = await ws.run(searchTool, { pattern: '^(a+)+$' }, { limits: { searchTimeoutMs: 300 } });
+    clearInterval(ticker);
+    expect(result.status).toBe('error');
+    expect(result.content).toContain('ran longer than 300 ms');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The event loop kept turning while the pattern ran: it ran off the main thread.
+    expect(ticks).toBeGreaterThan(5);
+  });
+});

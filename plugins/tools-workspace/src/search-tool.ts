@@ -3,6 +3,7 @@ import path from 'node:path';
 import { looksBinary } from './binary-content.js';
 import { fsErrorMessage } from './fs-error-message.js';
 import { guarded } from './guard-execute.js';
+import { DEFAULT_SEARCH_TIMEOUT_MS, type LineMatcher, RegexTimeoutError, startLineMatcher } from './regex-worker.js';
 import { displayPath, resolveInWorkspace } from './resolve-in-workspace.js';
 import { argumentsObject, label, optionalInteger, optionalString, requiredString } from './tool-arguments.js';
 import { fail, ok, type ToolImplementation, type ToolLimits } from './tool-types.js';
@@ -41,9 +42,9 @@ export const searchTool: ToolImplementation = {
     const max = optionalInteger(args.value, 'max_results', 1, 1000);
     if (!max.ok) return fail(max.error);
 
-    let regex: RegExp;
     try {
-      regex = new RegExp(pattern.value);
+      // Compiled here only to report a syntax error; matching runs in a worker with a time limit.
+      new RegExp(pattern.value);
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'it does not parse';
       return fail(`invalid regular expression (JavaScript syntax): ${reason}`);
@@ -54,14 +55,20 @@ export const searchTool: ToolImplementation = {
     const { root, real, display } = resolved.path;
     if (!resolved.path.exists) return fail(`${display}: no such file or directory`);
 
-    const searcher = new Searcher(regex, root, max.value ?? DEFAULT_MAX_RESULTS, context.limits, context.signal);
+    const timeoutMs = context.limits.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
+    const matcher = startLineMatcher(pattern.value, timeoutMs);
+    const searcher = new Searcher(matcher, root, max.value ?? DEFAULT_MAX_RESULTS, context.limits, context.signal);
     try {
       const info = await stat(real);
       if (info.isDirectory()) await searcher.searchFolder(real);
       else if (info.isFile()) await searcher.searchFile(real, info.size, true);
       else return fail(`${display} is not a regular file or directory`);
     } catch (error) {
+      if (error instanceof RegexTimeoutError)
+        return fail(`${error.message} (time limit ${timeoutMs} ms); use a simpler pattern or a narrower path`);
       return fail(fsErrorMessage(error, display));
+    } finally {
+      await matcher.close();
     }
     if (context.signal.aborted) return fail('search was cancelled');
     if (searcher.binaryRequested) return fail(`${display} looks like a binary file; search reads text files only`);
@@ -79,7 +86,7 @@ class Searcher {
   binaryRequested = false;
 
   constructor(
-    readonly regex: RegExp,
+    readonly matcher: LineMatcher,
     readonly root: string,
     readonly maxResults: number,
     readonly limits: ToolLimits,
@@ -100,13 +107,15 @@ class Searcher {
         if (SKIPPED_FOLDERS.has(entry.name)) continue;
         try {
           await this.searchFolder(entryPath);
-        } catch {
+        } catch (error) {
+          if (error instanceof RegexTimeoutError) throw error;
           this.unreadable++;
         }
       } else if (entry.isFile()) {
         try {
           await this.searchFile(entryPath, (await stat(entryPath)).size, false);
-        } catch {
+        } catch (error) {
+          if (error instanceof RegexTimeoutError) throw error;
           this.unreadable++;
         }
       }
@@ -124,10 +133,11 @@ class Searcher {
       return;
     }
     const shown = displayPath(this.root, filePath);
-    const lines = bytes.toString('utf8').split('\n');
-    for (let index = 0; index < lines.length; index++) {
+    const text = bytes.toString('utf8');
+    const lines = text.split('\n');
+    // One more than still fits, so a search that has more to show says it stopped.
+    for (const index of await this.matcher.match(text, this.maxResults - this.lines.length + 1)) {
       const line = (lines[index] ?? '').replace(/\r$/, '');
-      if (!this.regex.test(line)) continue;
       if (this.lines.length >= this.maxResults) {
         this.stopped = 'max_results';
         return;

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { effectiveTimeoutMs, shellTool } from './shell-tool.js';
+import type { ToolContext } from './tool-types.js';
 import { TEST_LIMITS, useTempWorkspace } from './workspace-fixture.js';
 
 const workspace = useTempWorkspace();
@@ -170,5 +171,62 @@ describe('shell', () => {
     expect(shellTool.commandOf?.({ command: 3 })).toBeNull();
     expect(shellTool.summarize?.({ command })).toBe(command.slice(0, 60));
     expect(shellTool.summarize?.({ command: 'echo a\necho b' })).toBe('echo a echo b');
+  });
+});
+
+describe('shell inside a sandbox', () => {
+  // Stands in for bubblewrap: whatever the command, it "fails inside" the way a refused write does.
+  const refusing = (released: string[]): NonNullable<ToolContext['sandbox']> =>
+    ({
+      kind: 'bubblewrap',
+      network: 'off',
+      hidden: [],
+      readOnly: [],
+      wrap: async (_argv: readonly string[], options: { env: Readonly<Record<string, string>> }) => ({
+        file: '/bin/sh',
+        args: ['-c', 'echo "cannot create x: Read-only file system" >&2; exit 2'],
+        env: { ...options.env },
+        release: async () => {
+          released.push('temp');
+        },
+      }),
+      reason: () => '[sandbox bubblewrap: refused]',
+      close: async () => {},
+    }) as unknown as NonNullable<ToolContext['sandbox']>;
+
+  it('runs the command through the sandbox, adds its reason to a failure, and releases its temp folder', async () => {
+    const ws = workspace();
+    const released: string[] = [];
+    const result = await ws.run(shellTool, { command: 'echo hi > out.txt' }, { sandbox: refusing(released) });
+    expect(result.status).toBe('error');
+    expect(result.content).toContain('Read-only file system');
+    expect(result.content.trimEnd().endsWith('[sandbox bubblewrap: refused]')).toBe(true);
+    expect(released).toEqual(['temp']);
+  });
+
+  it('runs it once outside only when the person agrees, and says so', async () => {
+    const ws = workspace();
+    const reasons: string[] = [];
+    const agreed = await ws.run(
+      shellTool,
+      { command: 'echo outside' },
+      {
+        sandbox: refusing([]),
+        offerUnsandboxedRun: async (reason) => {
+          reasons.push(reason);
+          return true;
+        },
+      },
+    );
+    expect(agreed.status).toBe('ok');
+    expect(agreed.content).toMatch(/^\[run again outside the sandbox, once, as the user allowed\]\noutside\n/);
+    expect(reasons).toEqual(['[sandbox bubblewrap: refused]']);
+    const declined = await ws.run(
+      shellTool,
+      { command: 'echo outside' },
+      { sandbox: refusing([]), offerUnsandboxedRun: async () => false },
+    );
+    expect(declined.status).toBe('error');
+    expect(declined.content).not.toContain('outside\n');
   });
 });

@@ -44,7 +44,23 @@ export const shellTool: ToolImplementation = {
     const seconds = optionalInteger(args.value, 'timeout_seconds', 1, MAX_COMMAND_TIMEOUT_MS / 1000);
     if (!seconds.ok) return fail(seconds.error);
     if (context.signal.aborted) return fail('cancelled before the command started');
-    return runCommand(command.value, effectiveTimeoutMs(seconds.value, context.limits), context);
+    const timeoutMs = effectiveTimeoutMs(seconds.value, context.limits);
+    const sandbox = context.sandbox;
+    if (sandbox === undefined)
+      return plain(await runCommand(['/bin/sh', '-c', command.value], timeoutMs, context, null));
+    const inside = await runSandboxed(sandbox, command.value, timeoutMs, context);
+    if (inside.status === 'ok' || inside.stoppedBy !== null) return plain(inside);
+    // Under `ask` the person may let this one command run outside the sandbox (docs/security.md).
+    if (
+      context.offerUnsandboxedRun === undefined ||
+      !(await context.offerUnsandboxedRun(sandbox.reason(inside.content)))
+    )
+      return plain(inside);
+    const outside = await runCommand(['/bin/sh', '-c', command.value], timeoutMs, context, null);
+    return {
+      status: outside.status,
+      content: `[run again outside the sandbox, once, as the user allowed]\n${outside.content}`,
+    };
   }),
 };
 
@@ -61,7 +77,33 @@ type Ending =
 // node:child_process is loaded when a command first runs, not when cw loads its plugins.
 const requireBuiltin = createRequire(import.meta.url);
 
-function runCommand(command: string, timeoutMs: number, context: ToolContext): Promise<ToolOutcome> {
+function plain(outcome: CommandOutcome): ToolOutcome {
+  return { status: outcome.status, content: outcome.content };
+}
+
+/** A command's outcome, and whether the timeout or a cancel stopped it. */
+type CommandOutcome = ToolOutcome & { readonly stoppedBy: 'timeout' | 'abort' | null };
+
+async function runSandboxed(
+  sandbox: NonNullable<ToolContext['sandbox']>,
+  command: string,
+  timeoutMs: number,
+  context: ToolContext,
+): Promise<CommandOutcome> {
+  const wrapped = await sandbox.wrap(['/bin/sh', '-c', command], { cwd: context.workspace, env: context.env });
+  try {
+    return await runCommand([wrapped.file, ...wrapped.args], timeoutMs, { ...context, env: wrapped.env }, sandbox);
+  } finally {
+    await wrapped.release();
+  }
+}
+
+function runCommand(
+  argv: readonly string[],
+  timeoutMs: number,
+  context: ToolContext,
+  sandbox: ToolContext['sandbox'] | null,
+): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     const output = new HeadTailBuffer(context.limits);
     let stoppedBy: 'timeout' | 'abort' | null = null;
@@ -71,7 +113,7 @@ function runCommand(command: string, timeoutMs: number, context: ToolContext): P
     const timers: NodeJS.Timeout[] = [];
 
     const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
-    const child = spawn('/bin/sh', ['-c', command], {
+    const child = spawn(argv[0] as string, argv.slice(1), {
       cwd: context.workspace,
       // Exactly the loop's environment: it has already removed the routes' key variables.
       env: { ...context.env },
@@ -96,7 +138,14 @@ function runCommand(command: string, timeoutMs: number, context: ToolContext): P
       context.signal.removeEventListener('abort', onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
-      resolve(outcome(output.render(), ending, stoppedBy, timeoutMs, streamsHeld));
+      const text = output.render();
+      const result = outcome(text, ending, stoppedBy, timeoutMs, streamsHeld);
+      // A failure inside the sandbox says what the sandbox refuses, so the model can tell it from a bug.
+      const content =
+        sandbox && result.status === 'error' && stoppedBy === null && ending?.kind === 'exit'
+          ? `${result.content}\n${sandbox.reason(text)}`
+          : result.content;
+      resolve({ status: result.status, content, stoppedBy });
     };
 
     const stop = (reason: 'timeout' | 'abort'): void => {

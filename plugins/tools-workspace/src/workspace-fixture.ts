@@ -39,6 +39,8 @@ export function useTempWorkspace(): () => TempWorkspace {
       signal: overrides.signal ?? new AbortController().signal,
       env: overrides.env ?? { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
       limits: { ...TEST_LIMITS, ...overrides.limits },
+      ...(overrides.sandbox ? { sandbox: overrides.sandbox } : {}),
+      ...(overrides.offerUnsandboxedRun ? { offerUnsandboxedRun: overrides.offerUnsandboxedRun } : {}),
     });
     current = {
       root,

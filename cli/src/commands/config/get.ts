@@ -5,7 +5,7 @@ import { reportError } from '../../report-error.js';
 export default class ConfigGet extends Command {
   static override summary = 'Print one config value';
   static override description =
-    'Prints the value at a dotted key (routes.local.model, tools.allow[0], route_timeouts["my.route"]) as cw reads it, defaults filled in: a string as it is, anything else as JSON. A string shaped like a secret prints as <redacted>. A key that is not set exits 1. Keys: docs/config.md.';
+    'Prints the value at a dotted key (routes.local.model, tools.allow[0], route_timeouts["my.route"]) as cw reads it, defaults filled in: a string as it is, anything else as JSON. A string shaped like a secret prints as <redacted>. permissions.allow includes the rules kept for the current workspace. A key that is not set exits 1. Keys: docs/config.md.';
   static override examples = [
     '<%= config.bin %> config get route',
     '<%= config.bin %> config get routes.local.model',
@@ -32,6 +32,14 @@ export default class ConfigGet extends Command {
       }
       const config = await core.loadConfig(cwHome());
       let value: unknown = config;
+      if (path[0] === 'permissions') {
+        // Rules kept for this workspace by answering "always here" count as config's own (docs/agent-loop.md).
+        const kept = await core.readProjectPermissions(cwHome(), await core.workspaceRoot(config.workspace));
+        value = {
+          ...config,
+          permissions: { ...config.permissions, allow: [...config.permissions.allow, ...kept] },
+        };
+      }
       for (const segment of path) {
         value =
           typeof value === 'object' && value !== null && Object.hasOwn(value, segment)

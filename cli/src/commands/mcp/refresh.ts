@@ -44,11 +44,24 @@ export default class McpRefresh extends Command {
         else process.stdout.write('No enabled MCP servers to refresh.\n');
         return;
       }
-      const results = await core.refreshMcpSnapshot({
-        home,
-        servers,
-        ...(args.name === undefined ? {} : { only: [args.name] }),
-      });
+      // Servers that ask for the sandbox are listed inside it, as cw send starts them.
+      const config = await core.loadConfig(home);
+      const configured = Object.values(servers).some((server) => 'command' in server && server.sandbox === true)
+        ? await core.openConfiguredSandbox({
+            config: { ...config.sandbox, mode: config.sandbox.mode === 'required' ? 'on' : config.sandbox.mode },
+            env: process.env,
+            workspace: await core.workspaceRoot(config.workspace),
+            cwHome: home,
+          })
+        : null;
+      const results = await core
+        .refreshMcpSnapshot({
+          home,
+          servers,
+          ...(args.name === undefined ? {} : { only: [args.name] }),
+          ...(configured?.sandbox ? { sandbox: configured.sandbox } : {}),
+        })
+        .finally(() => configured?.sandbox?.close());
       // The detail is one line already redacted by the core (cw's words, or outside text through safeErrorText).
       const shown = results.map((result) =>
         result.ok

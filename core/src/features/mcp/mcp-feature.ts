@@ -49,6 +49,7 @@ export function applyMcp(hooks: CoreTurnHooks): void {
       callTimeoutMs,
       ...(context.signal ? { signal: context.signal } : {}),
       ...(pool ? { pool } : {}),
+      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
     });
     if (!pool) opened.set(context, mcp.close);
     for (const failure of mcp.failures) {

@@ -1,5 +1,5 @@
 import type { McpServerConfig } from '../../config/cw-config.js';
-import { connectMcpServer, type McpConnection } from '../../mcp/connect-mcp-server.js';
+import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from '../../mcp/connect-mcp-server.js';
 import { mcpServerFingerprint } from '../../mcp/mcp-server-fingerprint.js';
 import type { SessionScope } from '../../turn/turn-hooks.js';
 
@@ -9,11 +9,7 @@ export type McpServerRunState = 'not-started' | 'starting' | 'running' | 'failed
 /** The MCP servers one session keeps up across its turns (docs/mcp.md): each started on first use, all closed with the scope. */
 export interface McpSessionPool {
   /** The open connection to `name` as configured now; started (once) on the first call. */
-  connect(
-    name: string,
-    server: McpServerConfig,
-    options: { readonly env: NodeJS.ProcessEnv; readonly signal?: AbortSignal },
-  ): Promise<McpConnection>;
+  connect(name: string, server: McpServerConfig, options: ConnectMcpServerOptions): Promise<McpConnection>;
   /** The state of `name` as configured now. */
   state(name: string, server: McpServerConfig): McpServerRunState;
 }
@@ -56,8 +52,9 @@ function createPool(): McpSessionPool & { closeAll(): Promise<void> } {
       const entry = {
         state: 'starting' as McpServerRunState,
         connection: connectMcpServer(name, server, {
-          env: options.env,
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options?.env ? { env: options.env } : {}),
+          ...(options?.signal ? { signal: options.signal } : {}),
+          ...(options?.sandbox ? { sandbox: options.sandbox } : {}),
         }),
       };
       entries.set(key, entry);

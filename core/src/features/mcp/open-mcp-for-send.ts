@@ -1,4 +1,5 @@
 import type { CwConfig } from '../../config/cw-config.js';
+import type { CommandSandbox } from '../../sandbox/command-sandbox.js';
 import { safeErrorText } from '../../redaction/index.js';
 import type { McpState } from '../../snapshot/snapshot.js';
 import type { ToolImplementation } from '../../tools/tool-contract.js';
@@ -37,6 +38,8 @@ export async function openMcpForSend(options: {
   readonly signal?: AbortSignal;
   /** An interactive session's pool: connections come from it and stay open after the send (mcp-session-pool.ts). */
   readonly pool?: McpSessionPool;
+  /** Where servers with `"sandbox": true` run (docs/mcp.md). */
+  readonly sandbox?: CommandSandbox;
 }): Promise<OpenMcp> {
   const enabled = Object.entries(options.config.mcpServers)
     .filter(([, server]) => !server.disabled)
@@ -48,7 +51,11 @@ export async function openMcpForSend(options: {
   await Promise.all(
     enabled.map(async ([name, server]) => {
       try {
-        const connectOptions = { env: options.env, ...(options.signal ? { signal: options.signal } : {}) };
+        const connectOptions = {
+          env: options.env,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+        };
         const connection = await (options.pool
           ? options.pool.connect(name, server, connectOptions)
           : connectMcpServer(name, server, connectOptions));

@@ -1,3 +1,4 @@
+import type { CommandSandbox } from '../../sandbox/command-sandbox.js';
 import { createRequire } from 'node:module';
 import type { MessageSubmitHookConfig } from '../../config/cw-config.js';
 import { safeErrorText } from '../../redaction/index.js';
@@ -46,16 +47,23 @@ export interface HookInput {
 export async function runMessageSubmitHooks(
   hooks: readonly MessageSubmitHookConfig[],
   input: HookInput,
-  options: { readonly cwd: string; readonly env: Record<string, string>; readonly signal?: AbortSignal },
+  options: {
+    readonly cwd: string;
+    readonly env: Record<string, string>;
+    readonly signal?: AbortSignal;
+    /** When present, each hook runs inside it, as the model's commands do (docs/security.md). */
+    readonly sandbox?: CommandSandbox;
+  },
 ): Promise<string> {
   let prompt = input.prompt;
   for (const [at, hook] of hooks.entries()) {
     const index = at + 1;
+    const wrapped = options.sandbox ? await options.sandbox.wrap(hook.command, options) : null;
     const result = await runHook(
-      hook,
+      wrapped === null ? hook : { ...hook, command: [wrapped.file, ...wrapped.args] },
       JSON.stringify({ event: 'message_submit', prompt, session: input.session }),
-      options,
-    );
+      wrapped === null ? options : { ...options, env: wrapped.env },
+    ).finally(() => wrapped?.release());
     if (result.kind === 'spawn-failed') throw new HookFailedError(index, `could not be started (${result.code})`);
     if (result.kind === 'timed-out') throw new HookFailedError(index, `did not finish within ${hook.timeout_ms} ms`);
     if (result.kind === 'too-large') throw new HookFailedError(index, `wrote more than ${MAX_HOOK_OUTPUT_BYTES} bytes`);

@@ -37,6 +37,7 @@ export function applySubmitHooks(hooks: CoreTurnHooks): void {
           // The same environment tools get: no route's API key, nothing named like a credential.
           env: toolEnvironment(context.env, snapshot.registry.rows, snapshot.config),
           ...(context.signal ? { signal: context.signal } : {}),
+          ...(context.sandbox ? { sandbox: context.sandbox } : {}),
         },
       );
       return { snapshot: withFeatureState(snapshot, SUBMIT_HOOKS_FEATURE, true), prompt: rewritten };

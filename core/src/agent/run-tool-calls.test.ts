@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { CommandSandbox } from '../sandbox/command-sandbox.js';
+import type { ToolContext, ToolImplementation } from '../tools/tool-contract.js';
+import { type AskedCall, type RunToolCallsOptions, runToolCalls } from './run-tool-calls.js';
+
+const LIMITS = { outputBytes: 4096, outputLines: 100, commandTimeoutMs: 1_000 };
+
+/** A command tool that reports what its context offered it, and fails inside a sandbox unless let out. */
+function commandTool(onRun?: (context: ToolContext) => Promise<void>): ToolImplementation {
+  return {
+    name: 'run',
+    description: 'runs',
+    inputSchema: { type: 'object', properties: { command: { type: 'string' } }, additionalProperties: false },
+    readOnly: false,
+    commandOf: (args) => String(args['command']),
+    execute: async (_args, context) => {
+      await onRun?.(context);
+      if (context.sandbox === undefined) return { status: 'ok', content: 'ran unconfined' };
+      const outside = await context.offerUnsandboxedRun?.('[sandbox: refused]');
+      return outside === true
+        ? { status: 'ok', content: 'ran outside, once' }
+        : { status: 'error', content: 'refused inside' };
+    },
+  };
+}
+
+const fakeSandbox = { kind: 'bubblewrap', network: 'off' } as unknown as CommandSandbox;
+const call = { id: 'c1', name: 'run', arguments: '{"command":"make"}' };
+
+function options(tool: ToolImplementation, extra: Partial<RunToolCallsOptions> = {}): RunToolCallsOptions {
+  return {
+    registry: new PluginRegistry(),
+    extraTools: new Map([[tool.name, tool]]),
+    posture: 'workspace',
+    rules: { allow: [], deny: [] },
+    context: { workspace: '/nonexistent', signal: new AbortController().signal, env: {}, limits: LIMITS },
+    alwaysAllowed: new Set(),
+    ...extra,
+  };
+}
+
+describe('runToolCalls and the sandbox', () => {
+  it('with no sandbox found and no one to ask, a command the posture would run is refused, saying why', async () => {
+    const [record] = await runToolCalls([call], options(commandTool(), { askForCommands: true }));
+    expect(record?.status).toBe('refused');
+    expect(record?.content).toContain('no sandbox is available');
+  });
+
+  it('with no sandbox found, a person is asked about each command', async () => {
+    const asked: AskedCall[] = [];
+    const [record] = await runToolCalls(
+      [call],
+      options(commandTool(), {
+        askForCommands: true,
+        ask: async (question) => {
+          asked.push(question);
+          return 'yes';
+        },
+      }),
+    );
+    expect(record?.status).toBe('ok');
+    expect(asked).toEqual([{ name: 'run', summary: '', rule: 'run(make)' }]);
+  });
+
+  it('under ask, a command that failed inside the sandbox is offered once outside it, with the reason', async () => {
+    const asked: AskedCall[] = [];
+    const answers = ['yes', 'yes'] as const;
+    const context = { ...options(commandTool()).context, sandbox: fakeSandbox };
+    const [record] = await runToolCalls(
+      [call],
+      options(commandTool(), {
+        posture: 'ask',
+        context,
+        ask: async (question) => {
+          asked.push(question);
+          return answers[asked.length - 1] ?? 'no';
+        },
+      }),
+    );
+    expect(record?.content).toBe('ran outside, once');
+    expect(asked[1]).toEqual({ name: 'run', summary: '', outsideSandbox: '[sandbox: refused]' });
+  });
+
+  it('under workspace, no one is offered a run outside the sandbox', async () => {
+    const context = { ...options(commandTool()).context, sandbox: fakeSandbox };
+    const [record] = await runToolCalls([call], options(commandTool(), { context }));
+    expect(record).toMatchObject({ status: 'error', content: 'refused inside' });
+  });
+
+  it('a call stopped by Ctrl-C is stored as cancelled, not error', async () => {
+    const controller = new AbortController();
+    const tool: ToolImplementation = {
+      ...commandTool(),
+      execute: async () => {
+        controller.abort();
+        return { status: 'error', content: 'killed: the call was cancelled' };
+      },
+    };
+    const base = options(tool);
+    const [record] = await runToolCalls([call], { ...base, context: { ...base.context, signal: controller.signal } });
+    expect(record?.status).toBe('cancelled');
+  });
+});

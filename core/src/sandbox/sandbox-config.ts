@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { lazySchema } from '../validation/lazy-zod.js';
+
+/** How commands the model runs are confined: config `sandbox.mode`, flag `--sandbox` (docs/security.md). */
+export const SANDBOX_MODES = ['off', 'on', 'required'] as const;
+/** A sandbox mode: `off` runs commands as the user, `on` sandboxes when it can, `required` refuses when it cannot. */
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+// A host an allowlist names: a DNS name or an IPv4 address, optionally `*.` for every subdomain.
+const ALLOWED_HOST =
+  /^(?:\*\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** The `sandbox` object of config.json (docs/config.md). */
+export const sandboxConfigSchema = lazySchema((z) =>
+  z
+    .object({
+      mode: z.enum(SANDBOX_MODES).default('on'),
+      /** `off` (default): no network; `on`: the host's network; a list: only these hosts, through a proxy cw runs. */
+      network: z
+        .union([
+          z.enum(['off', 'on']),
+          z
+            .array(z.string().max(253).regex(ALLOWED_HOST, 'must be a host name or an IPv4 address, or *.domain'))
+            .min(1)
+            .max(256),
+        ])
+        .default('off'),
+      /** More paths hidden from commands, besides the built-in list; `~/` is the home folder. */
+      deny_read: z.array(z.string().min(1).max(4096)).max(256).default([]),
+    })
+    .strict(),
+);
+
+/** The sandbox settings, defaults filled in. */
+export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
+
+/** The sandbox settings when config.json says nothing. */
+export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = { mode: 'on', network: 'off', deny_read: [] };
+
+/** The network policy as the manifest reports it: a list is `allowlist`, its hosts never shown. */
+export type SandboxNetworkPolicy = 'off' | 'on' | 'allowlist';
+
+/** The network policy of a sandbox config. */
+export function networkPolicyOf(network: SandboxConfig['network']): SandboxNetworkPolicy {
+  return Array.isArray(network) ? 'allowlist' : network;
+}

@@ -1,0 +1,18 @@
+import type { HiddenPath } from './hidden-paths.js';
+
+/** What one sandboxed command may touch, as both sandbox programs are told it. Every path is absolute and real. */
+export interface SandboxPolicy {
+  /** Folders the command may write: the workspace, its private temp folder, paths an MCP server's args name. */
+  readonly writable: readonly string[];
+  /** Paths it may not see at all; only those that exist. */
+  readonly hidden: readonly HiddenPath[];
+  /** Paths inside a writable folder that stay read-only: `.git/hooks`, `.git/config`. */
+  readonly readOnly: readonly string[];
+  /** `off`: no network; `on`: the host's; `proxy`: only through cw's filtering proxy. */
+  readonly network:
+    | { readonly kind: 'off' }
+    | { readonly kind: 'on' }
+    | { readonly kind: 'proxy'; readonly socket: string | null; readonly port: number };
+  /** The folder the command starts in. */
+  readonly cwd: string;
+}

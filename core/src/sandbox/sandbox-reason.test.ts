@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { sandboxReason } from './sandbox-reason.js';
+
+const sandbox = {
+  kind: 'bubblewrap',
+  network: 'off' as const,
+  hidden: [
+    { path: '/home/someone/.ssh', label: '~/.ssh' },
+    { path: '/home/someone/.config/cw', label: 'cw home' },
+  ],
+};
+
+describe('sandboxReason', () => {
+  it('names the refusal the output shows, and what the sandbox enforces, by label only', () => {
+    const line = sandboxReason('sh: 1: cannot create /etc/x: Read-only file system\nexit code 2', sandbox);
+    expect(line).toMatch(/^\[sandbox bubblewrap: a write outside the workspace was refused/);
+    expect(line).toContain('hidden: ~/.ssh, cw home');
+    expect(line).toContain('network off');
+    expect(line).not.toContain('/home/someone');
+    expect(line.split('\n')).toHaveLength(1);
+  });
+
+  it('says a refused connection is the sandbox when the network is off', () => {
+    expect(sandboxReason('ECONNREFUSED', sandbox)).toContain('(sandbox.network is off)');
+    expect(sandboxReason('ECONNREFUSED', { ...sandbox, network: 'allowlist' })).toContain('allowlist');
+  });
+
+  it('still states the rules when the output names no cause', () => {
+    expect(sandboxReason('make: *** [all] Error 1', sandbox)).toMatch(/^\[sandbox bubblewrap: only the workspace/);
+  });
+});

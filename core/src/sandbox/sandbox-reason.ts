@@ -1,0 +1,35 @@
+import type { HiddenPath } from './hidden-paths.js';
+import type { SandboxNetworkPolicy } from './sandbox-config.js';
+
+// What a refusal looks like from inside: the errors the sandbox's mounts and namespaces produce.
+const READ_ONLY = /read-only file system|EROFS/i;
+const DENIED = /permission denied|operation not permitted|EACCES|EPERM/i;
+const NETWORK =
+  /network is unreachable|connection refused|could not resolve|name resolution|ENETUNREACH|ECONNREFUSED|EAI_AGAIN|ENOTFOUND|403 Forbidden|sandbox\.network allowlist/i;
+const MISSING = /no such file or directory|ENOENT/i;
+
+/**
+ * The line a failed sandboxed command's result ends with: what the sandbox enforces and, when the
+ * output shows it, which refusal it was, so the model can tell the sandbox from a bug. Labels only
+ * (`~/.ssh`, `cw home`), never a path.
+ */
+export function sandboxReason(
+  output: string,
+  sandbox: { readonly kind: string; readonly network: SandboxNetworkPolicy; readonly hidden: readonly HiddenPath[] },
+): string {
+  const causes: string[] = [];
+  if (READ_ONLY.test(output)) causes.push('a write outside the workspace was refused (read-only outside it)');
+  if (NETWORK.test(output))
+    causes.push(
+      sandbox.network === 'off'
+        ? 'a network connection was refused (sandbox.network is off)'
+        : sandbox.network === 'allowlist'
+          ? 'a connection to a host not on the sandbox.network allowlist was refused'
+          : 'a connection failed',
+    );
+  if (DENIED.test(output)) causes.push('access was denied (a hidden or read-only path)');
+  if (MISSING.test(output) && sandbox.hidden.length > 0) causes.push('a path was not found (hidden paths look empty)');
+  const hidden = sandbox.hidden.map((entry) => entry.label).join(', ');
+  const rules = `only the workspace and a private temp folder are writable; .git/hooks and .git/config are read-only; hidden: ${hidden === '' ? 'none found' : hidden}; network ${sandbox.network}`;
+  return `[sandbox ${sandbox.kind}: ${causes.length > 0 ? `${causes.join('; ')}. ` : ''}${rules}. Ask the user if the task needs more.]`;
+}
