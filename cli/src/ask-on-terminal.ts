@@ -8,10 +8,12 @@ export function canAsk(): boolean {
 
 /** Asks about one tool call on the terminal: y (run it), n (refuse it), a (run this tool from now on). */
 export async function askOnTerminal(
-  call: { readonly name: string; readonly summary: string },
+  call: { readonly name: string; readonly summary: string; readonly details?: readonly string[] },
   safe: (text: string) => string,
 ): Promise<AskAnswer> {
   const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  // What the call will do (an MCP call's annotations and arguments), one safe line each.
+  for (const detail of call.details ?? []) process.stderr.write(`cw:   ${safe(detail)}\n`);
   try {
     for (;;) {
       const answer = (

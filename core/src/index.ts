@@ -109,6 +109,7 @@ export {
   type LoopStop,
 } from './send-turn.js';
 export { APPROVAL_POSTURES, type ApprovalPosture, type ApprovalRules } from './agent/approval-policy.js';
+export { permissionRuleWarnings } from './agent/permission-rule-warnings.js';
 export type { ToolCallRecord, ToolCallStatus, AskAnswer } from './agent/run-tool-calls.js';
 export { workspaceRoot } from './agent/workspace-root.js';
 export type {

@@ -140,6 +140,11 @@ export default class Send extends Command {
         // The problem already names the server; its tools are simply absent from this turn.
         notice(`warning: ${failure.problem}; its tools are left out of this turn`);
       }
+      for (const warning of core.permissionRuleWarnings(
+        snapshot.config,
+        registry.toolCatalog.map((tool) => tool.name),
+      ))
+        notice(`warning: ${warning}`);
       const turnSnapshot = mcp === null ? snapshot : { ...snapshot, catalog: mcp.catalog, mcp: mcp.mcp };
       const sent = await core
         .sendTurn(turnSnapshot, {

@@ -30,7 +30,12 @@ export interface RunToolCallsOptions {
   readonly rules: ApprovalRules;
   readonly context: ToolContext;
   /** Asks the person about one call; absent means no one can be asked, and `ask` acts as `read-only`. */
-  readonly ask?: (call: { readonly name: string; readonly summary: string }) => Promise<AskAnswer>;
+  readonly ask?: (call: {
+    readonly name: string;
+    readonly summary: string;
+    /** What the call will do, when the tool says (an MCP call's arguments and annotations). */
+    readonly details?: readonly string[];
+  }) => Promise<AskAnswer>;
   /** Tool names the person answered `always` for, kept for the rest of the command. */
   readonly alwaysAllowed: Set<string>;
   readonly onStart?: (call: ToolCall, summary: string) => void;
@@ -122,7 +127,11 @@ async function verdictFor(
   }
   // Without anyone to ask, `ask` falls back to `read-only`: nothing that writes runs unseen.
   const posture = options.posture === 'ask' && options.ask === undefined ? 'read-only' : options.posture;
-  const decision = decideApproval({ name: tool.name, readOnly: tool.readOnly, command }, posture, options.rules);
+  const decision = decideApproval(
+    { name: tool.name, readOnly: tool.readOnly, command, ...(tool.mcpServer ? { mcpServer: tool.mcpServer } : {}) },
+    posture,
+    options.rules,
+  );
   switch (decision.verdict) {
     case 'run':
       return 'run';
@@ -132,7 +141,10 @@ async function verdictFor(
       return 'not-executed';
     case 'ask': {
       if (options.alwaysAllowed.has(tool.name)) return 'run';
-      const answer = options.ask ? await options.ask({ name: tool.name, summary }) : 'no';
+      const details = await approvalDetails(tool, call);
+      const answer = options.ask
+        ? await options.ask({ name: tool.name, summary, ...(details ? { details } : {}) })
+        : 'no';
       if (answer === 'always') options.alwaysAllowed.add(tool.name);
       return answer === 'no' ? 'refused-by-person' : 'run';
     }
@@ -158,6 +170,17 @@ async function runOne(tool: ToolImplementation, call: ToolCall, options: RunTool
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish(call, 'error', `The tool failed: ${message}`, Date.now() - started, summary, options);
+  }
+}
+
+async function approvalDetails(tool: ToolImplementation, call: ToolCall): Promise<readonly string[] | undefined> {
+  if (!tool.describeForApproval) return undefined;
+  const checked = await checkToolArguments(call.arguments, tool.inputSchema);
+  if (!checked.ok) return undefined;
+  try {
+    return tool.describeForApproval(checked.args);
+  } catch {
+    return undefined;
   }
 }
 

@@ -7,6 +7,7 @@ import { connectMcpServer, type McpConnection } from './connect-mcp-server.js';
 import { mcpCatalog } from './mcp-catalog.js';
 import { mcpServerFingerprint } from './mcp-server-fingerprint.js';
 import type { McpSnapshotServer } from './mcp-snapshot-state.js';
+import { mcpToolImplementation } from './mcp-tool-implementation.js';
 import { updateMcpSnapshot, type McpSnapshotEntry } from './mcp-snapshot-store.js';
 
 /** The MCP servers a send talks to: the catalog and state the turn is planned with, their executors, and what failed. */
@@ -79,24 +80,15 @@ export async function openMcpForSend(options: {
   const byPair = new Map(
     live.flatMap((server) => server.tools.map((tool) => [`${server.name}\u0000${tool.name}`, tool] as const)),
   );
-  const tools = catalog.names.map((entry): ToolImplementation => {
-    const tool = byPair.get(`${entry.server}\u0000${entry.tool}`);
-    const annotations = tool?.annotations as { readOnlyHint?: unknown } | undefined;
-    return {
-      name: entry.wireName,
-      description: tool?.description ?? '',
-      inputSchema: tool?.inputSchema ?? { type: 'object' },
-      // Only a server's own readOnlyHint makes an MCP tool read-only; anything else may act.
-      readOnly: annotations?.readOnlyHint === true,
-      summarize: () => `${entry.server}/${entry.tool}`,
-      execute: async (args, context) => {
-        const connection = connections.get(entry.server);
-        if (!connection) return { status: 'error', content: `the MCP server ${entry.server} is not connected` };
-        const result = await connection.callTool(entry.tool, args, context.signal, options.callTimeoutMs);
-        return { status: result.isError ? 'error' : 'ok', content: result.content };
-      },
-    };
-  });
+  const tools = catalog.names.map(
+    (entry): ToolImplementation =>
+      mcpToolImplementation(
+        entry,
+        byPair.get(`${entry.server}\u0000${entry.tool}`),
+        () => connections.get(entry.server),
+        options.callTimeoutMs,
+      ),
+  );
   return {
     catalog: [...options.pluginTools, ...catalog.tools],
     mcp: enabled.length === 0 ? { kind: 'disabled' } : { kind: 'snapshot', serverCount: live.length },

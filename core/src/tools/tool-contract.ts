@@ -48,4 +48,11 @@ export interface ToolImplementation {
   readonly summarize?: (args: ToolArguments) => string;
   /** For command tools: the command line, which approval rules match by prefix. */
   readonly commandOf?: (args: ToolArguments) => string | null;
+  /** For MCP tools: the server, which `mcp__<server>__*` rules name (docs/mcp.md). */
+  readonly mcpServer?: string;
+  /**
+   * Lines a person reads before approving a call: what it will do (docs/mcp.md). Bounded and
+   * redacted by the tool; printed only in the approval question.
+   */
+  readonly describeForApproval?: (args: ToolArguments) => readonly string[];
 }
