@@ -109,7 +109,6 @@ export {
   type LoopStop,
 } from './send-turn.js';
 export { APPROVAL_POSTURES, type ApprovalPosture, type ApprovalRules } from './agent/approval-policy.js';
-export { permissionRuleWarnings } from './agent/permission-rule-warnings.js';
 export type { ToolCallRecord, ToolCallStatus, AskAnswer } from './agent/run-tool-calls.js';
 export { workspaceRoot } from './agent/workspace-root.js';
 export type {
@@ -192,6 +191,7 @@ export {
 export { findLiteralSecret, type LiteralSecret } from './mcp/find-literal-secret.js';
 export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
 export { openMcpForSend, type OpenMcp } from './mcp/open-mcp-for-send.js';
+export * from './mcp/mcp-public.js';
 export {
   ConfigError,
   cwConfigSchema,

@@ -134,6 +134,7 @@ export default class Send extends Command {
             pluginTools: registry.toolCatalog,
             callTimeoutMs: loop.limits.commandTimeoutMs,
             signal: controller.signal,
+            onProgress: (tool: string, progress: string) => notice(`▸ ${tool} progress ${progress}`),
           })
         : null;
       for (const failure of mcp?.failures ?? []) {

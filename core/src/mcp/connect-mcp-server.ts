@@ -7,8 +7,11 @@ import type { McpServerConfig } from '../config/cw-config.js';
 import { REDACTED, safeErrorText } from '../redaction/safe-error-text.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import { expandEnvRecord, McpEnvReferenceError } from './expand-env-references.js';
+import { StderrTail, writeMcpServerLog } from './mcp-server-log.js';
 import { isMcpHttpServer } from './mcp-server-target.js';
 import type { McpSnapshotTool } from './mcp-snapshot-store.js';
+import { withScopedSignal } from './scoped-signal.js';
+import { mcpDebugEnabled, TracedTransport } from './traced-transport.js';
 
 /** How long connecting (starting the process or reaching the URL, then the MCP handshake) may take. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
@@ -109,6 +112,7 @@ export interface McpConnection {
     args: { readonly [key: string]: JsonValue },
     signal?: AbortSignal,
     timeoutMs?: number,
+    onProgress?: McpProgress,
   ): Promise<McpToolResult>;
   /** Closes the connection; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
   close(): Promise<void>;
@@ -127,7 +131,20 @@ export interface ConnectMcpServerOptions {
   readonly signal?: AbortSignal;
   /** The version cw gives in the handshake. */
   readonly clientVersion?: string;
+  /**
+   * The cw home: a stdio server's stderr (redacted, its last lines) is kept in
+   * `mcp/logs/<name>.log` there when the connection ends or fails. Absent: kept nowhere.
+   */
+  readonly home?: string;
+  /**
+   * Where the protocol trace goes, one redacted line per message. Default: stderr when `CW_DEBUG`
+   * (in `env`) asks for `mcp`, else nowhere.
+   */
+  readonly debug?: (line: string) => void;
 }
+
+/** What a long tool call reports while it runs: a progress notification, as one redacted line. */
+export type McpProgress = (line: string) => void;
 
 /** The environment a stdio server starts with: the base variables from `env`, then the server's expanded `env`. */
 export function stdioServerEnvironment(
@@ -146,8 +163,9 @@ export function stdioServerEnvironment(
 /**
  * Connects to one MCP server and completes the handshake, within `timeoutMs`. References in `env` and
  * `headers` are expanded here and only here; the expanded values live in this connection alone. A
- * stdio server's stderr is read and dropped (it is never printed). Every failure, including an unset
- * variable, is a McpServerError, and nothing is left running after one.
+ * stdio server's stderr is kept only as its last redacted lines, for the log (`home`) and for the
+ * cause a failure names. Every failure, including an unset variable, is a McpServerError, and nothing
+ * is left running after one.
  */
 export async function connectMcpServer(
   serverName: string,
@@ -165,12 +183,15 @@ export async function connectMcpServer(
   }
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+  const secrets = secretValues(expanded);
   const kinds: ErrorKinds = {
-    secrets: secretValues(expanded),
+    secrets,
     jsonRpcCode: (error) => (error instanceof McpError ? error.code : null),
     httpStatus: () => null,
   };
   let transport: Transport;
+  let tail: StderrTail | null = null;
+  let stderrDone: Promise<void> = Promise.resolve();
   if (isMcpHttpServer(server)) {
     const { StreamableHTTPClientTransport, StreamableHTTPError } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -192,30 +213,83 @@ export async function connectMcpServer(
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       stderr: 'pipe',
     });
-    // Drained and dropped: a server's stderr can hold anything, including what it was given.
-    stdio.stderr?.on('data', () => {});
+    // Kept only as redacted last lines: a server's stderr can hold anything, including what it was given.
+    const kept = new StderrTail((text) => scrub(text, secrets));
+    tail = kept;
+    const stream = stdio.stderr;
+    stream?.on('data', (chunk: Buffer) => kept.push(chunk));
+    stderrDone = new Promise((resolve) => {
+      if (!stream) return resolve();
+      stream.once('close', () => {
+        kept.end();
+        resolve();
+      });
+      stream.once('end', () => kept.end());
+    });
     transport = stdio;
   }
+  const debug = options.debug ?? (mcpDebugEnabled(env) ? defaultDebugSink(serverName) : undefined);
+  if (debug) transport = new TracedTransport(transport, debug);
+  const stderr: StderrRecord = { tail, done: stderrDone, home: options.home ?? null };
 
   const client = new Client({ name: 'cw', version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
   // The SDK reports transport trouble here as well as through the pending request; the request is
   // what fails the connect, so this only keeps an unhandled error from reaching the process.
   client.onerror = () => {};
   try {
-    await withDeadline(
-      client.connect(transport, { timeout: timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
-      timeoutMs,
+    await withScopedSignal(options.signal, (signal) =>
+      withDeadline(client.connect(transport, { timeout: timeoutMs, signal }), timeoutMs),
     );
   } catch (error) {
     await closeQuietly(client, transport);
-    throw toServerError(serverName, error, kinds, timeoutMs);
+    throw await withServerWords(serverName, toServerError(serverName, error, kinds, timeoutMs), stderr);
   }
   const version = client.getServerVersion();
   const serverInfo =
     version && typeof version.name === 'string' && typeof version.version === 'string'
       ? { name: version.name, version: version.version }
       : null;
-  return new SdkConnection(serverName, client, transport, serverInfo, kinds);
+  return new SdkConnection(serverName, client, transport, serverInfo, kinds, stderr);
+}
+
+/** A stdio server's stderr: its kept lines, when the stream has ended, and where its log goes. */
+interface StderrRecord {
+  readonly tail: StderrTail | null;
+  readonly done: Promise<void>;
+  readonly home: string | null;
+}
+
+// How long cw waits for a failed server's last stderr lines to arrive: they name the cause.
+const STDERR_SETTLE_MS = 300;
+
+/**
+ * Adds the cause the server gave (its last stderr lines, redacted) to a failure, and keeps its log.
+ * A failure cw caused itself (an aborted call) or with nothing on stderr is returned as it was.
+ */
+async function withServerWords(
+  serverName: string,
+  error: McpServerError,
+  stderr: StderrRecord,
+): Promise<McpServerError> {
+  if (stderr.tail === null) return error;
+  // A server that exited has more to say until its stderr closes; one that timed out said it already.
+  if (error.code !== 'timeout')
+    await Promise.race([stderr.done, new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS).unref())]);
+  await keepLog(serverName, stderr);
+  const words = stderr.tail.lastWords();
+  if (words === null || error.code === 'aborted' || error.code === 'env-reference') return error;
+  return new McpServerError(serverName, error.code, `${error.detail}; the server said: ${words}`);
+}
+
+/** Writes the server's kept stderr lines to its log; a log that cannot be written never fails a call. */
+async function keepLog(serverName: string, stderr: StderrRecord): Promise<void> {
+  if (stderr.tail === null || stderr.home === null) return;
+  await writeMcpServerLog(stderr.home, serverName, stderr.tail.lines()).catch(() => undefined);
+}
+
+function defaultDebugSink(serverName: string): (line: string) => void {
+  const label = safeIdentifier(serverName);
+  return (line) => process.stderr.write(`cw: mcp ${label} ${line}\n`);
 }
 
 class SdkConnection implements McpConnection {
@@ -224,13 +298,22 @@ class SdkConnection implements McpConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #kinds: ErrorKinds;
+  readonly #stderr: StderrRecord;
 
-  constructor(name: string, client: Client, transport: Transport, serverInfo: McpServerInfo | null, kinds: ErrorKinds) {
+  constructor(
+    name: string,
+    client: Client,
+    transport: Transport,
+    serverInfo: McpServerInfo | null,
+    kinds: ErrorKinds,
+    stderr: StderrRecord,
+  ) {
     this.#name = name;
     this.#client = client;
     this.#transport = transport;
     this.serverInfo = serverInfo;
     this.#kinds = kinds;
+    this.#stderr = stderr;
   }
 
   async listTools(
@@ -244,10 +327,9 @@ class SdkConnection implements McpConnection {
       await withDeadline(
         (async () => {
           for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
-            const result = await this.#client.listTools(cursor === undefined ? {} : { cursor }, {
-              timeout: timeoutMs,
-              ...(options.signal ? { signal: options.signal } : {}),
-            });
+            const result = await withScopedSignal(options.signal, (signal) =>
+              this.#client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal }),
+            );
             for (const tool of result.tools) tools.push(snapshotTool(tool));
             cursor = result.nextCursor;
             if (cursor === undefined || seen.has(cursor)) return;
@@ -257,7 +339,7 @@ class SdkConnection implements McpConnection {
         timeoutMs,
       );
     } catch (error) {
-      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+      throw await withServerWords(this.#name, toServerError(this.#name, error, this.#kinds, timeoutMs), this.#stderr);
     }
     return tools;
   }
@@ -267,15 +349,20 @@ class SdkConnection implements McpConnection {
     args: { readonly [key: string]: JsonValue },
     signal?: AbortSignal,
     timeoutMs: number = DEFAULT_MCP_CALL_TIMEOUT_MS,
+    onProgress?: McpProgress,
   ): Promise<McpToolResult> {
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      result = await withDeadline(
-        this.#client.callTool({ name, arguments: { ...args } }, undefined, {
-          timeout: timeoutMs,
-          ...(signal ? { signal } : {}),
-        }),
-        timeoutMs,
+      result = await withScopedSignal(signal, (scoped) =>
+        withDeadline(
+          this.#client.callTool({ name, arguments: { ...args } }, undefined, {
+            timeout: timeoutMs,
+            signal: scoped,
+            // Asking for progress makes a server that supports it report on long calls.
+            ...(onProgress ? { onprogress: (progress) => onProgress(progressLine(progress)) } : {}),
+          }),
+          timeoutMs,
+        ),
       );
     } catch (error) {
       if (signal?.aborted) throw new McpServerError(this.#name, 'aborted', 'the tool call was cancelled');
@@ -284,14 +371,31 @@ class SdkConnection implements McpConnection {
       if (mcpCode !== null && mcpCode !== CONNECTION_CLOSED && mcpCode !== REQUEST_TIMEOUT) {
         return { isError: true, content: (error as Error).message };
       }
-      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+      const failure = toServerError(this.#name, error, this.#kinds, timeoutMs);
+      // A server that died mid-call says why on stderr; one that is only slow has nothing to add.
+      throw failure.code === 'connection-closed' ? await withServerWords(this.#name, failure, this.#stderr) : failure;
     }
     return toolResult(result);
   }
 
   async close(): Promise<void> {
     await closeQuietly(this.#client, this.#transport);
+    await Promise.race([this.#stderr.done, new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS).unref())]);
+    await keepLog(this.#name, this.#stderr);
   }
+}
+
+/** A progress notification as one line: `3/10`, `40%` or a count, and the server's message, redacted. */
+export function progressLine(progress: {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}): string {
+  const amount =
+    progress.total !== undefined && progress.total > 0
+      ? `${progress.progress}/${progress.total}`
+      : String(progress.progress);
+  return progress.message === undefined ? amount : `${amount} ${safeErrorText(progress.message)}`;
 }
 
 // JSON-RPC codes the SDK uses for its own failures (types.js ErrorCode).

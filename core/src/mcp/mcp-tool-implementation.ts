@@ -14,6 +14,8 @@ export function mcpToolImplementation(
   tool: McpSnapshotTool | undefined,
   connection: () => McpConnection | undefined,
   callTimeoutMs: number,
+  /** Shows a long call's progress notifications (the sent name, one redacted line). */
+  onProgress?: (toolName: string, line: string) => void,
 ): ToolImplementation {
   const hints = tool?.annotations as McpToolHints | undefined;
   return {
@@ -27,7 +29,8 @@ export function mcpToolImplementation(
     execute: async (args, context) => {
       const open = connection();
       if (!open) return { status: 'error', content: `the MCP server ${entry.server} is not connected` };
-      const result = await open.callTool(entry.tool, args, context.signal, callTimeoutMs);
+      const progress = onProgress ? (line: string) => onProgress(entry.wireName, line) : undefined;
+      const result = await open.callTool(entry.tool, args, context.signal, callTimeoutMs, progress);
       return { status: result.isError ? 'error' : 'ok', content: result.content };
     },
   };

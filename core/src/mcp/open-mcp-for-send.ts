@@ -35,6 +35,8 @@ export async function openMcpForSend(options: {
   readonly pluginTools: readonly ToolDefinition[];
   readonly callTimeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Shows a long MCP call's progress (docs/mcp.md). */
+  readonly onProgress?: (toolName: string, line: string) => void;
 }): Promise<OpenMcp> {
   const enabled = Object.entries(options.config.mcpServers)
     .filter(([, server]) => !server.disabled)
@@ -48,6 +50,7 @@ export async function openMcpForSend(options: {
       try {
         const connection = await connectMcpServer(name, server, {
           env: options.env,
+          home: options.home,
           ...(options.signal ? { signal: options.signal } : {}),
         });
         connections.set(name, connection);
@@ -87,6 +90,7 @@ export async function openMcpForSend(options: {
         byPair.get(`${entry.server}\u0000${entry.tool}`),
         () => connections.get(entry.server),
         options.callTimeoutMs,
+        options.onProgress,
       ),
   );
   return {

@@ -5,7 +5,7 @@ import { reportErrorAs } from '../../report-error.js';
 export default class McpRefresh extends Command {
   static override summary = 'Connect to the enabled MCP servers and snapshot their tools';
   static override description =
-    'Starts or reaches every enabled server (or only the one named) at once, each within 10 seconds, lists its tools and writes them to the MCP snapshot in the cw home, which cw preview-request reads. A server that fails is reported in one redacted line and loses its snapshot entry; the others are still written. Exits 1 when any server failed.';
+    'Starts or reaches every enabled server (or only the one named) at once, each within 10 seconds, lists its tools and writes them to the MCP snapshot in the cw home, which cw preview-request reads. A server that fails is reported in one redacted line, naming the cause its stderr gave, and loses its snapshot entry (cw mcp list then shows it as failed); the others are still written. The stderr of each stdio server is kept, redacted, for cw mcp logs. Exits 1 when any server failed.';
   static override examples = [
     '<%= config.bin %> mcp refresh',
     '<%= config.bin %> mcp refresh files',
@@ -16,6 +16,10 @@ export default class McpRefresh extends Command {
   };
   static override flags = {
     json: Flags.boolean({ description: 'Print the results as JSON.' }),
+    debug: Flags.boolean({
+      description:
+        'Print the MCP protocol exchange on stderr, one redacted line per message (the same as CW_DEBUG=mcp).',
+    }),
   };
 
   async run(): Promise<void> {
@@ -47,6 +51,7 @@ export default class McpRefresh extends Command {
         home,
         servers,
         ...(args.name === undefined ? {} : { only: [args.name] }),
+        ...(flags.debug ? { env: { ...process.env, CW_DEBUG: 'mcp' } } : {}),
       });
       // The detail is one line already redacted by the core (cw's words, or outside text through safeErrorText).
       const shown = results.map((result) =>
