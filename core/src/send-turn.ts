@@ -253,6 +253,7 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
           name: record.call.name,
           content: record.content,
           status: record.status,
+          ...(record.images ? { images: record.images } : {}),
         }));
         messages = await save(options.home, loaded.session, messages, results, null);
         if (options.signal?.aborted) return done('interrupted', records);

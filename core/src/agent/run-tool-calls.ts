@@ -1,6 +1,6 @@
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { ToolCall } from '../prompt/conversation.js';
-import type { ToolContext, ToolImplementation } from '../tools/tool-contract.js';
+import type { ToolContext, ToolImage, ToolImplementation } from '../tools/tool-contract.js';
 import { decideApproval, type ApprovalPosture, type ApprovalRules } from './approval-policy.js';
 import { checkToolArguments } from './validate-tool-arguments.js';
 
@@ -16,6 +16,8 @@ export interface ToolCallRecord {
   readonly durationMs: number;
   /** A short, terminal-safe label of the arguments, for the status line. */
   readonly summary: string;
+  /** Images the result carries (an MCP tool's), stored with it for routes that take images. */
+  readonly images?: readonly ToolImage[];
 }
 
 /** The answer a person gives when asked about a call. */
@@ -166,7 +168,7 @@ async function runOne(tool: ToolImplementation, call: ToolCall, options: RunTool
   try {
     const outcome = await tool.execute(checked.args, options.context);
     const content = capped(outcome.content, options.context.limits.outputBytes);
-    return finish(call, outcome.status, content, Date.now() - started, summary, options);
+    return finish(call, outcome.status, content, Date.now() - started, summary, options, outcome.images);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish(call, 'error', `The tool failed: ${message}`, Date.now() - started, summary, options);
@@ -191,8 +193,9 @@ function finish(
   durationMs: number,
   summary: string,
   options: RunToolCallsOptions,
+  images?: readonly ToolImage[],
 ): ToolCallRecord {
-  const record = { call, status, content, durationMs, summary };
+  const record = { call, status, content, durationMs, summary, ...(images?.length ? { images } : {}) };
   options.onEnd?.(record);
   return record;
 }

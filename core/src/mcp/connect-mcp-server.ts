@@ -10,7 +10,10 @@ import { expandEnvRecord, McpEnvReferenceError } from './expand-env-references.j
 import { StderrTail, writeMcpServerLog } from './mcp-server-log.js';
 import { isMcpHttpServer } from './mcp-server-target.js';
 import type { McpSnapshotTool } from './mcp-snapshot-store.js';
+import { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
 import { withScopedSignal } from './scoped-signal.js';
+
+export type { McpToolResult } from './mcp-tool-result.js';
 import { mcpDebugEnabled, TracedTransport } from './traced-transport.js';
 
 /** How long connecting (starting the process or reaching the URL, then the MCP handshake) may take. */
@@ -87,14 +90,6 @@ export class McpServerError extends Error {
 export interface McpServerInfo {
   readonly name: string;
   readonly version: string;
-}
-
-/** A tool call's result as the model reads it. */
-export interface McpToolResult {
-  /** True when the server marked the result as an error. */
-  readonly isError: boolean;
-  /** The text parts joined with newlines; other parts summarised (`[image]`, `[audio]`, `[resource]`). */
-  readonly content: string;
 }
 
 /** An open connection to one MCP server. */
@@ -369,13 +364,13 @@ class SdkConnection implements McpConnection {
       const mcpCode = this.#kinds.jsonRpcCode(error);
       // An error the server answered with is the tool's result: the model reads it and may try again.
       if (mcpCode !== null && mcpCode !== CONNECTION_CLOSED && mcpCode !== REQUEST_TIMEOUT) {
-        return { isError: true, content: (error as Error).message };
+        return { isError: true, content: (error as Error).message, images: [] };
       }
       const failure = toServerError(this.#name, error, this.#kinds, timeoutMs);
       // A server that died mid-call says why on stderr; one that is only slow has nothing to add.
       throw failure.code === 'connection-closed' ? await withServerWords(this.#name, failure, this.#stderr) : failure;
     }
-    return toolResult(result);
+    return mcpToolResult(result as Readonly<Record<string, unknown>>);
   }
 
   async close(): Promise<void> {
@@ -421,25 +416,6 @@ function snapshotTool(tool: {
   const entry: McpSnapshotTool = { name: tool.name, description: tool.description ?? '', inputSchema };
   if (tool.annotations === undefined) return entry;
   return { ...entry, annotations: JSON.parse(JSON.stringify(tool.annotations)) as McpSnapshotTool['inputSchema'] };
-}
-
-type ContentPart = { readonly type: string; readonly text?: unknown };
-
-/** Text parts joined with newlines; any other part stands as `[type]`, so the model knows it was there. */
-function toolResult(result: Awaited<ReturnType<Client['callTool']>>): McpToolResult {
-  const isError = result['isError'] === true;
-  const content = result['content'];
-  if (Array.isArray(content)) {
-    const parts = (content as ContentPart[]).map((part) => {
-      if (part.type === 'text' && typeof part.text === 'string') return part.text;
-      if (part.type === 'resource_link') return '[resource link]';
-      return `[${typeof part.type === 'string' ? part.type : 'content'}]`;
-    });
-    if (parts.length > 0 || result['structuredContent'] === undefined) return { isError, content: parts.join('\n') };
-  }
-  // Only structured content, or a result from a server on the 2024 protocol (`toolResult`).
-  const structured = result['structuredContent'] ?? result['toolResult'];
-  return { isError, content: structured === undefined ? '' : JSON.stringify(structured) };
 }
 
 /** The expanded values a failure's text must not carry; very short ones would only blank out ordinary words. */

@@ -31,7 +31,11 @@ export function mcpToolImplementation(
       if (!open) return { status: 'error', content: `the MCP server ${entry.server} is not connected` };
       const progress = onProgress ? (line: string) => onProgress(entry.wireName, line) : undefined;
       const result = await open.callTool(entry.tool, args, context.signal, callTimeoutMs, progress);
-      return { status: result.isError ? 'error' : 'ok', content: result.content };
+      return {
+        status: result.isError ? 'error' : 'ok',
+        content: result.content,
+        ...(result.images.length > 0 ? { images: result.images } : {}),
+      };
     },
   };
 }

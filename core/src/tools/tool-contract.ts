@@ -25,11 +25,19 @@ export interface ToolContext {
   readonly limits: ToolLimits;
 }
 
+/** An image a tool result carries, base64, in a type every image-taking route accepts. */
+export interface ToolImage {
+  readonly media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  readonly data: string;
+}
+
 /** What a call produced, as the model will read it. */
 export interface ToolOutcome {
   /** `error` marks a call that ran and failed (or was refused by the tool itself); the model sees it. */
   readonly status: 'ok' | 'error';
   readonly content: string;
+  /** Images for routes that take them; `content` marks their places (docs/mcp.md). */
+  readonly images?: readonly ToolImage[];
 }
 
 /** A tool a plugin registers: its definition for the catalog and the executor that runs its calls. */
