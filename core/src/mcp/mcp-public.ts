@@ -3,3 +3,13 @@
 export { permissionRuleWarnings } from '../agent/permission-rule-warnings.js';
 export { readMcpServerLog, mcpServerLogPath } from './mcp-server-log.js';
 export { readMcpRefreshFailures, type McpRefreshFailure } from './mcp-refresh-failures.js';
+export {
+  readEffectiveMcpServers,
+  readProjectMcpFile,
+  trustProjectMcp,
+  ProjectMcpError,
+  PROJECT_MCP_FILE,
+  type McpServerScope,
+} from './project-mcp-servers.js';
+export { addProjectMcpServer } from './project-mcp-file-edit.js';
+export { setMcpServerDisabled } from './mcp-server-enable.js';

@@ -5,6 +5,8 @@ import { reportErrorAs } from '../../report-error.js';
 interface ListedServer {
   readonly name: string;
   readonly transport: 'stdio' | 'http';
+  /** user: config.json in the cw home; project: the workspace's trusted .mcp.json. */
+  readonly scope: 'user' | 'project';
   /** The command's file name (stdio) or the URL's host (http). */
   readonly target: string;
   readonly enabled: boolean;
@@ -36,7 +38,7 @@ export default class McpList extends Command {
       const { flags } = await this.parse(McpList);
       const core = await import('@cw/core');
       const home = core.cwHome();
-      const servers = await core.readMcpServers(home);
+      const { servers, scopes, status: project } = await core.readEffectiveMcpServers(home);
       let snapshot = core.emptyMcpSnapshot();
       try {
         snapshot = await core.readMcpSnapshot(home);
@@ -55,6 +57,7 @@ export default class McpList extends Command {
         return {
           name: core.safeIdentifier(name),
           transport: core.mcpTransportOf(server),
+          scope: scopes[name] ?? 'user',
           target: core.mcpServerTarget(server),
           enabled: !server.disabled,
           snapshot: failed ? 'failed' : status,
@@ -64,10 +67,16 @@ export default class McpList extends Command {
           refreshed_at: entry === undefined ? null : core.safeIdentifier(entry.refreshed_at),
         };
       });
+      // A workspace .mcp.json waits for trust: its servers are named by count only until then.
+      const waiting = project.file !== null && !project.trusted ? Object.keys(project.file.servers).length : 0;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ servers: listed }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ servers: listed, untrusted_project_servers: waiting }, null, 2)}\n`);
         return;
       }
+      if (waiting > 0)
+        process.stdout.write(
+          `The workspace's .mcp.json names ${waiting} MCP ${waiting === 1 ? 'server' : 'servers'} cw does not use until you trust it: cw mcp trust\n`,
+        );
       if (listed.length === 0) {
         process.stdout.write('No MCP servers configured. Add one with: cw mcp add <name> -- <command> [args...]\n');
         return;

@@ -28,7 +28,7 @@ export default class McpRefresh extends Command {
       const { args, flags } = await this.parse(McpRefresh);
       const core = await import('@cw/core');
       const home = core.cwHome();
-      const servers = await core.readMcpServers(home);
+      const { servers } = await core.readEffectiveMcpServers(home);
       if (args.name !== undefined) {
         const server = Object.hasOwn(servers, args.name) ? servers[args.name] : undefined;
         const name = core.safeIdentifier(args.name);
