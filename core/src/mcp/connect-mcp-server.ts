@@ -109,8 +109,28 @@ export interface McpConnection {
     timeoutMs?: number,
     onProgress?: McpProgress,
   ): Promise<McpToolResult>;
+  /** Every prompt the server lists, following `nextCursor`; empty when it offers none. */
+  listPrompts(options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal }): Promise<McpPromptInfo[]>;
+  /** Gets one prompt with its arguments: the messages the server made of it. */
+  getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<McpPromptMessages>;
   /** Closes the connection; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
   close(): Promise<void>;
+}
+
+/** A prompt a server offers: its name, description and arguments. */
+export interface McpPromptInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly arguments: readonly { readonly name: string; readonly description: string; readonly required: boolean }[];
+}
+
+/** What `prompts/get` returned: its messages, each a role and its content parts as the server sent them. */
+export interface McpPromptMessages {
+  readonly messages: readonly { readonly role: string; readonly content: Readonly<Record<string, unknown>> }[];
 }
 
 /** How to connect. */
@@ -337,6 +357,66 @@ class SdkConnection implements McpConnection {
       throw await withServerWords(this.#name, toServerError(this.#name, error, this.#kinds, timeoutMs), this.#stderr);
     }
     return tools;
+  }
+
+  async listPrompts(
+    options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<McpPromptInfo[]> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    // A server without the prompts capability offers none; asking would only be refused.
+    if (this.#client.getServerCapabilities()?.prompts === undefined) return [];
+    const prompts: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
+        const result = await withScopedSignal(options.signal, (signal) =>
+          withDeadline(
+            this.#client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal }),
+            timeoutMs,
+          ),
+        );
+        for (const prompt of result.prompts) {
+          prompts.push({
+            name: prompt.name,
+            description: prompt.description ?? '',
+            arguments: (prompt.arguments ?? []).map((argument) => ({
+              name: argument.name,
+              description: argument.description ?? '',
+              required: argument.required === true,
+            })),
+          });
+        }
+        cursor = result.nextCursor;
+        if (cursor === undefined) break;
+      }
+    } catch (error) {
+      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+    }
+    return prompts;
+  }
+
+  async getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<McpPromptMessages> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    try {
+      const result = await withScopedSignal(options.signal, (signal) =>
+        withDeadline(
+          this.#client.getPrompt({ name, arguments: { ...args } }, { timeout: timeoutMs, signal }),
+          timeoutMs,
+        ),
+      );
+      return {
+        messages: result.messages.map((message) => ({
+          role: message.role,
+          content: JSON.parse(JSON.stringify(message.content)) as Record<string, unknown>,
+        })),
+      };
+    } catch (error) {
+      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+    }
   }
 
   async callTool(

@@ -13,3 +13,4 @@ export {
 } from './project-mcp-servers.js';
 export { addProjectMcpServer } from './project-mcp-file-edit.js';
 export { setMcpServerDisabled } from './mcp-server-enable.js';
+export { listMcpPrompts, resolveMcpPrompt, promptText, type McpPromptListing } from './mcp-prompts.js';
