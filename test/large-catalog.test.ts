@@ -65,9 +65,16 @@ describe('a catalog larger than the route takes', () => {
       catalog_tool_count: 205,
       deferred_tool_count: 200 - upFrontMcp,
       active_tool_count: MAX_TOOLS,
+      search_tools_sent: true,
       mcp_tool_count: upFrontMcp,
       projection: { omitted_count: 0 },
     });
+    // search_tools is no catalog tool: the catalog tools sent and the deferred ones make the catalog.
+    expect(tools.active_tool_count - 1 + tools.deferred_tool_count).toBe(tools.catalog_tool_count);
+    const { renderManifestTable } = await import('../cli/src/render-manifest-table.js');
+    const table = renderManifestTable(manifest as never, { color: false });
+    expect(table).toContain(`${MAX_TOOLS - 1} of 205 catalog tools, and search_tools`);
+    expect(table).toContain(`${200 - upFrontMcp} deferred`);
     expect(prepared?.projection.warning).toBeNull();
     expect(prepared?.deferredTools).toHaveLength(200 - upFrontMcp);
   });

@@ -266,7 +266,8 @@ describe('cw mcp refresh', () => {
     expect(servers.map((server) => [server.name, server.snapshot, server.tool_count])).toEqual([
       ['local', 'fresh', 8],
       ['remote', 'fresh', 8],
-      ['broken', 'none', null],
+      // A failed refresh is reported as failed, not as never refreshed.
+      ['broken', 'failed', null],
       ['off', 'none', null],
     ]);
     expect(servers[0]?.tools).toEqual(MCP_FIXTURE_TOOLS);
@@ -308,7 +309,7 @@ describe('cw mcp refresh', () => {
     expect(none.stdout).toBe('No enabled MCP servers to refresh.\n');
   });
 
-  it('as a child process: the stderr of a server never reaches the terminal, even when it fails', async () => {
+  it('as a child process: a failing server is named with its last stderr words, redacted; its stderr is kept for cw mcp logs', async () => {
     const folder = await home({
       mcpServers: {
         local: { command: process.execPath, args: [MCP_FIXTURE] },
@@ -322,11 +323,15 @@ describe('cw mcp refresh', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^ok\s+local\s+8 tools$/m);
-    expect(result.stdout).toMatch(/^FAIL\s+dies\s+failed: connection-closed: /m);
-    for (const output of [result.stdout, result.stderr]) {
-      expect(output).not.toContain('FIXTURE_STDERR_MARKER');
-      expect(output).not.toContain('sk-fixture');
-    }
-    expect(await readdir(join(folder, 'mcp'))).toEqual(['snapshot.json']);
+    expect(result.stdout).toMatch(
+      /^FAIL\s+dies\s+failed: connection-closed: .*; the server said: .*fixture-server: failing at start on purpose$/m,
+    );
+    // The server that answered says nothing on the terminal; what either wrote is never printed unredacted.
+    expect(result.stdout).not.toMatch(/^ok.*FIXTURE_STDERR_MARKER/m);
+    for (const output of [result.stdout, result.stderr]) expect(output).not.toContain('sk-fixture');
+    expect((await readdir(join(folder, 'mcp'))).sort()).toEqual(['logs', 'refresh-failures.json', 'snapshot.json']);
+    const logs = await runCwChild(['mcp', 'logs', 'dies'], { CW_HOME: folder, CW_DATA_DIR: join(folder, 'data') });
+    expect(logs.stdout).toContain('fixture-server: failing at start on purpose');
+    expect(logs.stdout).not.toContain('sk-fixture');
   });
 });

@@ -4,7 +4,9 @@ import { connectMcpServer, type McpConnection, McpServerError } from '../core/sr
 import type { McpServerConfig } from '../core/src/config/cw-config.js';
 import { mcpServerFingerprint } from '../core/src/mcp/mcp-server-fingerprint.js';
 import { mcpSnapshotState } from '../core/src/mcp/mcp-snapshot-state.js';
-import { readMcpServers, readMcpSnapshot, refreshMcpSnapshot } from '@cw/core';
+import { mcp } from '@cw/core';
+
+const { readMcpServers, readMcpSnapshot, refreshMcpSnapshot } = mcp;
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempHome } from './support/cw-fixture.js';
 import { type HttpFixture, MCP_FIXTURE_TOOLS, startHttpFixture, stdioFixtureEntry } from './support/mcp-fixture.js';
@@ -70,14 +72,24 @@ describe('connectMcpServer over stdio', () => {
     expect(await connection.callTool('echo', { text: 'héllo\nworld' })).toEqual({
       isError: false,
       content: 'héllo\nworld',
+      images: [],
     });
-    expect(await connection.callTool('add', { a: 2, b: 40 })).toEqual({ isError: false, content: '42' });
-    expect(await connection.callTool('fail', {})).toEqual({ isError: true, content: 'it failed on purpose' });
+    expect(await connection.callTool('add', { a: 2, b: 40 })).toEqual({ isError: false, content: '42', images: [] });
+    expect(await connection.callTool('fail', {})).toEqual({
+      isError: true,
+      content: 'it failed on purpose',
+      images: [],
+    });
   });
 
-  it('summarises parts that are not text', async () => {
+  it('keeps an image part as an image, its place marked in the text', async () => {
     const connection = await connected('fixture', stdioFixtureEntry());
-    expect(await connection.callTool('mixed', {})).toEqual({ isError: false, content: 'a picture follows\n[image]' });
+    const data = Buffer.from('not really a png').toString('base64');
+    expect(await connection.callTool('mixed', {})).toEqual({
+      isError: false,
+      content: 'a picture follows\n[image 1: image/png, 16 bytes]',
+      images: [{ media_type: 'image/png', data }],
+    });
   });
 
   it('an error the server answers with (unknown tool, bad arguments) is an error result, not a throw', async () => {
@@ -89,6 +101,7 @@ describe('connectMcpServer over stdio', () => {
     expect(await connection.callTool('echo', { text: 'still here' })).toEqual({
       isError: false,
       content: 'still here',
+      images: [],
     });
   });
 
@@ -108,6 +121,7 @@ describe('connectMcpServer over stdio', () => {
     expect(await connection.callTool('slow', { ms: 10 }, undefined, 5_000)).toEqual({
       isError: false,
       content: 'slept 10 ms',
+      images: [],
     });
   });
 
@@ -170,7 +184,7 @@ describe('connectMcpServer over stdio', () => {
       connectMcpServer('silent', await entryOf(stdioFixtureEntry(['--silent-at-start'])), { timeoutMs: 300 }),
     );
     expect(error.code).toBe('timeout');
-    expect(error.detail).toBe('no answer within 300 ms');
+    expect(error.detail).toMatch(/^no answer within 300 ms(; the server said: .*)?$/);
     expect(Date.now() - started).toBeLessThan(8_000);
   });
 
@@ -195,8 +209,16 @@ describe('connectMcpServer over streamable HTTP', () => {
     const connection = await connected('web', { url: http.url });
     expect(connection.serverInfo).toEqual({ name: 'cw-fixture', version: '1.2.3' });
     expect((await connection.listTools()).map((tool) => tool.name)).toEqual(MCP_FIXTURE_TOOLS);
-    expect(await connection.callTool('echo', { text: 'over http' })).toEqual({ isError: false, content: 'over http' });
-    expect(await connection.callTool('fail', {})).toEqual({ isError: true, content: 'it failed on purpose' });
+    expect(await connection.callTool('echo', { text: 'over http' })).toEqual({
+      isError: false,
+      content: 'over http',
+      images: [],
+    });
+    expect(await connection.callTool('fail', {})).toEqual({
+      isError: true,
+      content: 'it failed on purpose',
+      images: [],
+    });
   });
 
   it('headers reach the server with their ${env:…} references expanded', async () => {

@@ -8,11 +8,17 @@ export function canAsk(): boolean {
 
 /**
  * Asks about one tool call on the terminal: y (run it), n (refuse it), a (run this tool from now on),
- * w (keep the call's allow rule for this workspace).
- * For a call that failed inside the sandbox it asks only yes or no: a run outside is never kept.
+ * w (keep the call's allow rule for this workspace). `details` (an MCP call's annotations and
+ * argument preview) are printed first. For a call that failed inside the sandbox it asks only yes or
+ * no: a run outside is never kept.
  */
-export async function askOnTerminal(call: AskedCall, safe: (text: string) => string): Promise<AskAnswer | 'workspace'> {
+export async function askOnTerminal(
+  call: AskedCall & { readonly details?: readonly string[] },
+  safe: (text: string) => string,
+): Promise<AskAnswer | 'workspace'> {
   const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  // What the call will do (an MCP call's annotations and arguments), one safe line each.
+  for (const detail of call.details ?? []) process.stderr.write(`cw:   ${safe(detail)}\n`);
   try {
     if (call.outsideSandbox !== undefined) {
       process.stderr.write(`cw: ${safe(call.outsideSandbox)}\n`);

@@ -9,6 +9,8 @@ export function noticeText(notice: TurnNotice, safeIdentifier: (text: string) =>
       return `compacted the session: ${notice.summarised} earlier messages replaced by a summary (docs/compaction.md)`;
     case 'warning':
       return notice.text;
+    case 'progress':
+      return `▸ ${safeIdentifier(notice.tool)} progress ${notice.text}`;
     case 'session-wait':
       return 'waiting for another cw send on this session to finish';
     case 'stale-lock-broken':

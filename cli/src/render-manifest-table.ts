@@ -215,7 +215,12 @@ function renderRoute(table: TableWriter, route: RouteFacts, own: OwnFacts): void
 }
 
 function renderTools(table: TableWriter, tools: ToolFacts): void {
-  table.row('active tools', `${tools.active_tool_count} of ${plural(tools.catalog_tool_count, 'catalog tool')}`);
+  // search_tools is sent but is no catalog tool: counted apart, so sent + deferred + gated out add up.
+  const searchTools = tools.search_tools_sent === true ? 1 : 0;
+  table.row(
+    'active tools',
+    `${tools.active_tool_count - searchTools} of ${plural(tools.catalog_tool_count, 'catalog tool')}${searchTools ? ', and search_tools' : ''}`,
+  );
   table.row(
     'deferred / gated out',
     `${tools.deferred_tool_count} deferred, ${tools.gated_out_tool_count} removed by gates`,

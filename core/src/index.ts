@@ -77,11 +77,10 @@ export { skillView } from './features/skills/skill-view.js';
 export { compactSession } from './features/compaction/compact-session.js';
 
 // MCP servers.
-export { readMcpSnapshot, emptyMcpSnapshot, McpSnapshotError } from './mcp/mcp-snapshot-store.js';
-export { mcpServerSnapshotStatus } from './mcp/mcp-snapshot-state.js';
-export { refreshMcpSnapshot } from './mcp/refresh-mcp-snapshot.js';
-export { mcpTransportOf, mcpServerTarget } from './mcp/mcp-server-target.js';
-export { readMcpServers, addMcpServer, removeMcpServer, McpConfigEditError } from './mcp/mcp-config-file.js';
+// The MCP servers' management, as `cw mcp` uses it: one namespace (`core.mcp.readMcpServers`, …).
+export * as mcp from './mcp/mcp-public.js';
+export { permissionRuleWarnings } from './agent/permission-rule-warnings.js';
+export { mcpSessionStates } from './features/mcp/mcp-session-pool.js';
 
 // The command sandbox (docs/security.md) and the permissions kept for a workspace.
 export { findSandboxProgram } from './sandbox/find-sandbox.js';
@@ -118,6 +117,5 @@ export {
 } from './agent-api/create-agent.js';
 export type { AgentEvent, TotalUsage } from './agent-api/agent-events.js';
 export { createSessionScope } from './agent-api/session-scope.js';
-export { mcpSessionStates } from './features/mcp/mcp-session-pool.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
 export type { TurnNotice, SessionScope } from './turn/turn-hooks.js';

@@ -135,6 +135,7 @@ export function prepareOutboundRequest(
     configDeferred,
     row.tool_schema.max_tools,
     loadedToolNames(snapshot.session.messages),
+    Object.keys(snapshot.config.mcpServers),
   );
   // The prompt's mentions become the user message this route is sent; a route without image input
   // gets no image parts, neither new nor stored ones.

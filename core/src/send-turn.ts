@@ -336,6 +336,7 @@ async function loop(
           name: record.call.name,
           content: record.content,
           status: record.status,
+          ...(record.images ? { images: record.images } : {}),
         }));
         messages = await save(options.home, snapshot.session, messages, results, null);
         if (options.signal?.aborted) return done('interrupted', records);

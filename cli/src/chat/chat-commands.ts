@@ -232,16 +232,16 @@ async function showMcp(state: ChatState, core: Core, say: (text: string) => void
     say('no MCP servers configured: cw mcp add adds one (docs/mcp.md)');
     return;
   }
-  let stored = core.emptyMcpSnapshot();
+  let stored = core.mcp.emptyMcpSnapshot();
   try {
-    stored = await core.readMcpSnapshot(state.agent.home);
+    stored = await core.mcp.readMcpSnapshot(state.agent.home);
   } catch {
     // An unreadable snapshot reads as none: every server then shows "no snapshot".
   }
   for (const { name, state: running } of core.mcpSessionStates(state.scope, servers)) {
     const server = servers[name];
     if (server === undefined) continue;
-    const status = core.mcpServerSnapshotStatus(name, server, stored);
+    const status = core.mcp.mcpServerSnapshotStatus(name, server, stored);
     const tools = Object.hasOwn(stored.servers, name) ? (stored.servers[name]?.tools.length ?? 0) : 0;
     const snapshotWords =
       status === 'fresh'
@@ -250,7 +250,7 @@ async function showMcp(state: ChatState, core: Core, say: (text: string) => void
           ? 'snapshot stale: cw mcp refresh'
           : 'no snapshot: cw mcp refresh';
     say(
-      `${core.safeIdentifier(name).padEnd(16)} ${server.disabled ? 'disabled' : running.padEnd(11)}  ${core.mcpTransportOf(server)}  ${snapshotWords}`,
+      `${core.safeIdentifier(name).padEnd(16)} ${server.disabled ? 'disabled' : running.padEnd(11)}  ${core.mcp.mcpTransportOf(server)}  ${snapshotWords}`,
     );
   }
   say('servers start on the first call of one of their tools and stop when the session ends');

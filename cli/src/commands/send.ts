@@ -95,6 +95,12 @@ export default class Send extends Command {
       if (args.prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
+      // A permission rule that names no tool or server cw knows is said before anything runs (docs/mcp.md).
+      for (const warning of core.permissionRuleWarnings(
+        snapshot.config,
+        registry.toolCatalog.map((tool) => tool.name),
+      ))
+        process.stderr.write(`cw: ${core.terminalSafe(`warning: ${warning}`)}\n`);
       const { projectionWarningLine } = await import('../render-projection-warning.js');
       const { toolStartLine, toolEndLine } = await import('../tool-status-line.js');
       const { askOnTerminal, canAsk } = await import('../ask-on-terminal.js');

@@ -68,3 +68,32 @@ describe('matchesRule', () => {
     expect(matchesRule('edit_file(src/*)', edit, 'allow')).toBe(false);
   });
 });
+
+describe('rules by MCP server', () => {
+  const memory = (name: string): CallForApproval => ({ name, readOnly: false, command: null, mcpServer: 'memory' });
+  it('mcp__<server>__* and mcp__<server> name every tool of that server, whatever its sent name became', () => {
+    for (const rule of ['mcp__memory__*', 'mcp__memory']) {
+      expect(matchesRule(rule, memory('mcp__memory__create_entities'), 'allow')).toBe(true);
+      expect(matchesRule(rule, memory('mcp__memory__a_very_long_na_0123abcd'), 'deny')).toBe(true);
+      expect(decideApproval(memory('mcp__memory__delete'), 'read-only', { allow: [rule], deny: [] })).toEqual({
+        verdict: 'run',
+        because: 'rule',
+      });
+    }
+  });
+
+  it('names no tool of another server, and no plugin tool', () => {
+    const other: CallForApproval = { name: 'mcp__memory2__x', readOnly: false, command: null, mcpServer: 'memory2' };
+    expect(matchesRule('mcp__memory__*', other, 'allow')).toBe(false);
+    expect(matchesRule('mcp__memory', other, 'allow')).toBe(false);
+    expect(matchesRule('mcp__memory__*', edit, 'allow')).toBe(false);
+  });
+
+  it('a deny by server wins over an allow of one of its tools', () => {
+    const rules = { allow: ['mcp__memory__read_graph'], deny: ['mcp__memory__*'] };
+    expect(decideApproval(memory('mcp__memory__read_graph'), 'workspace', rules)).toEqual({
+      verdict: 'refuse',
+      because: 'rule',
+    });
+  });
+});

@@ -12,6 +12,8 @@ export interface CallForApproval {
   readonly readOnly: boolean;
   /** The command line of a command tool, which rules match by prefix. */
   readonly command: string | null;
+  /** The MCP server a tool comes from, which `mcp__<server>__*` rules name (docs/mcp.md). */
+  readonly mcpServer?: string;
 }
 
 /** What happens to one call. */
@@ -56,6 +58,8 @@ export function decideApproval(call: CallForApproval, posture: ApprovalPosture, 
  * matches if any part of one does.
  */
 export function matchesRule(rule: string, call: CallForApproval, kind: 'allow' | 'deny'): boolean {
+  const server = mcpServerOfRule(rule);
+  if (server !== null && call.mcpServer === server) return true;
   const parsed = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s.exec(rule.trim());
   if (!parsed || parsed[1] !== call.name) return false;
   const specifier = parsed[2];
@@ -70,4 +74,14 @@ export function matchesRule(rule: string, call: CallForApproval, kind: 'allow' |
   const matches = (part: string): boolean => (prefix === null ? part === specifier.trim() : part.startsWith(prefix));
   if (kind === 'allow') return !COMPOUND.test(command) && matches(command);
   return command.split(/\|\||&&|[;&|\n]/).some((part) => matches(part.trim())) || matches(command);
+}
+
+// `mcp__<server>__*` and `mcp__<server>` name every tool of one MCP server, whatever the tool's sent
+// name became (an encoded or hashed name still belongs to its server).
+const SERVER_RULE = /^mcp__([A-Za-z0-9_-]{1,64}?)(?:__\*)?$/;
+
+/** The MCP server a rule names as a whole (`mcp__<server>__*` or `mcp__<server>`), or null. */
+export function mcpServerOfRule(rule: string): string | null {
+  const parsed = SERVER_RULE.exec(rule.trim());
+  return parsed?.[1] ?? null;
 }

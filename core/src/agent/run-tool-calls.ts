@@ -1,6 +1,6 @@
 import type { SnapshotRegistry } from '../snapshot/snapshot-registry.js';
 import type { ToolCall } from '../prompt/conversation.js';
-import type { ToolContext, ToolImplementation } from '../tools/tool-contract.js';
+import type { ToolContext, ToolImage, ToolImplementation } from '../tools/tool-contract.js';
 import type { ApprovalPosture } from '../config/approval-posture.js';
 import { decideApproval, type ApprovalRules } from './approval-policy.js';
 import { checkToolArguments } from './validate-tool-arguments.js';
@@ -17,6 +17,8 @@ export interface ToolCallRecord {
   readonly durationMs: number;
   /** A short, terminal-safe label of the arguments, for the status line. */
   readonly summary: string;
+  /** Images the result carries (an MCP tool's), stored with it for routes that take images. */
+  readonly images?: readonly ToolImage[];
 }
 
 /** A call a person is asked about: its id (to match the call's later events), tool, label and the model's arguments. */
@@ -30,6 +32,8 @@ export interface AskedCall {
   readonly outsideSandbox?: string;
   /** The allow rule that would let this call run unasked (`shell(npm test)`), for a host that keeps it. */
   readonly rule?: string;
+  /** What the call will do, when the tool says (an MCP call's arguments and annotations), one line each. */
+  readonly details?: readonly string[];
 }
 
 /** The answer a person gives when asked about a call. */
@@ -149,7 +153,11 @@ async function verdictFor(
   }
   // Without anyone to ask, `ask` falls back to `read-only`: nothing that writes runs unseen.
   const posture = options.posture === 'ask' && options.ask === undefined ? 'read-only' : options.posture;
-  const decided = decideApproval({ name: tool.name, readOnly: tool.readOnly, command }, posture, options.rules);
+  const decided = decideApproval(
+    { name: tool.name, readOnly: tool.readOnly, command, ...(tool.mcpServer ? { mcpServer: tool.mcpServer } : {}) },
+    posture,
+    options.rules,
+  );
   // Without the sandbox it expected, a command the posture alone would run is asked about, one by one.
   const decision =
     decided.verdict === 'run' && decided.because === 'posture' && options.askForCommands === true && tool.commandOf
@@ -167,8 +175,16 @@ async function verdictFor(
       if (options.ask === undefined && options.askForCommands === true && posture !== 'read-only')
         return 'refused-unconfined';
       const rule = command === null ? tool.name : `${tool.name}(${command})`;
+      const details = await approvalDetails(tool, call);
       const answer = options.ask
-        ? await options.ask({ id: call.id, name: tool.name, summary, arguments: call.arguments, rule })
+        ? await options.ask({
+            id: call.id,
+            name: tool.name,
+            summary,
+            arguments: call.arguments,
+            rule,
+            ...(details ? { details } : {}),
+          })
         : 'no';
       if (answer === 'always') options.alwaysAllowed.add(tool.name);
       return answer === 'no' ? 'refused-by-person' : 'run';
@@ -193,7 +209,7 @@ async function runOne(tool: ToolImplementation, call: ToolCall, options: RunTool
     const content = capped(outcome.content, options.context.limits.outputBytes);
     // Stopped by Ctrl-C is not a failure of the call: it is stored as `cancelled` (docs/agent-loop.md).
     const status = outcome.status === 'error' && options.context.signal.aborted ? 'cancelled' : outcome.status;
-    return finish(call, status, content, Date.now() - started, summary, options);
+    return finish(call, status, content, Date.now() - started, summary, options, outcome.images);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish(call, 'error', `The tool failed: ${message}`, Date.now() - started, summary, options);
@@ -217,6 +233,18 @@ function contextFor(
   };
 }
 
+/** What the person reads about a call before answering, when the tool says (an MCP call's arguments). */
+async function approvalDetails(tool: ToolImplementation, call: ToolCall): Promise<readonly string[] | undefined> {
+  if (!tool.describeForApproval) return undefined;
+  const checked = await checkToolArguments(call.arguments, tool.inputSchema);
+  if (!checked.ok) return undefined;
+  try {
+    return tool.describeForApproval(checked.args);
+  } catch {
+    return undefined;
+  }
+}
+
 function finish(
   call: ToolCall,
   status: ToolCallStatus,
@@ -224,8 +252,9 @@ function finish(
   durationMs: number,
   summary: string,
   options: RunToolCallsOptions,
+  images?: readonly ToolImage[],
 ): ToolCallRecord {
-  const record = { call, status, content, durationMs, summary };
+  const record = { call, status, content, durationMs, summary, ...(images?.length ? { images } : {}) };
   options.onEnd?.(record);
   return record;
 }

@@ -29,7 +29,45 @@ const names = (tools: readonly ToolDefinition[]): string[] => tools.map((tool) =
 const PLUGINS = [plugin('read'), plugin('edit')];
 const MCP = Array.from({ length: 6 }, (_unused, index) => mcp(`mcp__s__t${index}`));
 
+const onServer = (server: string, count: number): ToolDefinition[] =>
+  Array.from({ length: count }, (_unused, index) => ({
+    ...mcp(`mcp__${server}__t${index}`),
+    origin: { kind: 'mcp', server },
+  }));
+
 describe('deferCatalog', () => {
+  it('shares the room among servers one tool each in turn, in config order, whatever their names', () => {
+    // Catalog order is by name (aaa before zzz); config order puts zzz first.
+    const catalog = [...PLUGINS, ...onServer('aaa', 10), ...onServer('mmm', 2), ...onServer('zzz', 10)];
+    const split = deferCatalog(catalog, [], 9, [], ['zzz', 'mmm', 'aaa']);
+    const upFront = names(split.upFront);
+    expect(upFront.slice(0, 3)).toEqual(['read', 'edit', SEARCH_TOOLS_NAME]);
+    // Six places: zzz, mmm, aaa, zzz, mmm, aaa; kept in catalog order.
+    expect(upFront.slice(3)).toEqual([
+      'mcp__aaa__t0',
+      'mcp__aaa__t1',
+      'mcp__mmm__t0',
+      'mcp__mmm__t1',
+      'mcp__zzz__t0',
+      'mcp__zzz__t1',
+    ]);
+    // mmm runs out: the others share what is left, zzz first by config order.
+    const wider = names(deferCatalog(catalog, [], 12, [], ['zzz', 'mmm', 'aaa']).upFront);
+    const count = (server: string) => wider.filter((name) => name.startsWith(`mcp__${server}__`)).length;
+    expect([count('zzz'), count('mmm'), count('aaa')]).toEqual([4, 2, 3]);
+    expect(split.deferred).toHaveLength(22 - 6);
+  });
+
+  it('renaming servers does not change how many tools each sends', () => {
+    const share = (first: string, second: string) => {
+      const catalog = [...onServer(first, 50), ...onServer(second, 50)].sort((a, b) => (a.name < b.name ? -1 : 1));
+      const upFront = names(deferCatalog(catalog, [], 21, [], [first, second]).upFront);
+      return [first, second].map((server) => upFront.filter((name) => name.startsWith(`mcp__${server}__`)).length);
+    };
+    expect(share('alpha', 'omega')).toEqual([10, 10]);
+    expect(share('omega', 'alpha')).toEqual([10, 10]);
+  });
+
   it('within the limit nothing changes and search_tools is not added', () => {
     const split = deferCatalog([...PLUGINS, ...MCP], [], 8, []);
     expect(split.searchable).toBe(false);

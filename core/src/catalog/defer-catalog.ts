@@ -54,15 +54,18 @@ export interface DeferredCatalog {
  * Splits the active catalog when it is larger than the route takes (`maxTools`) or, without a route
  * limit, larger than DEFERRAL_THRESHOLD, and holds MCP tools. Plugin tools keep their places up
  * front, `search_tools` follows them (or takes the limit's last place when they fill it), then MCP
- * tools loaded by earlier searches (earliest first), then the other MCP tools in catalog order while
- * room is left; every MCP tool beyond the room is deferred. The limit counts `search_tools`. Below
- * the limit, or without MCP tools, nothing changes. Pure and deterministic.
+ * tools loaded by earlier searches (earliest first), then the other MCP tools taken one per server in
+ * turn, servers in `serverOrder` (config order; a server not named there after them, in catalog
+ * order), each server's tools in the order it listed them, while room is left: every server gets an
+ * equal share whatever its name. Every MCP tool beyond the room is deferred. The limit counts
+ * `search_tools`. Below the limit, or without MCP tools, nothing changes. Pure and deterministic.
  */
 export function deferCatalog(
   active: readonly ToolDefinition[],
   configDeferred: readonly ToolDefinition[],
   maxTools: number | null,
   loaded: readonly string[],
+  serverOrder: readonly string[] = [],
 ): DeferredCatalog {
   const limit = maxTools ?? DEFERRAL_THRESHOLD;
   if (active.length <= limit || limit < 1) return { upFront: active, deferred: configDeferred, searchable: false };
@@ -80,11 +83,17 @@ export function deferCatalog(
     chosen.add(tool);
     room -= 1;
   }
-  for (const tool of active) {
-    if (room === 0) break;
-    if (tool.origin.kind === 'plugin' || chosen.has(tool)) continue;
-    chosen.add(tool);
-    room -= 1;
+  const queues = serverQueues(
+    active.filter((tool) => tool.origin.kind !== 'plugin' && !chosen.has(tool)),
+    serverOrder,
+  );
+  while (room > 0 && queues.some((queue) => queue.length > 0)) {
+    for (const queue of queues) {
+      const tool = queue.shift();
+      if (room === 0 || tool === undefined) continue;
+      chosen.add(tool);
+      room -= 1;
+    }
   }
   const loadedFirst = loaded.flatMap((name) => {
     const tool = byName.get(name);
@@ -97,6 +106,19 @@ export function deferCatalog(
     deferred: candidates.filter((tool) => !chosen.has(tool)),
     searchable: true,
   };
+}
+
+/** The MCP tools grouped by server, servers in `serverOrder` first, then the rest in catalog order. */
+function serverQueues(tools: readonly ToolDefinition[], serverOrder: readonly string[]): ToolDefinition[][] {
+  const byServer = new Map<string, ToolDefinition[]>();
+  for (const name of serverOrder) byServer.set(name, []);
+  for (const tool of tools) {
+    const server = tool.origin.kind === 'mcp' ? tool.origin.server : '';
+    const queue = byServer.get(server) ?? [];
+    queue.push(tool);
+    byServer.set(server, queue);
+  }
+  return [...byServer.values()].filter((queue) => queue.length > 0);
 }
 
 /**

@@ -189,13 +189,19 @@ const retriesConfig = lazySchema((z) =>
     .strict(),
 );
 
-/** One permission rule: a tool name, optionally with a command in parentheses (`shell(npm test:*)`). */
+/**
+ * One permission rule: a tool name, optionally with a command in parentheses (`shell(npm test:*)`),
+ * or every tool of one MCP server (`mcp__<server>__*`).
+ */
 const permissionRule = lazySchema((z) =>
   z
     .string()
     .min(1)
     .max(512)
-    .regex(/^[A-Za-z0-9_-]+(\(.*\))?$/s, 'must be a tool name, optionally followed by (command) or (prefix:*)'),
+    .regex(
+      /^(?:[A-Za-z0-9_-]+(\(.*\))?|mcp__[A-Za-z0-9_-]+__\*)$/s,
+      'must be a tool name, optionally followed by (command) or (prefix:*), or mcp__<server>__*',
+    ),
 );
 
 const permissions = lazySchema((z) =>

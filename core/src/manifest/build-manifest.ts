@@ -4,6 +4,7 @@ import { canonicalJson } from '../canonical/canonical-json.js';
 import { sha256Hex } from '../canonical/sha256.js';
 import type { Entrypoint, ToolChoiceFacts } from '../body/wire-body.js';
 import { narrowCatalog, surfaceBudget } from '../catalog/narrow-catalog.js';
+import { SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME } from '../catalog/defer-catalog.js';
 import type { MeasuredBody } from '../plan/measure-body.js';
 import { planTurn, type TurnPlan } from '../plan-turn.js';
 import type { PreparedOutboundRequest, PreparedToolSurface } from '../prepare-outbound-request.js';
@@ -230,6 +231,10 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
       surface.deferredTools.filter((tool) => !tool.deferred).length,
     gated_out_tool_count: standard.gatedOutCount,
     active_tool_count: projection.wireTools.length,
+    // Only on a catalog over the limit, so every other manifest keeps its shape.
+    ...(wireNames.has(SEARCH_TOOLS_NAME) && activeTools.includes(SEARCH_TOOLS_DEFINITION)
+      ? { search_tools_sent: true as const }
+      : {}),
     active_tool_catalog_sha256: activeToolCatalogSha256(activeTools, lines),
     tool_surface_budget: surfaceBudget(gates),
     standard_and_full_surfaces_collapsed:

@@ -206,6 +206,12 @@ function buildManifestSchema() {
     ),
     gated_out_tool_count: count.describe('Catalog tools removed by the config allow/deny gates.'),
     active_tool_count: count.describe('Tools serialized into this request, after narrowing and projection.'),
+    search_tools_sent: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present when the catalog was too large for the route and cw's search_tools went out with it; it counts in active_tool_count but is no catalog tool.",
+      ),
     active_tool_catalog_sha256: sha256.describe(
       'Logical catalog identity before dialect shaping: name, description, canonical schema, in order.',
     ),

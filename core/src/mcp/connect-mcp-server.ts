@@ -8,8 +8,14 @@ import type { McpServerConfig } from '../config/cw-config.js';
 import { REDACTED, safeErrorText } from '../redaction/safe-error-text.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import { expandEnvRecord, McpEnvReferenceError } from '../config/expand-env-references.js';
+import { StderrTail, writeMcpServerLog } from './mcp-server-log.js';
 import { isMcpHttpServer } from './mcp-server-target.js';
 import type { McpSnapshotTool } from './mcp-snapshot-store.js';
+import { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
+import { withScopedSignal } from './scoped-signal.js';
+
+export type { McpToolResult } from './mcp-tool-result.js';
+import { mcpDebugEnabled, TracedTransport } from './traced-transport.js';
 
 /** How long connecting (starting the process or reaching the URL, then the MCP handshake) may take. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
@@ -88,14 +94,6 @@ export interface McpServerInfo {
   readonly version: string;
 }
 
-/** A tool call's result as the model reads it. */
-export interface McpToolResult {
-  /** True when the server marked the result as an error. */
-  readonly isError: boolean;
-  /** The text parts joined with newlines; other parts summarised (`[image]`, `[audio]`, `[resource]`). */
-  readonly content: string;
-}
-
 /** An open connection to one MCP server. */
 export interface McpConnection {
   readonly serverInfo: McpServerInfo | null;
@@ -111,9 +109,30 @@ export interface McpConnection {
     args: { readonly [key: string]: JsonValue },
     signal?: AbortSignal,
     timeoutMs?: number,
+    onProgress?: McpProgress,
   ): Promise<McpToolResult>;
+  /** Every prompt the server lists, following `nextCursor`; empty when it offers none. */
+  listPrompts(options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal }): Promise<McpPromptInfo[]>;
+  /** Gets one prompt with its arguments: the messages the server made of it. */
+  getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<McpPromptMessages>;
   /** Closes the connection; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
   close(): Promise<void>;
+}
+
+/** A prompt a server offers: its name, description and arguments. */
+export interface McpPromptInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly arguments: readonly { readonly name: string; readonly description: string; readonly required: boolean }[];
+}
+
+/** What `prompts/get` returned: its messages, each a role and its content parts as the server sent them. */
+export interface McpPromptMessages {
+  readonly messages: readonly { readonly role: string; readonly content: Readonly<Record<string, unknown>> }[];
 }
 
 /** How to connect. */
@@ -131,7 +150,20 @@ export interface ConnectMcpServerOptions {
   readonly clientVersion?: string;
   /** Where a stdio server with `"sandbox": true` runs; without one such a server is not started. */
   readonly sandbox?: CommandSandbox;
+  /**
+   * The cw home: a stdio server's stderr (redacted, its last lines) is kept in
+   * `mcp/logs/<name>.log` there when the connection ends or fails. Absent: kept nowhere.
+   */
+  readonly home?: string;
+  /**
+   * Where the protocol trace goes, one redacted line per message. Default: stderr when `CW_DEBUG`
+   * (in `env`) asks for `mcp`, else nowhere.
+   */
+  readonly debug?: (line: string) => void;
 }
+
+/** What a long tool call reports while it runs: a progress notification, as one redacted line. */
+export type McpProgress = (line: string) => void;
 
 /** The environment a stdio server starts with: the base variables from `env`, then the server's expanded `env`. */
 export function stdioServerEnvironment(
@@ -150,8 +182,9 @@ export function stdioServerEnvironment(
 /**
  * Connects to one MCP server and completes the handshake, within `timeoutMs`. References in `env` and
  * `headers` are expanded here and only here; the expanded values live in this connection alone. A
- * stdio server's stderr is read and dropped (it is never printed). Every failure, including an unset
- * variable, is a McpServerError, and nothing is left running after one.
+ * stdio server's stderr is kept only as its last redacted lines, for the log (`home`) and for the
+ * cause a failure names. Every failure, including an unset variable, is a McpServerError, and nothing
+ * is left running after one.
  */
 export async function connectMcpServer(
   serverName: string,
@@ -169,13 +202,16 @@ export async function connectMcpServer(
   }
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+  const secrets = secretValues(expanded);
   const kinds: ErrorKinds = {
-    secrets: secretValues(expanded),
+    secrets,
     jsonRpcCode: (error) => (error instanceof McpError ? error.code : null),
     httpStatus: () => null,
   };
   let transport: Transport;
   let release: (() => Promise<void>) | undefined;
+  let tail: StderrTail | null = null;
+  let stderrDone: Promise<void> = Promise.resolve();
   if (isMcpHttpServer(server)) {
     const { StreamableHTTPClientTransport, StreamableHTTPError } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -210,24 +246,37 @@ export async function connectMcpServer(
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       stderr: 'pipe',
     });
-    // Drained and dropped: a server's stderr can hold anything, including what it was given.
-    stdio.stderr?.on('data', () => {});
+    // Kept only as redacted last lines: a server's stderr can hold anything, including what it was given.
+    const kept = new StderrTail((text) => scrub(text, secrets));
+    tail = kept;
+    const stream = stdio.stderr;
+    stream?.on('data', (chunk: Buffer) => kept.push(chunk));
+    stderrDone = new Promise((resolve) => {
+      if (!stream) return resolve();
+      stream.once('close', () => {
+        kept.end();
+        resolve();
+      });
+      stream.once('end', () => kept.end());
+    });
     transport = stdio;
   }
+  const debug = options.debug ?? (mcpDebugEnabled(env) ? defaultDebugSink(serverName) : undefined);
+  if (debug) transport = new TracedTransport(transport, debug);
+  const stderr: StderrRecord = { tail, done: stderrDone, home: options.home ?? null };
 
   const client = new Client({ name: 'cw', version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
   // The SDK reports transport trouble here as well as through the pending request; the request is
   // what fails the connect, so this only keeps an unhandled error from reaching the process.
   client.onerror = () => {};
   try {
-    await withDeadline(
-      client.connect(transport, { timeout: timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
-      timeoutMs,
+    await withScopedSignal(options.signal, (signal) =>
+      withDeadline(client.connect(transport, { timeout: timeoutMs, signal }), timeoutMs),
     );
   } catch (error) {
     await closeQuietly(client, transport);
     await release?.();
-    throw toServerError(serverName, error, kinds, timeoutMs);
+    throw await withServerWords(serverName, toServerError(serverName, error, kinds, timeoutMs), stderr);
   }
   // The sandbox's private temp folder goes when the server's process does.
   if (release !== undefined) {
@@ -243,7 +292,47 @@ export async function connectMcpServer(
     version && typeof version.name === 'string' && typeof version.version === 'string'
       ? { name: version.name, version: version.version }
       : null;
-  return new SdkConnection(serverName, client, transport, serverInfo, kinds);
+  return new SdkConnection(serverName, client, transport, serverInfo, kinds, stderr);
+}
+
+/** A stdio server's stderr: its kept lines, when the stream has ended, and where its log goes. */
+interface StderrRecord {
+  readonly tail: StderrTail | null;
+  readonly done: Promise<void>;
+  readonly home: string | null;
+}
+
+// How long cw waits for a failed server's last stderr lines to arrive: they name the cause.
+const STDERR_SETTLE_MS = 300;
+
+/**
+ * Adds the cause the server gave (its last stderr lines, redacted) to a failure, and keeps its log.
+ * A failure cw caused itself (an aborted call) or with nothing on stderr is returned as it was.
+ */
+async function withServerWords(
+  serverName: string,
+  error: McpServerError,
+  stderr: StderrRecord,
+): Promise<McpServerError> {
+  if (stderr.tail === null) return error;
+  // A server that exited has more to say until its stderr closes; one that timed out said it already.
+  if (error.code !== 'timeout')
+    await Promise.race([stderr.done, new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS).unref())]);
+  await keepLog(serverName, stderr);
+  const words = stderr.tail.lastWords();
+  if (words === null || error.code === 'aborted' || error.code === 'env-reference') return error;
+  return new McpServerError(serverName, error.code, `${error.detail}; the server said: ${words}`);
+}
+
+/** Writes the server's kept stderr lines to its log; a log that cannot be written never fails a call. */
+async function keepLog(serverName: string, stderr: StderrRecord): Promise<void> {
+  if (stderr.tail === null || stderr.home === null) return;
+  await writeMcpServerLog(stderr.home, serverName, stderr.tail.lines()).catch(() => undefined);
+}
+
+function defaultDebugSink(serverName: string): (line: string) => void {
+  const label = safeIdentifier(serverName);
+  return (line) => process.stderr.write(`cw: mcp ${label} ${line}\n`);
 }
 
 /** The existing folders and files a server's args name (absolute, `./`, `../` or `~/`): the server may write them. */
@@ -271,13 +360,22 @@ class SdkConnection implements McpConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #kinds: ErrorKinds;
+  readonly #stderr: StderrRecord;
 
-  constructor(name: string, client: Client, transport: Transport, serverInfo: McpServerInfo | null, kinds: ErrorKinds) {
+  constructor(
+    name: string,
+    client: Client,
+    transport: Transport,
+    serverInfo: McpServerInfo | null,
+    kinds: ErrorKinds,
+    stderr: StderrRecord,
+  ) {
     this.#name = name;
     this.#client = client;
     this.#transport = transport;
     this.serverInfo = serverInfo;
     this.#kinds = kinds;
+    this.#stderr = stderr;
   }
 
   async listTools(
@@ -291,10 +389,9 @@ class SdkConnection implements McpConnection {
       await withDeadline(
         (async () => {
           for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
-            const result = await this.#client.listTools(cursor === undefined ? {} : { cursor }, {
-              timeout: timeoutMs,
-              ...(options.signal ? { signal: options.signal } : {}),
-            });
+            const result = await withScopedSignal(options.signal, (signal) =>
+              this.#client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal }),
+            );
             for (const tool of result.tools) tools.push(snapshotTool(tool));
             cursor = result.nextCursor;
             if (cursor === undefined || seen.has(cursor)) return;
@@ -304,9 +401,69 @@ class SdkConnection implements McpConnection {
         timeoutMs,
       );
     } catch (error) {
-      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+      throw await withServerWords(this.#name, toServerError(this.#name, error, this.#kinds, timeoutMs), this.#stderr);
     }
     return tools;
+  }
+
+  async listPrompts(
+    options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<McpPromptInfo[]> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    // A server without the prompts capability offers none; asking would only be refused.
+    if (this.#client.getServerCapabilities()?.prompts === undefined) return [];
+    const prompts: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
+        const result = await withScopedSignal(options.signal, (signal) =>
+          withDeadline(
+            this.#client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal }),
+            timeoutMs,
+          ),
+        );
+        for (const prompt of result.prompts) {
+          prompts.push({
+            name: prompt.name,
+            description: prompt.description ?? '',
+            arguments: (prompt.arguments ?? []).map((argument) => ({
+              name: argument.name,
+              description: argument.description ?? '',
+              required: argument.required === true,
+            })),
+          });
+        }
+        cursor = result.nextCursor;
+        if (cursor === undefined) break;
+      }
+    } catch (error) {
+      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+    }
+    return prompts;
+  }
+
+  async getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<McpPromptMessages> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    try {
+      const result = await withScopedSignal(options.signal, (signal) =>
+        withDeadline(
+          this.#client.getPrompt({ name, arguments: { ...args } }, { timeout: timeoutMs, signal }),
+          timeoutMs,
+        ),
+      );
+      return {
+        messages: result.messages.map((message) => ({
+          role: message.role,
+          content: JSON.parse(JSON.stringify(message.content)) as Record<string, unknown>,
+        })),
+      };
+    } catch (error) {
+      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+    }
   }
 
   async callTool(
@@ -314,31 +471,53 @@ class SdkConnection implements McpConnection {
     args: { readonly [key: string]: JsonValue },
     signal?: AbortSignal,
     timeoutMs: number = DEFAULT_MCP_CALL_TIMEOUT_MS,
+    onProgress?: McpProgress,
   ): Promise<McpToolResult> {
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      result = await withDeadline(
-        this.#client.callTool({ name, arguments: { ...args } }, undefined, {
-          timeout: timeoutMs,
-          ...(signal ? { signal } : {}),
-        }),
-        timeoutMs,
+      result = await withScopedSignal(signal, (scoped) =>
+        withDeadline(
+          this.#client.callTool({ name, arguments: { ...args } }, undefined, {
+            timeout: timeoutMs,
+            signal: scoped,
+            // Asking for progress makes a server that supports it report on long calls.
+            ...(onProgress ? { onprogress: (progress) => onProgress(progressLine(progress)) } : {}),
+          }),
+          timeoutMs,
+        ),
       );
     } catch (error) {
       if (signal?.aborted) throw new McpServerError(this.#name, 'aborted', 'the tool call was cancelled');
       const mcpCode = this.#kinds.jsonRpcCode(error);
       // An error the server answered with is the tool's result: the model reads it and may try again.
       if (mcpCode !== null && mcpCode !== CONNECTION_CLOSED && mcpCode !== REQUEST_TIMEOUT) {
-        return { isError: true, content: (error as Error).message };
+        return { isError: true, content: (error as Error).message, images: [] };
       }
-      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+      const failure = toServerError(this.#name, error, this.#kinds, timeoutMs);
+      // A server that died mid-call says why on stderr; one that is only slow has nothing to add.
+      throw failure.code === 'connection-closed' ? await withServerWords(this.#name, failure, this.#stderr) : failure;
     }
-    return toolResult(result);
+    return mcpToolResult(result as Readonly<Record<string, unknown>>);
   }
 
   async close(): Promise<void> {
     await closeQuietly(this.#client, this.#transport);
+    await Promise.race([this.#stderr.done, new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS).unref())]);
+    await keepLog(this.#name, this.#stderr);
   }
+}
+
+/** A progress notification as one line: `3/10`, `40%` or a count, and the server's message, redacted. */
+export function progressLine(progress: {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}): string {
+  const amount =
+    progress.total !== undefined && progress.total > 0
+      ? `${progress.progress}/${progress.total}`
+      : String(progress.progress);
+  return progress.message === undefined ? amount : `${amount} ${safeErrorText(progress.message)}`;
 }
 
 // JSON-RPC codes the SDK uses for its own failures (types.js ErrorCode).
@@ -364,25 +543,6 @@ function snapshotTool(tool: {
   const entry: McpSnapshotTool = { name: tool.name, description: tool.description ?? '', inputSchema };
   if (tool.annotations === undefined) return entry;
   return { ...entry, annotations: JSON.parse(JSON.stringify(tool.annotations)) as McpSnapshotTool['inputSchema'] };
-}
-
-type ContentPart = { readonly type: string; readonly text?: unknown };
-
-/** Text parts joined with newlines; any other part stands as `[type]`, so the model knows it was there. */
-function toolResult(result: Awaited<ReturnType<Client['callTool']>>): McpToolResult {
-  const isError = result['isError'] === true;
-  const content = result['content'];
-  if (Array.isArray(content)) {
-    const parts = (content as ContentPart[]).map((part) => {
-      if (part.type === 'text' && typeof part.text === 'string') return part.text;
-      if (part.type === 'resource_link') return '[resource link]';
-      return `[${typeof part.type === 'string' ? part.type : 'content'}]`;
-    });
-    if (parts.length > 0 || result['structuredContent'] === undefined) return { isError, content: parts.join('\n') };
-  }
-  // Only structured content, or a result from a server on the 2024 protocol (`toolResult`).
-  const structured = result['structuredContent'] ?? result['toolResult'];
-  return { isError, content: structured === undefined ? '' : JSON.stringify(structured) };
 }
 
 /** The expanded values a failure's text must not carry; very short ones would only blank out ordinary words. */

@@ -7,6 +7,7 @@ import {
   type McpErrorCode,
   McpServerError,
 } from './connect-mcp-server.js';
+import { type McpRefreshFailure, updateMcpRefreshFailures } from './mcp-refresh-failures.js';
 import { mcpServerFingerprint } from './mcp-server-fingerprint.js';
 import { type McpSnapshot, type McpSnapshotEntry, updateMcpSnapshot } from './mcp-snapshot-store.js';
 
@@ -72,6 +73,27 @@ export async function refreshMcpSnapshot(options: RefreshMcpSnapshotOptions): Pr
     }
     return { version: 1, servers };
   });
+  // `cw mcp list` says which servers failed their last refresh, for the config entry they failed with.
+  const failedAt = now().toISOString();
+  await updateMcpRefreshFailures(options.home, (current) => {
+    const next: Record<string, McpRefreshFailure> = {};
+    for (const [name, failure] of Object.entries(current)) {
+      if (only === null && !Object.hasOwn(options.servers, name)) continue;
+      next[name] = failure;
+    }
+    for (const { result } of outcomes) {
+      const server = options.servers[result.name];
+      if (result.ok || server === undefined) delete next[result.name];
+      else
+        next[result.name] = {
+          fingerprint: mcpServerFingerprint(server),
+          code: result.code,
+          detail: result.detail,
+          failed_at: failedAt,
+        };
+    }
+    return next;
+  });
   return outcomes.map((outcome) => outcome.result);
 }
 
@@ -88,6 +110,7 @@ async function refreshOne(name: string, server: McpServerConfig, options: Refres
   try {
     connection = await connect(name, server, {
       timeoutMs,
+      home: options.home,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(signal === undefined ? {} : { signal }),
       ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),

@@ -73,6 +73,18 @@ export const conversationMessageSchema = lazySchema((z) =>
         tool_call_id: z.string(),
         name: z.string(),
         content: z.string(),
+        /** Images the result carried (an MCP tool's, docs/mcp.md), base64, for routes that take images. */
+        images: z
+          .array(
+            z
+              .strictObject({
+                media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+                data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+              })
+              .readonly(),
+          )
+          .readonly()
+          .optional(),
         /** How the call ended (ok, error, cancelled, refused, invalid, not-executed); never sent to the model. */
         status: z.enum(['ok', 'error', 'cancelled', 'refused', 'invalid', 'not-executed']).optional(),
       })

@@ -1,6 +1,7 @@
 import { turnHooksOf } from '../turn/core-turn-types.js';
 import { realpath } from 'node:fs/promises';
 import { workspaceRoot } from '../state/workspace-root.js';
+import { withProjectMcpServers } from '../mcp/project-mcp-servers.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
@@ -32,14 +33,16 @@ export async function loadSnapshot(options: {
   overrides?: SnapshotOverrides;
 }): Promise<CwSnapshot> {
   const overrides = options.overrides ?? {};
-  const config = applyOverrides(
+  const userConfig = applyOverrides(
     await loadConfig(options.home, { dialectIds: options.registry.dialectIds }),
     overrides,
     options.registry,
     options.defaultRouteId,
   );
   // Sessions belong to the workspace a command runs in; without a working folder, to none.
-  const workspace = options.cwd === undefined ? null : await workspaceRoot(config.workspace, options.cwd);
+  const workspace = options.cwd === undefined ? null : await workspaceRoot(userConfig.workspace, options.cwd);
+  // A trusted workspace .mcp.json adds its servers after the user's own (docs/mcp.md).
+  const { config } = await withProjectMcpServers(options.home, workspace, userConfig);
   const session = await selectSession(
     options.home,
     workspace === null ? null : workspaceKeyOf(workspace),

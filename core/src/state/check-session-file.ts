@@ -26,7 +26,7 @@ export function sessionMessagesOf(raw: unknown): readonly ConversationMessage[] 
 const FILE_KEYS = new Set(['version', 'messages', 'route']);
 const USER_KEYS = new Set(['role', 'content', 'images', 'summary_of']);
 const ASSISTANT_KEYS = new Set(['role', 'content', 'tool_calls', 'usage', 'replay', 'body_sha256']);
-const TOOL_KEYS = new Set(['role', 'tool_call_id', 'name', 'content', 'status']);
+const TOOL_KEYS = new Set(['role', 'tool_call_id', 'name', 'content', 'images', 'status']);
 const IMAGE_KEYS = new Set(['media_type', 'data']);
 const CALL_KEYS = new Set(['id', 'name', 'arguments']);
 const USAGE_KEYS = new Set(['input_tokens', 'output_tokens']);
@@ -57,6 +57,7 @@ function isMessage(value: unknown): boolean {
         typeof value['tool_call_id'] === 'string' &&
         typeof value['name'] === 'string' &&
         typeof value['content'] === 'string' &&
+        optional(value['images'], (images) => Array.isArray(images) && images.every(isImage)) &&
         optional(value['status'], (status) => typeof status === 'string' && TOOL_STATUSES.has(status))
       );
     default:

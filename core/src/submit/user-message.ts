@@ -71,10 +71,23 @@ export function renderPrompt(prompt: TurnPrompt, imageInput: boolean): RenderedP
   };
 }
 
-/** History for a route that takes no images: stored image parts are left out (their notes stay in the text). */
+/**
+ * History for a route that takes no images: stored image parts are left out. A user message's notes
+ * stay in its text; a tool result gains a typed note for each image it loses, so the model knows
+ * what was there and why it cannot see it (docs/mcp.md).
+ */
 export function withoutImages(messages: readonly ConversationMessage[]): readonly ConversationMessage[] {
-  if (!messages.some((message) => message.role === 'user' && message.images !== undefined)) return messages;
-  return messages.map((message) =>
-    message.role === 'user' && message.images !== undefined ? { role: 'user', content: message.content } : message,
-  );
+  if (!messages.some((message) => (message.role === 'user' || message.role === 'tool') && message.images !== undefined))
+    return messages;
+  return messages.map((message): ConversationMessage => {
+    if (message.role === 'user' && message.images !== undefined) return { role: 'user', content: message.content };
+    if (message.role === 'tool' && message.images !== undefined) {
+      const { images, ...rest } = message;
+      const notes = images.map(
+        (image, index) => `[image ${index + 1} left out: ${image.media_type}; this model does not take images]`,
+      );
+      return { ...rest, content: [message.content, ...notes].join('\n') };
+    }
+    return message;
+  });
 }

@@ -35,11 +35,19 @@ export interface ToolContext {
   readonly offerUnsandboxedRun?: (reason: string) => Promise<boolean>;
 }
 
+/** An image a tool result carries, base64, in a type every image-taking route accepts. */
+export interface ToolImage {
+  readonly media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  readonly data: string;
+}
+
 /** What a call produced, as the model will read it. */
 export interface ToolOutcome {
   /** `error` marks a call that ran and failed (or was refused by the tool itself); the model sees it. */
   readonly status: 'ok' | 'error';
   readonly content: string;
+  /** Images for routes that take them; `content` marks their places (docs/mcp.md). */
+  readonly images?: readonly ToolImage[];
 }
 
 /** A tool a plugin registers: its definition for the catalog and the executor that runs its calls. */
@@ -58,4 +66,11 @@ export interface ToolImplementation {
   readonly summarize?: (args: ToolArguments) => string;
   /** For command tools: the command line, which approval rules match by prefix. */
   readonly commandOf?: (args: ToolArguments) => string | null;
+  /** For MCP tools: the server, which `mcp__<server>__*` rules name (docs/mcp.md). */
+  readonly mcpServer?: string;
+  /**
+   * Lines a person reads before approving a call: what it will do (docs/mcp.md). Bounded and
+   * redacted by the tool; printed only in the approval question.
+   */
+  readonly describeForApproval?: (args: ToolArguments) => readonly string[];
 }

@@ -110,6 +110,8 @@ export type TurnNotice =
   | { readonly kind: 'auto-route'; readonly route: string }
   | { readonly kind: 'compaction'; readonly summarised: number; readonly kept: number }
   | { readonly kind: 'warning'; readonly text: string }
+  /** A long tool call reported progress (an MCP server's, docs/mcp.md). */
+  | { readonly kind: 'progress'; readonly tool: string; readonly text: string }
   /** Another send holds the session; this one waits its turn. */
   | { readonly kind: 'session-wait' }
   /** A lock left by a cw process that is gone was removed. */

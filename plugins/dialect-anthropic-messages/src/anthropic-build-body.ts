@@ -54,7 +54,23 @@ function anthropicTurns(messages: readonly ConversationMessage[]): Turn[] {
         break;
       }
       case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content }]);
+        // Images a result carries travel inside its tool_result, as content blocks after the text.
+        push('user', [
+          {
+            type: 'tool_result',
+            tool_use_id: message.tool_call_id,
+            content:
+              message.images === undefined || message.images.length === 0
+                ? message.content
+                : [
+                    { type: 'text', text: message.content },
+                    ...message.images.map((image) => ({
+                      type: 'image',
+                      source: { type: 'base64', media_type: image.media_type, data: image.data },
+                    })),
+                  ],
+          },
+        ]);
         break;
       default: {
         const unreachable: never = message;

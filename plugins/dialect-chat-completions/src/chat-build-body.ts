@@ -30,7 +30,27 @@ export function buildChatBody(context: BuildContext): WireBody {
 function chatMessages(context: BuildContext): JsonValue[] {
   const items: JsonValue[] = [];
   if (context.system !== '') items.push({ role: 'system', content: context.system });
-  for (const message of context.messages) items.push(chatMessage(message));
+  // Chat tool messages carry text only: the images of a step's results follow all its tool messages
+  // as one user message, each after a line naming the call it came from (docs/mcp.md).
+  let pending: JsonValue[] = [];
+  const flush = (): void => {
+    if (pending.length > 0) items.push({ role: 'user', content: pending });
+    pending = [];
+  };
+  for (const message of context.messages) {
+    if (message.role !== 'tool') flush();
+    items.push(chatMessage(message));
+    if (message.role === 'tool' && message.images !== undefined && message.images.length > 0) {
+      pending.push(
+        { type: 'text', text: `Images from the result of tool call ${message.tool_call_id} (${message.name}):` },
+        ...message.images.map((image) => ({
+          type: 'image_url',
+          image_url: { url: `data:${image.media_type};base64,${image.data}` },
+        })),
+      );
+    }
+  }
+  flush();
   return items;
 }
 

@@ -68,6 +68,14 @@ function geminiContents(messages: readonly ConversationMessage[]): JsonValue[] {
               ...(id === null ? {} : { id }),
               name: message.name,
               response: { output: message.content },
+              // Images a result carries travel inside its functionResponse, as inline data parts.
+              ...(message.images === undefined || message.images.length === 0
+                ? {}
+                : {
+                    parts: message.images.map((image) => ({
+                      inlineData: { mimeType: image.media_type, data: image.data },
+                    })),
+                  }),
             },
           },
         ]);

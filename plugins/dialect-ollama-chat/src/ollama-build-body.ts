@@ -57,7 +57,16 @@ function ollamaMessage(message: ConversationMessage): JsonValue {
       };
     }
     case 'tool':
-      return { role: 'tool', content: message.content, tool_name: message.name, tool_call_id: message.tool_call_id };
+      // Ollama takes images on any message, a tool result's included, as bare base64 strings.
+      return message.images === undefined || message.images.length === 0
+        ? { role: 'tool', content: message.content, tool_name: message.name, tool_call_id: message.tool_call_id }
+        : {
+            role: 'tool',
+            content: message.content,
+            images: message.images.map((image) => image.data),
+            tool_name: message.name,
+            tool_call_id: message.tool_call_id,
+          };
     default: {
       const unreachable: never = message;
       return unreachable;

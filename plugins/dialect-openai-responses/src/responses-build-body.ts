@@ -56,7 +56,23 @@ function responsesItems(message: ConversationMessage): JsonValue[] {
       return items.length === 0 ? [] : [...replayItems(message), ...items];
     }
     case 'tool':
-      return [{ type: 'function_call_output', call_id: message.tool_call_id, output: message.content }];
+      // Images a result carries travel in the output itself: input_text, then input_image parts.
+      return [
+        {
+          type: 'function_call_output',
+          call_id: message.tool_call_id,
+          output:
+            message.images === undefined || message.images.length === 0
+              ? message.content
+              : [
+                  { type: 'input_text', text: message.content },
+                  ...message.images.map((image) => ({
+                    type: 'input_image',
+                    image_url: `data:${image.media_type};base64,${image.data}`,
+                  })),
+                ],
+        },
+      ];
     default: {
       const unreachable: never = message;
       return unreachable;

@@ -22,6 +22,7 @@ export default class ConfigValidate extends Command {
       const home = cwHome();
       const text = await core.readConfigText(home);
       let problems: readonly import('@cw/core').ConfigProblem[] = [];
+      let warnings: string[] = [];
       if (text !== null) {
         const { loadRegistry } = await import('../../load-runtime.js');
         const registry = await loadRegistry(this.config);
@@ -30,11 +31,20 @@ export default class ConfigValidate extends Command {
         problems = checked.ok
           ? core.configRouteProblems(checked.config, checked.parsed, registry, defaultRoute)
           : checked.problems;
+        if (checked.ok)
+          warnings = core.permissionRuleWarnings(
+            checked.config,
+            registry.toolCatalog.map((tool) => tool.name),
+          );
       }
+      // Warnings never fail validation: a rule naming nothing is allowed, just most likely a typo.
+      if (!flags.json)
+        for (const warning of warnings) process.stderr.write(`cw: warning: ${core.terminalSafe(warning)}\n`);
       if (flags.json) {
         const document = {
           valid: problems.length === 0,
           file_exists: text !== null,
+          warnings,
           problems: problems.map((problem) => ({
             line: problem.position?.line ?? null,
             column: problem.position?.column ?? null,

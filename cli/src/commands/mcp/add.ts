@@ -34,6 +34,12 @@ export default class McpAdd extends Command {
       description: 'Name=VALUE sent to a remote server with every request; VALUE may hold ${env:NAME}. Repeatable.',
     }),
     cwd: Flags.string({ description: 'The folder a local server starts in (default: where cw runs).' }),
+    scope: Flags.string({
+      description:
+        "Where the server is written: user (config.json in the cw home, the default) or project (the workspace's .mcp.json, shared with other agents).",
+      options: ['user', 'project'],
+      default: 'user',
+    }),
   };
   // The words after `--` are the server's command line and are read from argv untouched.
   static override strict = false;
@@ -71,10 +77,20 @@ export default class McpAdd extends Command {
       const core = await import('@cw/core');
       const { cwHome } = await import('@cw/core/home');
       const home = cwHome();
-      await core.addMcpServer(home, args.name, entry);
-      const servers = await core.readMcpServers(home);
+      if (flags.scope === 'project') {
+        const { workspace } = await core.mcp.readEffectiveMcpServers(home);
+        await core.mcp.addProjectMcpServer(home, workspace, args.name, entry);
+        const name = core.safeIdentifier(args.name);
+        process.stdout.write(
+          `Added MCP server ${name} to the workspace's .mcp.json. Discover its tools with: cw mcp refresh ${name}\n`,
+        );
+        return;
+      }
+      await core.mcp.addMcpServer(home, args.name, entry);
+      const servers = await core.mcp.readMcpServers(home);
       const added = servers[args.name];
-      const where = added === undefined ? '' : ` (${core.mcpTransportOf(added)}: ${core.mcpServerTarget(added)})`;
+      const where =
+        added === undefined ? '' : ` (${core.mcp.mcpTransportOf(added)}: ${core.mcp.mcpServerTarget(added)})`;
       const name = core.safeIdentifier(args.name);
       process.stdout.write(
         `Added MCP server ${name}${where} to config.json. Discover its tools with: cw mcp refresh ${name}\n`,

@@ -5,7 +5,7 @@ import { reportErrorAs } from '../../report-error.js';
 export default class McpRefresh extends Command {
   static override summary = 'Connect to the enabled MCP servers and snapshot their tools';
   static override description =
-    'Starts or reaches every enabled server (or only the one named) at once, each within 10 seconds, lists its tools and writes them to the MCP snapshot in the cw home, which cw preview-request reads. A server that fails is reported in one redacted line and loses its snapshot entry; the others are still written. Exits 1 when any server failed.';
+    'Starts or reaches every enabled server (or only the one named) at once, each within 10 seconds, lists its tools and writes them to the MCP snapshot in the cw home, which cw preview-request reads. A server that fails is reported in one redacted line, naming the cause its stderr gave, and loses its snapshot entry (cw mcp list then shows it as failed); the others are still written. The stderr of each stdio server is kept, redacted, for cw mcp logs. Exits 1 when any server failed.';
   static override examples = [
     '<%= config.bin %> mcp refresh',
     '<%= config.bin %> mcp refresh files',
@@ -16,6 +16,10 @@ export default class McpRefresh extends Command {
   };
   static override flags = {
     json: Flags.boolean({ description: 'Print the results as JSON.' }),
+    debug: Flags.boolean({
+      description:
+        'Print the MCP protocol exchange on stderr, one redacted line per message (the same as CW_DEBUG=mcp).',
+    }),
   };
 
   async run(): Promise<void> {
@@ -25,15 +29,17 @@ export default class McpRefresh extends Command {
       const core = await import('@cw/core');
       const { cwHome } = await import('@cw/core/home');
       const home = cwHome();
-      const servers = await core.readMcpServers(home);
+      const { servers } = await core.mcp.readEffectiveMcpServers(home);
       if (args.name !== undefined) {
         const server = Object.hasOwn(servers, args.name) ? servers[args.name] : undefined;
         const name = core.safeIdentifier(args.name);
         if (server === undefined) {
-          throw new core.McpConfigEditError(`no MCP server named ${name} is configured (cw mcp list shows them)`);
+          throw new core.mcp.McpConfigEditError(`no MCP server named ${name} is configured (cw mcp list shows them)`);
         }
         if (server.disabled) {
-          throw new core.McpConfigEditError(`MCP server ${name} is disabled in config.json; enable it to refresh it`);
+          throw new core.mcp.McpConfigEditError(
+            `MCP server ${name} is disabled in config.json; enable it to refresh it`,
+          );
         }
       }
       const enabled = Object.entries(servers).filter(
@@ -54,12 +60,13 @@ export default class McpRefresh extends Command {
             cwHome: home,
           })
         : null;
-      const results = await core
+      const results = await core.mcp
         .refreshMcpSnapshot({
           home,
           servers,
           ...(args.name === undefined ? {} : { only: [args.name] }),
           ...(configured?.sandbox ? { sandbox: configured.sandbox } : {}),
+          ...(flags.debug ? { env: { ...process.env, CW_DEBUG: 'mcp' } } : {}),
         })
         .finally(() => configured?.sandbox?.close());
       // The detail is one line already redacted by the core (cw's words, or outside text through safeErrorText).

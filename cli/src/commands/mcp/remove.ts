@@ -17,8 +17,8 @@ export default class McpRemove extends Command {
       const core = await import('@cw/core');
       const { cwHome } = await import('@cw/core/home');
       const name = core.safeIdentifier(args.name);
-      if (!(await core.removeMcpServer(cwHome(), args.name))) {
-        throw new core.McpConfigEditError(`no MCP server named ${name} is configured (cw mcp list shows them)`);
+      if (!(await core.mcp.removeMcpServer(cwHome(), args.name))) {
+        throw new core.mcp.McpConfigEditError(`no MCP server named ${name} is configured (cw mcp list shows them)`);
       }
       process.stdout.write(`Removed MCP server ${name} from config.json.\n`);
     } catch (error) {

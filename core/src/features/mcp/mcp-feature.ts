@@ -50,6 +50,7 @@ export function applyMcp(hooks: CoreTurnHooks): void {
       ...(context.signal ? { signal: context.signal } : {}),
       ...(pool ? { pool } : {}),
       ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+      onProgress: (tool: string, text: string) => context.notify?.({ kind: 'progress', tool, text }),
     });
     if (!pool) opened.set(context, mcp.close);
     for (const failure of mcp.failures) {

@@ -10,6 +10,7 @@ import { mcpServerFingerprint } from '../../mcp/mcp-server-fingerprint.js';
 import type { McpSnapshotServer } from '../../mcp/mcp-snapshot-state.js';
 import type { McpSessionPool } from './mcp-session-pool.js';
 import { updateMcpSnapshot, type McpSnapshotEntry } from '../../mcp/mcp-snapshot-store.js';
+import { mcpToolImplementation } from '../../mcp/mcp-tool-implementation.js';
 
 /** The MCP servers a send talks to: the catalog and state the turn is planned with, their executors, and what failed. */
 export interface OpenMcp {
@@ -40,6 +41,8 @@ export async function openMcpForSend(options: {
   readonly pool?: McpSessionPool;
   /** Where servers with `"sandbox": true` run (docs/mcp.md). */
   readonly sandbox?: CommandSandbox;
+  /** Shows a long MCP call's progress (docs/mcp.md). */
+  readonly onProgress?: (toolName: string, line: string) => void;
 }): Promise<OpenMcp> {
   const enabled = Object.entries(options.config.mcpServers)
     .filter(([, server]) => !server.disabled)
@@ -53,6 +56,7 @@ export async function openMcpForSend(options: {
       try {
         const connectOptions = {
           env: options.env,
+          home: options.home,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.sandbox ? { sandbox: options.sandbox } : {}),
         };
@@ -91,24 +95,16 @@ export async function openMcpForSend(options: {
   const byPair = new Map(
     live.flatMap((server) => server.tools.map((tool) => [`${server.name}\u0000${tool.name}`, tool] as const)),
   );
-  const tools = catalog.names.map((entry): ToolImplementation => {
-    const tool = byPair.get(`${entry.server}\u0000${entry.tool}`);
-    const annotations = tool?.annotations as { readOnlyHint?: unknown } | undefined;
-    return {
-      name: entry.wireName,
-      description: tool?.description ?? '',
-      inputSchema: tool?.inputSchema ?? { type: 'object' },
-      // Only a server's own readOnlyHint makes an MCP tool read-only; anything else may act.
-      readOnly: annotations?.readOnlyHint === true,
-      summarize: () => `${entry.server}/${entry.tool}`,
-      execute: async (args, context) => {
-        const connection = connections.get(entry.server);
-        if (!connection) return { status: 'error', content: `the MCP server ${entry.server} is not connected` };
-        const result = await connection.callTool(entry.tool, args, context.signal, options.callTimeoutMs);
-        return { status: result.isError ? 'error' : 'ok', content: result.content };
-      },
-    };
-  });
+  const tools = catalog.names.map(
+    (entry): ToolImplementation =>
+      mcpToolImplementation(
+        entry,
+        byPair.get(`${entry.server}\u0000${entry.tool}`),
+        () => connections.get(entry.server),
+        options.callTimeoutMs,
+        options.onProgress,
+      ),
+  );
   return {
     catalog: [...options.pluginTools, ...catalog.tools],
     mcp: enabled.length === 0 ? { kind: 'disabled' } : { kind: 'snapshot', serverCount: live.length },
