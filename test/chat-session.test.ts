@@ -182,7 +182,7 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     expect(results.map((message) => [message['tool_call_id'], message['status']])).toEqual([
       ['call_yes', 'ok'],
       ['call_no', 'refused'],
-      ['call_sleep', expect.stringMatching(/^(not-executed|error)$/)],
+      ['call_sleep', expect.stringMatching(/^(not-executed|cancelled)$/)],
     ]);
     expect(model.problems).toEqual([]);
     expect(model.requests).toHaveLength(4);

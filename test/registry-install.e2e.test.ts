@@ -210,7 +210,7 @@ describe('install by name from a real registry (Verdaccio on 127.0.0.1; slow)', 
     async () => {
       const facts = await inspect();
       expect(facts).toMatchObject({ name: PLUGIN, version: '0.1.0', type: 'user' });
-      expect(facts.cw.api_version).toBe(2);
+      expect(facts.cw.api_version).toBe(3);
       expect(facts.cw.problems).toEqual([]);
       expect(facts.cw.routes.map((route) => [route.route_id, route.model.default])).toEqual([[ROUTE, 'example-model']]);
       expect(facts.cw.body_refiners).toEqual([{ route_ids: [ROUTE], route_shapes: [], stage: 100 }]);

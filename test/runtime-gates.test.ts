@@ -120,11 +120,12 @@ describe('runtime gates from real configuration', () => {
       (await gate(mention, all('goal-token-budget-exhausted'), all('goal-token-budget-exhausted'))).session.goal_state,
     ).toBe('budget-exhausted');
 
-    // 2. Then auto routing, before hooks and prompt resolution.
+    // 2. Then, in the order a send meets them: the hooks, the prompt, and only then auto routing's
+    // classifier (docs/architecture.md, "The turn's hooks"). Without a prompt, auto routing has no route.
     expect((await runCwChild(['goal', 'set', '--token-budget', '100000'], env)).code).toBe(0);
     await gate(
       mention,
-      all('auto-route-classification-not-executed'),
+      all('message-submit-hooks-not-executed'),
       all('auto-route-unresolved-until-next-prompt'),
       false,
     );

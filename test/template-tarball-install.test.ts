@@ -95,7 +95,7 @@ describe('the template tarball installs with no registry reachable', () => {
     async () => {
       const installed = await cw(['plugins', 'install', `file:${tarball}`]);
       succeeded(installed, 'cw plugins install');
-      expect(installed.stdout).toContain('cw-provider-example 0.1.0 (plugin API 2) registered:');
+      expect(installed.stdout).toContain('cw-provider-example 0.1.0 (plugin API 3) registered:');
       expect(installed.stdout).toContain(`route ${ROUTE}: dialect chat-completions, model example-model`);
       expect(installed.stdout).toContain(`body refiner at stage 100 for route ${ROUTE}`);
       expect(installed.stderr).not.toMatch(/warning|error/i);

@@ -60,7 +60,7 @@ describe('runToolCalls and the sandbox', () => {
       }),
     );
     expect(record?.status).toBe('ok');
-    expect(asked).toEqual([{ name: 'run', summary: '', rule: 'run(make)' }]);
+    expect(asked).toEqual([{ id: call.id, name: 'run', summary: '', arguments: call.arguments, rule: 'run(make)' }]);
   });
 
   it('under ask, a command that failed inside the sandbox is offered once outside it, with the reason', async () => {
@@ -79,7 +79,13 @@ describe('runToolCalls and the sandbox', () => {
       }),
     );
     expect(record?.content).toBe('ran outside, once');
-    expect(asked[1]).toEqual({ name: 'run', summary: '', outsideSandbox: '[sandbox: refused]' });
+    expect(asked[1]).toEqual({
+      id: call.id,
+      name: 'run',
+      summary: '',
+      arguments: call.arguments,
+      outsideSandbox: '[sandbox: refused]',
+    });
   });
 
   it('under workspace, no one is offered a run outside the sandbox', async () => {
