@@ -275,15 +275,17 @@ async function loop(
           reply,
           side: false,
         });
+        // This request's step, with the tool calls the loop ran after it.
+        const stepOf = (toolResults: readonly ToolCallRecord[]): AgentStep => ({
+          input: ready.input,
+          bodySha256,
+          bodyWireSha256,
+          reply,
+          finishReason,
+          toolResults,
+        });
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
-          const finished: AgentStep = {
-            input: ready.input,
-            bodySha256,
-            bodyWireSha256,
-            reply,
-            finishReason,
-            toolResults,
-          };
+          const finished = stepOf(toolResults);
           steps.push(finished);
           options.onStepFinish?.(finished);
           const firstPlan = first as { plan: ReadyTurn; snapshot: CwSnapshot };
@@ -341,14 +343,7 @@ async function loop(
         messages = await save(options.home, snapshot.session, messages, results, null);
         if (options.signal?.aborted) return done('interrupted', records);
         if (step >= agent.maxSteps) return done('step-limit', records);
-        const finished: AgentStep = {
-          input: ready.input,
-          bodySha256,
-          bodyWireSha256,
-          reply,
-          finishReason,
-          toolResults: records,
-        };
+        const finished = stepOf(records);
         steps.push(finished);
         options.onStepFinish?.(finished);
         prompt = undefined;

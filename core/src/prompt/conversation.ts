@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { lazySchema } from '../validation/lazy-zod.js';
+import { lazySchema, type Zod } from '../validation/lazy-zod.js';
 
 // The one definition of a stored conversation message: the session store validates with these
 // schemas, and every other module uses the types inferred from them. Parsed messages are frozen.
@@ -19,6 +19,20 @@ export const toolCallSchema = lazySchema((z) =>
 /** A tool call the assistant made, in provider-neutral form. */
 export type ToolCall = z.output<typeof toolCallSchema>;
 
+/** Base64 images stored with a message (a mention's, an MCP result's), for routes that take images. */
+const imagesSchema = (z: Zod) =>
+  z
+    .array(
+      z
+        .strictObject({
+          media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+          data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+        })
+        .readonly(),
+    )
+    .readonly()
+    .optional();
+
 /** Validates one stored conversation message. */
 export const conversationMessageSchema = lazySchema((z) =>
   z.discriminatedUnion('role', [
@@ -27,17 +41,7 @@ export const conversationMessageSchema = lazySchema((z) =>
         role: z.literal('user'),
         content: z.string(),
         /** Images a file mention attached (docs/file-mentions.md), base64, for routes that take images. */
-        images: z
-          .array(
-            z
-              .strictObject({
-                media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
-                data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
-              })
-              .readonly(),
-          )
-          .readonly()
-          .optional(),
+        images: imagesSchema(z),
         /** Set on a compaction summary: how many earlier messages it stands in for (docs/compaction.md). */
         summary_of: z.number().int().positive().optional(),
       })
@@ -74,17 +78,7 @@ export const conversationMessageSchema = lazySchema((z) =>
         name: z.string(),
         content: z.string(),
         /** Images the result carried (an MCP tool's, docs/mcp.md), base64, for routes that take images. */
-        images: z
-          .array(
-            z
-              .strictObject({
-                media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
-                data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
-              })
-              .readonly(),
-          )
-          .readonly()
-          .optional(),
+        images: imagesSchema(z),
         /** How the call ended (ok, error, cancelled, refused, invalid, not-executed); never sent to the model. */
         status: z.enum(['ok', 'error', 'cancelled', 'refused', 'invalid', 'not-executed']).optional(),
       })
