@@ -13,7 +13,7 @@ import {
 import { safeErrorText } from './redaction/index.js';
 import { RoutePlanError } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
-import type { TurnPrompt } from './submit/user-message.js';
+import type { TurnPrompt } from './prompt/user-message.js';
 import { ToolChoiceError } from './tools/project-tools.js';
 import { gateTurn, transformsDue } from './turn/gate-turn.js';
 

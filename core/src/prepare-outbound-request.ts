@@ -18,7 +18,7 @@ import type { CwSnapshot } from './snapshot/snapshot.js';
 import { EMPTY_PROJECTION, ToolChoiceError } from './tools/project-tools.js';
 import type { ProjectionContext, ToolProjection } from './tools/tool-projection-types.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
-import { renderPrompt, withoutImages, type TurnPrompt } from './submit/user-message.js';
+import { renderPrompt, withoutImages, type TurnPrompt } from './prompt/user-message.js';
 
 /** The one value that both preview describes and send puts on the wire. */
 export interface PreparedOutboundRequest {

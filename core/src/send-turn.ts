@@ -12,7 +12,7 @@ import { planTurn, type ReadyTurn, type TurnInput, type TurnPlan } from './plan-
 import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
-import type { TurnPrompt } from './submit/user-message.js';
+import type { TurnPrompt } from './prompt/user-message.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';

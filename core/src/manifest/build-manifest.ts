@@ -21,7 +21,7 @@ import {
 } from '../redaction/index.js';
 import type { ModelMatch } from '../route/model-facts.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
-import type { TurnPrompt } from '../submit/user-message.js';
+import type { TurnPrompt } from '../prompt/user-message.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
 import { classValues } from '../body/byte-classes.js';

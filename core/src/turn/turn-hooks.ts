@@ -10,7 +10,7 @@ import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import type { TurnInput } from '../plan/turn-input.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { AssistantReply } from '../reply/assemble-reply.js';
-import type { TurnPrompt } from '../submit/user-message.js';
+import type { TurnPrompt } from '../prompt/user-message.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
 import type { RetryNotice } from '../transport/retry-notice.js';
 import type { UnavailableReason } from '../plan/unavailable-reason.js';

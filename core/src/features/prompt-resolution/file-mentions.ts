@@ -1,6 +1,6 @@
 import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ImageMediaType, MentionedFile } from '../../submit/user-message.js';
+import type { ImageMediaType, MentionedFile } from '../../prompt/user-message.js';
 import { PromptResolutionError } from './prompt-resolution-error.js';
 
 /** The most files one prompt may mention. */

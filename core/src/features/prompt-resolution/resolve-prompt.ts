@@ -1,7 +1,7 @@
 import type { WorkingContext } from '../../snapshot/snapshot.js';
 import { wrapWithSkill } from '../skills/load-pending-skill.js';
 import type { SkillFile } from '../skills/skill-file.js';
-import type { ResolvedPrompt } from '../../submit/user-message.js';
+import type { ResolvedPrompt } from '../../prompt/user-message.js';
 import { findMentions, readMentionedFiles, unescapeMentions } from './file-mentions.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
-import type { TurnPrompt } from '../../submit/user-message.js';
+import type { TurnPrompt } from '../../prompt/user-message.js';
 import { pendingSkillOf } from '../skills/skills-feature.js';
 import { PromptResolutionError } from './prompt-resolution-error.js';
 import { resolvePrompt } from './resolve-prompt.js';

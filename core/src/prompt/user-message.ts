@@ -1,4 +1,4 @@
-import type { ConversationMessage } from '../prompt/conversation.js';
+import type { ConversationMessage } from './conversation.js';
 
 /** The image types a mention may attach, recognised by their first bytes. */
 export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
