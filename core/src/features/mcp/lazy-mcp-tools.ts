@@ -1,3 +1,4 @@
+import type { CommandSandbox } from '../../sandbox/command-sandbox.js';
 import type { CwConfig } from '../../config/cw-config.js';
 import { mcpCatalog } from '../../mcp/mcp-catalog.js';
 import { mcpSnapshotState } from '../../mcp/mcp-snapshot-state.js';
@@ -20,6 +21,8 @@ export async function lazyMcpTools(options: {
   readonly pluginTools: readonly ToolDefinition[];
   readonly pool: McpSessionPool;
   readonly callTimeoutMs: number;
+  /** Where servers with `"sandbox": true` run (docs/mcp.md); without it such a server is not started. */
+  readonly sandbox?: CommandSandbox;
 }): Promise<ToolImplementation[] | null> {
   let state: ReturnType<typeof mcpSnapshotState>;
   try {
@@ -48,7 +51,12 @@ export async function lazyMcpTools(options: {
           return { status: 'error', content: `the MCP server ${entry.server} is not configured` };
         let connection: Awaited<ReturnType<McpSessionPool['connect']>>;
         try {
-          connection = await options.pool.connect(entry.server, server, { env: options.env, signal: context.signal });
+          connection = await options.pool.connect(entry.server, server, {
+            env: options.env,
+            home: options.home,
+            signal: context.signal,
+            ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+          });
         } catch (error) {
           const problem = safeErrorText(error instanceof Error ? error.message : String(error));
           return { status: 'error', content: `the MCP server ${entry.server} could not be started: ${problem}` };

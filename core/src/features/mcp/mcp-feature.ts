@@ -37,6 +37,7 @@ export function applyMcp(hooks: CoreTurnHooks): void {
         pluginTools: snapshot.registry.toolCatalog,
         pool,
         callTimeoutMs,
+        ...(context.sandbox ? { sandbox: context.sandbox } : {}),
       });
       if (tools !== null) return { snapshot, tools: [...resources.tools, ...tools] };
     }

@@ -53,6 +53,7 @@ function createPool(): McpSessionPool & { closeAll(): Promise<void> } {
         state: 'starting' as McpServerRunState,
         connection: connectMcpServer(name, server, {
           ...(options?.env ? { env: options.env } : {}),
+          ...(options?.home ? { home: options.home } : {}),
           ...(options?.signal ? { signal: options.signal } : {}),
           ...(options?.sandbox ? { sandbox: options.sandbox } : {}),
         }),
