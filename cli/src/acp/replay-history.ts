@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConversationMessage } from '@cw/core/plugin';
-import { finishedStatus, toolCallView } from './tool-call-view.js';
+import { acpToolCallFields, finishedStatus, toolCallView } from './tool-call-view.js';
 
 /**
  * A saved session as the updates an editor would have seen: each user message, each reply's text
@@ -22,16 +22,7 @@ export function replayHistory(
           updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.content } });
         for (const call of message.tool_calls ?? []) {
           const view = toolCallView(call, '', workspace);
-          updates.push({
-            sessionUpdate: 'tool_call',
-            toolCallId: call.id,
-            title: safe(view.title),
-            kind: view.kind,
-            status: 'pending',
-            locations: view.locations,
-            content: view.content,
-            rawInput: view.rawInput,
-          });
+          updates.push({ sessionUpdate: 'tool_call', ...acpToolCallFields(call.id, view, 'pending', safe) });
         }
         break;
       case 'tool':

@@ -4,7 +4,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AskAnswer, AskedCall, LoopStop } from '@cw/core';
 import { noticeText } from '../notice-text.js';
 import type { AcpSession } from './acp-session.js';
-import { finishedStatus, toolCallView } from './tool-call-view.js';
+import { acpToolCallFields, finishedStatus, toolCallView } from './tool-call-view.js';
 
 // One `session/prompt`: the turn runs through the Agent API (docs/embedding.md) and each of its
 // events becomes the `session/update` an editor shows (docs/editors.md). Approvals go to the editor
@@ -46,16 +46,7 @@ export async function runPrompt(
   ): Promise<void> => {
     const view = toolCallView(call, safe(summary), session.workspace);
     shown.set(call.id, view.content);
-    await channel.update({
-      sessionUpdate: 'tool_call',
-      toolCallId: call.id,
-      title: safe(view.title),
-      kind: view.kind,
-      status,
-      locations: view.locations,
-      content: view.content,
-      rawInput: view.rawInput,
-    });
+    await channel.update({ sessionUpdate: 'tool_call', ...acpToolCallFields(call.id, view, status, safe) });
   };
   const onApproval = async (call: AskedCall): Promise<AskAnswer> => {
     if (controller.signal.aborted) return 'no';
@@ -65,15 +56,7 @@ export async function runPrompt(
     let response: acp.RequestPermissionResponse;
     try {
       response = await channel.requestPermission({
-        toolCall: {
-          toolCallId: call.id,
-          title: safe(view.title),
-          kind: view.kind,
-          status: 'pending',
-          locations: view.locations,
-          content: view.content,
-          rawInput: view.rawInput,
-        },
+        toolCall: acpToolCallFields(call.id, view, 'pending', safe),
         options: PERMISSION_OPTIONS,
       });
     } catch {

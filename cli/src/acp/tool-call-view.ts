@@ -66,3 +66,24 @@ function argumentsObject(text: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/**
+ * The fields of an ACP tool call a view describes, in `status`: what a `tool_call` update and a
+ * permission request both carry. The title is made terminal-safe by `safe`.
+ */
+export function acpToolCallFields(
+  id: string,
+  view: ToolCallView,
+  status: acp.ToolCallStatus,
+  safe: (text: string) => string,
+) {
+  return {
+    toolCallId: id,
+    title: safe(view.title),
+    kind: view.kind,
+    status,
+    locations: view.locations,
+    content: view.content,
+    rawInput: view.rawInput,
+  };
+}
