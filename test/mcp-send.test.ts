@@ -17,9 +17,10 @@ const models = useScriptedModels(KEY_ENV, KEY);
 /** A stdio server entry that also leaves a mark each time it is started, so a test can tell. */
 async function countingServer(
   folder: string,
+  label = 'server',
 ): Promise<{ entry: Record<string, unknown>; starts: () => Promise<number> }> {
-  const marks = join(folder, 'starts.log');
-  const launcher = join(folder, 'launch.mjs');
+  const marks = join(folder, `${label}-starts.log`);
+  const launcher = join(folder, `${label}-launch.mjs`);
   await writeFile(
     launcher,
     `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(marks)}, 'x');\nawait import(${JSON.stringify(FIXTURE)});\n`,
@@ -76,6 +77,8 @@ describe('MCP tools in preview and send', () => {
     });
     // The first request is what the preview of the same prompt would have described.
     expect(model.requests[0]?.view.raw).not.toContain('FIXTURE_STDERR_MARKER');
+    // The send started the server once, for the call, and not before.
+    expect(await server.starts()).toBe(startsAfterRefresh + 1);
 
     // A changed entry: the snapshot no longer matches, and preview says so without naming the server.
     const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8'));
@@ -87,6 +90,49 @@ describe('MCP tools in preview and send', () => {
     expect(staleManifest.tools.unavailable.detail).toContain('1 of 1 enabled MCP servers');
     expect(stale.stdout).not.toContain('fixture');
     expect('exact' in staleManifest.route).toBe(true);
+  });
+
+  it('a send starts only the servers whose tools the model calls, and none with --no-tool-runs', async () => {
+    const folder = await models.folder('cw-mcp-lazy-');
+    const alpha = await countingServer(folder, 'alpha');
+    const beta = await countingServer(folder, 'beta');
+    const call = { calls: [{ id: 'call_a', name: 'mcp__alpha__echo', arguments: '{"text":"only alpha"}' }] };
+    const model = await models.model(
+      'chat-completions',
+      { reply: { text: 'no tools needed' } },
+      { reply: call },
+      { reply: call },
+      { carries: [{ id: 'call_a', includes: 'only alpha' }], reply: { text: 'alpha answered' } },
+    );
+    const home = await models.home(model, {
+      approval: 'read-only',
+      mcpServers: { alpha: alpha.entry, beta: beta.entry },
+    });
+    const env = models.envFor(home);
+    expect((await runCwChild(['mcp', 'refresh'], env)).code).toBe(0);
+    const counts = async () => [await alpha.starts(), await beta.starts()];
+    expect(await counts()).toEqual([1, 1]);
+
+    // A reply without calls: both servers' tools were offered from the snapshot, neither started.
+    const plain = await runCwChild(['send', '--prompt', 'hello'], env);
+    expect(plain.code, plain.stderr).toBe(0);
+    const offered = (JSON.parse(model.requests[0]?.view.raw ?? '{}') as { tools: { function: { name: string } }[] }).tools;
+    expect(offered.map((tool) => tool.function.name)).toEqual(
+      expect.arrayContaining(['mcp__alpha__echo', 'mcp__beta__echo']),
+    );
+    expect(await counts()).toEqual([1, 1]);
+
+    // --no-tool-runs hands the call back unrun: still nothing started.
+    const unrun = await runCwChild(['send', '--no-tool-runs', '--prompt', 'call alpha'], env);
+    expect(unrun.code, unrun.stderr).toBe(0);
+    expect(await counts()).toEqual([1, 1]);
+
+    // A call of alpha's tool starts alpha, once; beta stays down.
+    const ran = await runCwChild(['send', '--prompt', 'call alpha'], env);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('alpha answered');
+    expect(model.problems).toEqual([]);
+    expect(await counts()).toEqual([2, 1]);
   });
 
   it('a server that fails to start is a warning; the turn still goes without its tools', async () => {

@@ -1,3 +1,4 @@
+import { safeErrorText } from '../redaction/index.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
 import type { McpConnection } from './connect-mcp-server.js';
 import { mcpCallPreview, type McpToolHints } from './mcp-call-preview.js';
@@ -12,7 +13,8 @@ import type { McpToolName } from './mcp-tool-names.js';
 export function mcpToolImplementation(
   entry: McpToolName,
   tool: McpSnapshotTool | undefined,
-  connection: () => McpConnection | undefined,
+  /** The server's connection: open already, or started on this first call (docs/mcp.md, "When servers start"). */
+  connection: (signal: AbortSignal) => Promise<McpConnection | undefined>,
   callTimeoutMs: number,
   /** Shows a long call's progress notifications (the sent name, one redacted line). */
   onProgress?: (toolName: string, line: string) => void,
@@ -27,7 +29,13 @@ export function mcpToolImplementation(
     summarize: () => `${entry.server}/${entry.tool}`,
     describeForApproval: (args) => mcpCallPreview(args, hints),
     execute: async (args, context) => {
-      const open = connection();
+      let open: McpConnection | undefined;
+      try {
+        open = await connection(context.signal);
+      } catch (error) {
+        const problem = safeErrorText(error instanceof Error ? error.message : String(error));
+        return { status: 'error', content: `the MCP server ${entry.server} could not be started: ${problem}` };
+      }
       if (!open) return { status: 'error', content: `the MCP server ${entry.server} is not connected` };
       const progress = onProgress ? (line: string) => onProgress(entry.wireName, line) : undefined;
       const result = await open.callTool(entry.tool, args, context.signal, callTimeoutMs, progress);

@@ -12,8 +12,9 @@ const opened = new WeakMap<PrepareContext, () => Promise<void>>();
 
 /**
  * MCP (docs/mcp.md) as a turn feature: a snapshot offers the stored tool snapshot's tools, known
- * without connecting; a send starts the enabled servers once it is allowed to go, plans with what
- * they list now, runs their tools, and stops them when it ends.
+ * without connecting; a send starts a server on the first call of one of its tools (or every server
+ * up front, to list them, when the stored snapshot does not match the config), runs their tools, and
+ * stops them when it ends.
  */
 export function applyMcp(hooks: CoreTurnHooks): void {
   hooks.loadState.tapPromise(MCP_FEATURE, async (snapshot, context) => {
@@ -25,21 +26,28 @@ export function applyMcp(hooks: CoreTurnHooks): void {
     if (context.mode !== 'send' || !Object.values(snapshot.config.mcpServers).some((server) => !server.disabled))
       return resources;
     const callTimeoutMs = context.toolTimeoutMs ?? 120_000;
-    // An interactive session keeps its servers: none starts before the model calls one of its tools
-    // when the stored snapshot already offers them, and every one stays up until the session ends.
-    const pool = context.scope ? (await import('./mcp-session-pool.js')).mcpSessionPool(context.scope) : undefined;
-    if (pool) {
-      const { lazyMcpTools } = await import('./lazy-mcp-tools.js');
-      const tools = await lazyMcpTools({
-        home: context.home,
-        config: snapshot.config,
-        env: context.env,
-        pluginTools: snapshot.registry.toolCatalog,
-        pool,
-        callTimeoutMs,
-        ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-      });
-      if (tools !== null) return { snapshot, tools: [...resources.tools, ...tools] };
+    const onProgress = (tool: string, text: string) => context.notify?.({ kind: 'progress', tool, text });
+    // No server starts before the model calls one of its tools when the stored snapshot already
+    // offers them (docs/mcp.md, "When servers start"). An interactive session keeps what it started
+    // until the session ends; a one-off send stops its servers when it ends.
+    const { mcpSessionPool, createMcpPool } = await import('./mcp-session-pool.js');
+    const sessionPool = context.scope ? mcpSessionPool(context.scope) : undefined;
+    // An empty map until a server starts: cheap to make even when the session's pool is used.
+    const ownPool = createMcpPool();
+    const { lazyMcpTools } = await import('./lazy-mcp-tools.js');
+    const lazy = await lazyMcpTools({
+      home: context.home,
+      config: snapshot.config,
+      env: context.env,
+      pluginTools: snapshot.registry.toolCatalog,
+      pool: sessionPool ?? ownPool,
+      callTimeoutMs,
+      onProgress,
+      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+    });
+    if (lazy !== null) {
+      if (sessionPool === undefined) opened.set(context, ownPool.closeAll);
+      return { snapshot, tools: [...resources.tools, ...lazy] };
     }
     const { openMcpForSend } = await import('./open-mcp-for-send.js');
     const mcp = await openMcpForSend({
@@ -49,11 +57,11 @@ export function applyMcp(hooks: CoreTurnHooks): void {
       pluginTools: snapshot.registry.toolCatalog,
       callTimeoutMs,
       ...(context.signal ? { signal: context.signal } : {}),
-      ...(pool ? { pool } : {}),
+      ...(sessionPool ? { pool: sessionPool } : {}),
       ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-      onProgress: (tool: string, text: string) => context.notify?.({ kind: 'progress', tool, text }),
+      onProgress,
     });
-    if (!pool) opened.set(context, mcp.close);
+    if (!sessionPool) opened.set(context, mcp.close);
     for (const failure of mcp.failures) {
       // The problem already names the server; its tools are simply absent from this turn.
       context.notify?.({

@@ -20,7 +20,7 @@ export const MCP_POOL_KEY = 'mcp';
 /** The session's pool, made the first time and closed with the scope. */
 export function mcpSessionPool(scope: SessionScope): McpSessionPool {
   return scope.keep(MCP_POOL_KEY, () => {
-    const pool = createPool();
+    const pool = createMcpPool();
     scope.onClose(pool.closeAll);
     return pool;
   });
@@ -40,7 +40,8 @@ export function mcpSessionStates(
     }));
 }
 
-function createPool(): McpSessionPool & { closeAll(): Promise<void> } {
+/** A pool of its own, for one send: the caller closes it when the send ends. */
+export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } {
   // Keyed by name and fingerprint: a server whose config changed is another server.
   const entries = new Map<string, { state: McpServerRunState; connection: Promise<McpConnection> }>();
   const keyOf = (name: string, server: McpServerConfig): string => `${name}\u0000${mcpServerFingerprint(server)}`;

@@ -100,7 +100,7 @@ export async function openMcpForSend(options: {
       mcpToolImplementation(
         entry,
         byPair.get(`${entry.server}\u0000${entry.tool}`),
-        () => connections.get(entry.server),
+        async () => connections.get(entry.server),
         options.callTimeoutMs,
         options.onProgress,
       ),
