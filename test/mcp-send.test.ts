@@ -116,7 +116,8 @@ describe('MCP tools in preview and send', () => {
     // A reply without calls: both servers' tools were offered from the snapshot, neither started.
     const plain = await runCwChild(['send', '--prompt', 'hello'], env);
     expect(plain.code, plain.stderr).toBe(0);
-    const offered = (JSON.parse(model.requests[0]?.view.raw ?? '{}') as { tools: { function: { name: string } }[] }).tools;
+    const offered = (JSON.parse(model.requests[0]?.view.raw ?? '{}') as { tools: { function: { name: string } }[] })
+      .tools;
     expect(offered.map((tool) => tool.function.name)).toEqual(
       expect.arrayContaining(['mcp__alpha__echo', 'mcp__beta__echo']),
     );
