@@ -47,6 +47,15 @@ export const sendFlags = {
   }),
   // The old name: it read as "offer no tools", which it never did. Still accepted, with a warning.
   'no-tools': Flags.boolean({ hidden: true, summary: 'Old name of --no-tool-runs.' }),
+  'mcp-prompt': Flags.string({
+    summary: "Run an MCP server's prompt as this turn's prompt, instead of --prompt (cw mcp prompts lists them).",
+    helpValue: '<server/name>',
+  }),
+  arg: Flags.string({
+    summary: 'One argument of --mcp-prompt, name=value; repeat for each.',
+    helpValue: '<name=value>',
+    multiple: true,
+  }),
   sandbox: Flags.option({
     options: ['off', 'on', 'required'] as const,
     summary: 'Where commands run: on (sandboxed when possible, else asked), required, off; over config `sandbox.mode`.',

@@ -14,7 +14,7 @@ export default class Send extends Command {
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
   static override usage =
-    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--sandbox off|on|required] [--no-tool-runs] [--prompt <text>|-]';
+    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--sandbox off|on|required] [--no-tool-runs] [--mcp-prompt <server/name> [--arg <name=value>]...] [--prompt <text>|-]';
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
     '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
@@ -23,6 +23,7 @@ export default class Send extends Command {
     '<%= config.bin %> send --approval workspace --prompt "make the failing test pass"',
     '<%= config.bin %> send --no-tool-runs --json --blocking --prompt hello',
     '<%= config.bin %> send --approval workspace --output-format stream-json --prompt "fix the test" | jq -c .',
+    '<%= config.bin %> send --mcp-prompt everything/args-prompt --arg city=Lyon',
     '<%= config.bin %> send',
   ];
   static override flags = { ...turnFlags, ...sendFlags };
@@ -59,7 +60,11 @@ export default class Send extends Command {
         'max-steps'?: string;
         approval?: string;
         sandbox?: 'off' | 'on' | 'required';
+        'mcp-prompt'?: string;
+        arg?: string[];
       }>(this, Send, argv, SEND_USAGE);
+      const { mcpPromptChoice } = await import('../mcp-prompt-flags.js');
+      const serverPrompt = mcpPromptChoice(line.flags, line.prompt, SEND_USAGE);
       const { promptFrom } = await import('../stdin-prompt.js');
       const { outputFormatOf } = await import('../output-format.js');
       const args = {
@@ -92,7 +97,18 @@ export default class Send extends Command {
         process.stderr.write(
           `cw: session ${core.safeIdentifier(movedAside.name)} was not readable; moved it aside to ${core.terminalSafe(movedAside.file)} and started it fresh\n`,
         );
-      if (args.prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
+      // A server prompt becomes the turn's prompt text before anything else is decided (docs/mcp.md, "Prompts").
+      const prompt =
+        serverPrompt === null
+          ? args.prompt
+          : await core.mcp.resolveMcpPrompt({
+              home: (await import('@cw/core/home')).cwHome(),
+              servers: snapshot.config.mcpServers,
+              ref: serverPrompt.ref,
+              args: serverPrompt.args,
+              signal: controller.signal,
+            });
+      if (prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
       // A permission rule that names no tool or server cw knows is said before anything runs (docs/mcp.md).
@@ -118,7 +134,7 @@ export default class Send extends Command {
       // terminal to ask on is all this host offers.
       const interactive = canAsk();
       let toldNoTerminal = false;
-      const run = agent.run(args.prompt, {
+      const run = agent.run(prompt, {
         snapshot,
         entrypoint: args.entrypoint,
         noTools: args.noTools,
