@@ -7,7 +7,11 @@ const USAGE = 'Usage: cw send';
 describe('mcpPromptChoice', () => {
   it('takes server/name and its name=value arguments, values kept whole', () => {
     expect(
-      mcpPromptChoice({ 'mcp-prompt': 'everything/args-prompt', arg: ['city=Lyon', 'note=a=b', 'empty='] }, undefined, USAGE),
+      mcpPromptChoice(
+        { 'mcp-prompt': 'everything/args-prompt', arg: ['city=Lyon', 'note=a=b', 'empty='] },
+        undefined,
+        USAGE,
+      ),
     ).toEqual({ ref: 'everything/args-prompt', args: { city: 'Lyon', note: 'a=b', empty: '' } });
     expect(mcpPromptChoice({}, 'typed', USAGE)).toBeNull();
   });
