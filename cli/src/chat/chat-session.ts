@@ -137,7 +137,13 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
       if (slash?.kind === 'error') view.line(`cw: ${core.terminalSafe(slash.text)}`);
       else if (slash?.kind === 'command') outcome = await runSlashCommand(state, slash.name, slash.rest, core);
       else {
-        const prompt = line.startsWith('//') ? line.slice(1) : line;
+        const prompt =
+          slash?.kind === 'mcp-prompt'
+            ? await serverPromptText(state, slash, core)
+            : line.startsWith('//')
+              ? line.slice(1)
+              : line;
+        if (prompt === null) continue;
         const controller = new AbortController();
         running = controller;
         try {
@@ -159,6 +165,38 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
     // Every MCP server the session started is stopped before the process leaves.
     await state.scope.close();
     process.stdin.unref?.();
+  }
+}
+
+/**
+ * The text an MCP server's prompt makes, as `cw send --mcp-prompt` runs it (arguments `name=value`),
+ * or null after one line saying what to fix.
+ */
+async function serverPromptText(
+  state: ChatState,
+  typed: { readonly ref: string; readonly args: readonly string[] },
+  core: typeof import('@cw/core'),
+): Promise<string | null> {
+  try {
+    const { mcpPromptChoice } = await import('../mcp-prompt-flags.js');
+    const choice = mcpPromptChoice({ 'mcp-prompt': typed.ref, arg: [...typed.args] }, undefined, '');
+    if (choice === null) return null;
+    const { snapshot } = await state.agent.load(state.overrides);
+    state.view.spin('running the prompt');
+    return await core.mcp.resolveMcpPrompt({
+      home: state.agent.home,
+      servers: snapshot.config.mcpServers,
+      ref: choice.ref,
+      args: choice.args,
+    });
+  } catch (error) {
+    const { errorLine } = await import('../error-line.js');
+    // A usage error carries the send's usage line after its reason; the session shows the reason.
+    const text = (await errorLine(error)).text.split('\n')[0] ?? '';
+    state.view.line(`cw: ${core.terminalSafe(text.replace(/`--arg` (\d+)/u, 'argument $1'))}`);
+    return null;
+  } finally {
+    state.view.stopSpinner();
   }
 }
 

@@ -12,6 +12,17 @@ describe('parseSlashCommand', () => {
     expect(parseSlashCommand('/exit')).toEqual({ kind: 'command', name: 'exit', rest: '' });
   });
 
+  it('/server:prompt names an MCP server prompt, with its name=value words', () => {
+    expect(parseSlashCommand('/everything:args-prompt city=Lyon  state=RA ')).toEqual({
+      kind: 'mcp-prompt',
+      ref: 'everything/args-prompt',
+      args: ['city=Lyon', 'state=RA'],
+    });
+    expect(parseSlashCommand('/fs:review')).toEqual({ kind: 'mcp-prompt', ref: 'fs/review', args: [] });
+    // A path typed after // is still a prompt, colon or not.
+    expect(parseSlashCommand('//c:/temp is full')).toBeNull();
+  });
+
   it('leaves prompts alone, and // sends a prompt that starts with /', () => {
     expect(parseSlashCommand('explain /etc/hosts')).toBeNull();
     expect(parseSlashCommand('//tmp is full, why?')).toBeNull();

@@ -33,17 +33,29 @@ export type SlashCommandName = (typeof SLASH_COMMANDS)[number]['name'];
 /** A typed line read as a slash command: the command and the rest of the line, or a one-line error. */
 export type SlashParse =
   | { readonly kind: 'command'; readonly name: SlashCommandName; readonly rest: string }
+  /** `/server:prompt name=value …`: an MCP server's prompt, run as the next turn's prompt (docs/mcp.md, "Prompts"). */
+  | { readonly kind: 'mcp-prompt'; readonly ref: string; readonly args: readonly string[] }
   | { readonly kind: 'error'; readonly text: string };
 
 const NAME = /^\/([a-z-]*)(?:\s+([\s\S]*))?$/u;
+// A server name as config allows it, a colon, then the prompt's name: no built-in command has a colon.
+const SERVER_PROMPT = /^\/([A-Za-z0-9_.-]+):(\S+)(?:\s+([\s\S]*))?$/u;
 
 /**
  * Reads a line that starts with `/`; null for any other line (a prompt). `//text` is a prompt that
- * starts with `/`, so a path can still be sent. An unknown name is an error that names the nearest one.
+ * starts with `/`, so a path can still be sent. `/server:prompt` names an MCP server's prompt. An
+ * unknown name is an error that names the nearest one.
  */
 export function parseSlashCommand(line: string): SlashParse | null {
   const trimmed = line.trim();
   if (!trimmed.startsWith('/') || trimmed.startsWith('//')) return null;
+  const serverPrompt = SERVER_PROMPT.exec(trimmed);
+  if (serverPrompt !== null)
+    return {
+      kind: 'mcp-prompt',
+      ref: `${serverPrompt[1]}/${serverPrompt[2]}`,
+      args: (serverPrompt[3] ?? '').split(/\s+/u).filter((word) => word !== ''),
+    };
   const match = NAME.exec(trimmed);
   const typed = match?.[1] ?? '';
   const spec = SLASH_COMMANDS.find((command) => command.name === typed);
@@ -99,6 +111,7 @@ export function slashHelp(): string {
   return [
     'Commands:',
     ...lines,
+    `  ${'/server:prompt [name=value …]'.padEnd(width)}  run an MCP server's prompt (cw mcp prompts lists them)`,
     'Keys:',
     '  Tab      complete a command, a value or an @path',
     '  Ctrl-C   cancel the running turn; at the prompt, press it twice to leave',
