@@ -12,6 +12,7 @@ export const REASON_LABELS: Readonly<Record<ManifestReason, string>> = {
   'blocked-by-plugin-gate': "a plugin's gate stops this turn (the detail names the plugin and its reason)",
   'route-plan-failed': 'the route could not be resolved for this turn',
   'mcp-state-not-snapshottable': 'MCP tool state cannot be snapshotted without connecting',
+  'mcp-resource-not-read': 'MCP resources the prompt mentions are read only when the turn is sent',
   'request-preparation-failed': 'request preparation failed',
   'runtime-transforms-before-send': 'the turn would transform this request before sending it',
   'input-budget-exceeded': 'the request does not fit the input budget of the route, so cw send would refuse it',

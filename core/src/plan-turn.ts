@@ -105,6 +105,12 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
       known,
     );
   }
+  // Resource contents come from their servers, which a preview does not start: the body is not known.
+  const unread = typeof prompt === 'object' ? (prompt.unreadResources ?? 0) : 0;
+  if (unread > 0) {
+    const detail = `the prompt mentions ${unread} MCP resource${unread === 1 ? '' : 's'}, read from its server only when the turn is sent`;
+    return stop('mcp-resource-not-read', detail, new TurnBlockedError('mcp-resource-not-read', detail), known);
+  }
   const measured = measureBody(prepared);
   const measuredKnown = { ...known, measured };
   const due = transformsDue(snapshot, measured);

@@ -119,8 +119,23 @@ export interface McpConnection {
     args: Readonly<Record<string, string>>,
     options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
   ): Promise<McpPromptMessages>;
+  /** Reads one resource by its URI: its contents, text or base64 blob, as the server gave them. */
+  readResource(
+    uri: string,
+    options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<McpResourceContents>;
   /** Closes the connection; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
   close(): Promise<void>;
+}
+
+/** What `resources/read` returned: each part's URI, media type, and its text or base64 blob. */
+export interface McpResourceContents {
+  readonly contents: readonly {
+    readonly uri: string;
+    readonly mimeType: string | null;
+    readonly text: string | null;
+    readonly blob: string | null;
+  }[];
 }
 
 /** A prompt a server offers: its name, description and arguments. */
@@ -459,6 +474,28 @@ class SdkConnection implements McpConnection {
         messages: result.messages.map((message) => ({
           role: message.role,
           content: JSON.parse(JSON.stringify(message.content)) as Record<string, unknown>,
+        })),
+      };
+    } catch (error) {
+      throw toServerError(this.#name, error, this.#kinds, timeoutMs);
+    }
+  }
+
+  async readResource(
+    uri: string,
+    options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<McpResourceContents> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    try {
+      const result = await withScopedSignal(options.signal, (signal) =>
+        withDeadline(this.#client.readResource({ uri }, { timeout: timeoutMs, signal }), timeoutMs),
+      );
+      return {
+        contents: result.contents.map((part) => ({
+          uri: part.uri,
+          mimeType: typeof part.mimeType === 'string' ? part.mimeType : null,
+          text: 'text' in part && typeof part.text === 'string' ? part.text : null,
+          blob: 'blob' in part && typeof part.blob === 'string' ? part.blob : null,
         })),
       };
     } catch (error) {

@@ -20,12 +20,14 @@ export const ROUTE_REASONS = [...TURN_REASONS, 'request-preparation-failed'] as 
 /** Reasons the `tools` section can carry: MCP state is the tools' own; projection failing is preparation failing. */
 export const TOOLS_REASONS = [...TURN_REASONS, 'mcp-state-not-snapshottable', 'request-preparation-failed'] as const;
 /**
- * Reasons the `body` section can carry: it inherits the tools' reason; runtime transforms and an input
- * budget the body does not fit are its own.
+ * Reasons the `body` section can carry: it inherits the tools' reason; MCP resources the prompt
+ * mentions (a preview reads none), runtime transforms and an input budget the body does not fit are
+ * its own.
  */
 export const BODY_REASONS = [
   ...TURN_REASONS,
   'mcp-state-not-snapshottable',
+  'mcp-resource-not-read',
   'request-preparation-failed',
   'runtime-transforms-before-send',
   'input-budget-exceeded',

@@ -5,9 +5,10 @@ export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image
 /** A media type of an attachable image. */
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
-/** One mentioned file, read: its path relative to the workspace and its content. */
+/** One mentioned file, read: its path relative to the workspace and its content; or an MCP resource's text. */
 export type MentionedFile =
   | { readonly kind: 'text'; readonly path: string; readonly text: string }
+  | { readonly kind: 'resource'; readonly server: string; readonly uri: string; readonly text: string }
   | { readonly kind: 'image'; readonly path: string; readonly mediaType: ImageMediaType; readonly data: string };
 
 /** A prompt resolved as a real submit resolves it: the text the model reads and the files it mentioned. */
@@ -17,6 +18,11 @@ export interface ResolvedPrompt {
   readonly files: readonly MentionedFile[];
   /** The skill that wrapped the prompt, or null. */
   readonly skill: string | null;
+  /**
+   * MCP resources the prompt mentions that were not read: a preview reads none, since reading one
+   * starts its server (docs/mcp.md, "Resources"). Absent or 0 when every mention was read.
+   */
+  readonly unreadResources?: number;
 }
 
 type MentionedImage = Extract<MentionedFile, { kind: 'image' }>;
@@ -51,6 +57,12 @@ export function renderPrompt(prompt: TurnPrompt, imageInput: boolean): RenderedP
   let textFileCount = 0;
   let strippedImageCount = 0;
   for (const file of prompt.files) {
+    if (file.kind === 'resource') {
+      textFileCount += 1;
+      const where = `server=${JSON.stringify(file.server)} uri=${JSON.stringify(file.uri)}`;
+      content += `\n\n<resource ${where}>\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}</resource>`;
+      continue;
+    }
     const path = JSON.stringify(file.path);
     if (file.kind === 'text') {
       textFileCount += 1;

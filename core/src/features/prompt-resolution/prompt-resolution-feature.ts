@@ -20,7 +20,20 @@ export function applyPromptResolution(hooks: CoreTurnHooks): void {
     async (draft, context) => {
       const { snapshot, prompt } = draft;
       if (typeof prompt !== 'string') return draft;
-      const resolved = await resolveTurnPrompt(snapshot, prompt);
+      // A send reads the resources a prompt mentions from their servers; a preview starts nothing.
+      const reading =
+        context.mode === 'send'
+          ? {
+              connect: (await import('../../mcp/connect-mcp-server.js')).connectMcpServer,
+              connectOptions: {
+                home: context.home,
+                env: context.env,
+                ...(context.signal ? { signal: context.signal } : {}),
+                ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+              },
+            }
+          : null;
+      const resolved = await resolveTurnPrompt(snapshot, prompt, reading);
       if (resolved.error === null) return { snapshot, prompt: resolved.prompt };
       if (context.mode === 'send')
         throw new TurnBlockedError('prompt-resolution-failed', safeErrorText(resolved.error));
