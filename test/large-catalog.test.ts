@@ -79,6 +79,56 @@ describe('a catalog larger than the route takes', () => {
     expect(prepared?.deferredTools).toHaveLength(200 - upFrontMcp);
   });
 
+  it('ten servers share the room equally, and renaming them changes no share', async () => {
+    // Config order is the order servers are listed in; names are chosen so alphabetical order differs.
+    const tenServers =
+      (names: readonly string[]) =>
+      (snapshot: CwSnapshot): CwSnapshot => ({
+        ...snapshot,
+        config: {
+          ...snapshot.config,
+          mcpServers: Object.fromEntries(
+            names.map((name) => [name, { command: 'node', args: [], env: {}, disabled: false }]),
+          ) as CwSnapshot['config']['mcpServers'],
+        },
+        mcp: { kind: 'snapshot', serverCount: names.length },
+        catalog: [
+          ...snapshot.catalog,
+          ...names.flatMap((server) =>
+            Array.from(
+              { length: 30 },
+              (_unused, index): ToolDefinition => ({
+                name: `mcp__${server}__t${String(index).padStart(2, '0')}`,
+                description: `Tool ${index} of ${server}.`,
+                input_schema: { type: 'object' },
+                origin: { kind: 'mcp', server },
+                deferred: false,
+              }),
+            ),
+          ),
+        ],
+      });
+    const shares = async (names: readonly string[]) => {
+      const { manifest, prepared } = await previewFor({
+        registry: await bigRouteRegistry(),
+        config: { route: 'big-catalog' },
+        adjust: tenServers(names),
+      });
+      const tools = toolsOf(manifest);
+      // The counts add up: catalog tools sent (search_tools is none) plus deferred ones make the catalog.
+      expect(tools.active_tool_count - 1 + tools.deferred_tool_count).toBe(tools.catalog_tool_count);
+      const sent = wireNames(prepared?.body).filter((name) => name.startsWith('mcp__'));
+      return names.map((server) => sent.filter((name) => name.startsWith(`mcp__${server}__`)).length);
+    };
+    const names = ['zeta', 'alpha', 'mu', 'beta', 'omega', 'delta', 'kappa', 'gamma', 'sigma', 'epsilon'];
+    const room = MAX_TOOLS - 5 - 1;
+    const before = await shares(names);
+    expect(before).toEqual(names.map(() => room / names.length));
+    // Alphabetically later names (a z prefix) and earlier ones (an a prefix): the shares stay.
+    const renamed = names.map((name, index) => (index % 2 === 0 ? `z${name}` : `a${name}`));
+    expect(await shares(renamed)).toEqual(before);
+  });
+
   it('a search_tools result in the history loads its tools up front on the next request', async () => {
     const loaded = 'mcp__big__tool_150';
     const { manifest, prepared } = await previewFor({
