@@ -136,6 +136,29 @@ describe('MCP tools in preview and send', () => {
     expect(await counts()).toEqual([2, 1]);
   });
 
+  it("a running server's tools/list_changed updates the stored snapshot, so the next preview offers the new tool", async () => {
+    const folder = await models.folder('cw-mcp-changed-');
+    const server = await countingServer(folder);
+    const model = await models.model(
+      'chat-completions',
+      { reply: { calls: [{ id: 'call_g', name: 'mcp__fixture__grow', arguments: '{}' }] } },
+      { carries: [{ id: 'call_g', includes: 'added grown' }], reply: { text: 'grew' } },
+    );
+    const home = await models.home(model, { approval: 'workspace', mcpServers: { fixture: server.entry } });
+    const env = models.envFor(home);
+    expect((await runCwChild(['mcp', 'refresh'], env)).code).toBe(0);
+    const count = async () =>
+      JSON.parse((await runCwChild(['preview-request', 'json', '--prompt', 'hi'], env)).stdout).tools.exact
+        .mcp_tool_count as number;
+    const before = await count();
+    const send = await runCwChild(['send', '--prompt', 'grow a tool'], env);
+    expect(send.code, send.stderr).toBe(0);
+    expect(model.problems).toEqual([]);
+    const stored = JSON.parse(await readFile(join(home, 'mcp', 'snapshot.json'), 'utf8'));
+    expect(stored.servers.fixture.tools.map((tool: { name: string }) => tool.name)).toContain('grown');
+    expect(await count()).toBe(before + 1);
+  });
+
   it('a server that fails to start is a warning; the turn still goes without its tools', async () => {
     const model = await models.model('chat-completions', { reply: { text: 'answered without it' } });
     const home = await models.home(model, {

@@ -175,6 +175,8 @@ export interface ConnectMcpServerOptions {
    * (in `env`) asks for `mcp`, else nowhere.
    */
   readonly debug?: (line: string) => void;
+  /** Called when the server says its tool list changed (`notifications/tools/list_changed`). */
+  readonly onToolsChanged?: () => void;
 }
 
 /** What a long tool call reports while it runs: a progress notification, as one redacted line. */
@@ -216,7 +218,7 @@ export async function connectMcpServer(
     throw error;
   }
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+  const { McpError, ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const secrets = secretValues(expanded);
   const kinds: ErrorKinds = {
     secrets,
@@ -284,6 +286,9 @@ export async function connectMcpServer(
   // The SDK reports transport trouble here as well as through the pending request; the request is
   // what fails the connect, so this only keeps an unhandled error from reaching the process.
   client.onerror = () => {};
+  const onToolsChanged = options.onToolsChanged;
+  if (onToolsChanged !== undefined)
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged());
   try {
     await withScopedSignal(options.signal, (signal) =>
       withDeadline(client.connect(transport, { timeout: timeoutMs, signal }), timeoutMs),

@@ -1,6 +1,7 @@
 import type { McpServerConfig } from '../../config/cw-config.js';
 import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from '../../mcp/connect-mcp-server.js';
 import { mcpServerFingerprint } from '../../mcp/mcp-server-fingerprint.js';
+import { storeListedTools } from '../../mcp/store-listed-tools.js';
 import type { SessionScope } from '../../turn/turn-hooks.js';
 
 /** How one MCP server of an interactive session stands: not started yet, starting, up, or failed to start. */
@@ -44,19 +45,33 @@ export function mcpSessionStates(
 export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } {
   // Keyed by name and fingerprint: a server whose config changed is another server.
   const entries = new Map<string, { state: McpServerRunState; connection: Promise<McpConnection> }>();
+  // Re-listings a server's tools/list_changed started: finished before the pool closes its connections.
+  const relistings = new Set<Promise<void>>();
   const keyOf = (name: string, server: McpServerConfig): string => `${name}\u0000${mcpServerFingerprint(server)}`;
   return {
     connect(name, server, options) {
       const key = keyOf(name, server);
       const known = entries.get(key);
       if (known !== undefined && known.state !== 'failed') return known.connection;
-      const entry = {
-        state: 'starting' as McpServerRunState,
+      const home = options?.home;
+      const entry: { state: McpServerRunState; connection: Promise<McpConnection> } = {
+        state: 'starting',
         connection: connectMcpServer(name, server, {
           ...(options?.env ? { env: options.env } : {}),
-          ...(options?.home ? { home: options.home } : {}),
+          ...(home ? { home } : {}),
           ...(options?.signal ? { signal: options.signal } : {}),
           ...(options?.sandbox ? { sandbox: options.sandbox } : {}),
+          // The stored snapshot follows what a running server now lists, so the next turn and the
+          // next preview offer its new tools (docs/mcp.md, "When servers start").
+          ...(home
+            ? {
+                onToolsChanged: () => {
+                  const relisting = relist(name, server, entry.connection, home);
+                  relistings.add(relisting);
+                  void relisting.finally(() => relistings.delete(relisting));
+                },
+              }
+            : {}),
         }),
       };
       entries.set(key, entry);
@@ -75,6 +90,7 @@ export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } 
       return entries.get(keyOf(name, server))?.state ?? 'not-started';
     },
     async closeAll() {
+      await Promise.all([...relistings]);
       const open = [...entries.values()];
       entries.clear();
       await Promise.all(
@@ -87,4 +103,28 @@ export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } 
       );
     },
   };
+}
+
+/** Lists a running server's tools again and stores them; a failure leaves the snapshot as it was. */
+async function relist(
+  name: string,
+  server: McpServerConfig,
+  connection: Promise<McpConnection>,
+  home: string,
+): Promise<void> {
+  try {
+    const open = await connection;
+    const tools = await open.listTools();
+    await storeListedTools(home, [
+      {
+        name,
+        fingerprint: mcpServerFingerprint(server),
+        server: open.serverInfo,
+        tools,
+        refreshedAt: new Date().toISOString(),
+      },
+    ]);
+  } catch {
+    // The next refresh, or the next send that finds the snapshot stale, lists it again.
+  }
 }

@@ -9,7 +9,7 @@ import { mcpCatalog } from '../../mcp/mcp-catalog.js';
 import { mcpServerFingerprint } from '../../mcp/mcp-server-fingerprint.js';
 import type { McpSnapshotServer } from '../../mcp/mcp-snapshot-state.js';
 import type { McpSessionPool } from './mcp-session-pool.js';
-import { updateMcpSnapshot, type McpSnapshotEntry } from '../../mcp/mcp-snapshot-store.js';
+import { storeListedTools } from '../../mcp/store-listed-tools.js';
 import { mcpToolImplementation } from '../../mcp/mcp-tool-implementation.js';
 
 /** The MCP servers a send talks to: the catalog and state the turn is planned with, their executors, and what failed. */
@@ -85,7 +85,7 @@ export async function openMcpForSend(options: {
     await Promise.all([...connections.values()].map((connection) => connection.close().catch(() => undefined)));
   };
   try {
-    await storeWhatChanged(options.home, live);
+    await storeListedTools(options.home, live);
   } catch (error) {
     // Nothing is sent without the snapshot recording what the turn used; the servers stop with it.
     await closeAll();
@@ -112,28 +112,4 @@ export async function openMcpForSend(options: {
     failures,
     close: closeAll,
   };
-}
-
-/** Updates the stored snapshot for the servers whose listing differs from what it holds. */
-async function storeWhatChanged(home: string, live: readonly McpSnapshotServer[]): Promise<void> {
-  await updateMcpSnapshot(home, (current) => {
-    const servers: Record<string, McpSnapshotEntry> = { ...current.servers };
-    for (const server of live) {
-      const stored = Object.hasOwn(servers, server.name) ? servers[server.name] : undefined;
-      const same =
-        stored !== undefined &&
-        stored.fingerprint === server.fingerprint &&
-        JSON.stringify(stored.tools) === JSON.stringify(server.tools) &&
-        JSON.stringify(stored.server) === JSON.stringify(server.server);
-      if (!same) {
-        servers[server.name] = {
-          fingerprint: server.fingerprint,
-          server: server.server,
-          tools: [...server.tools],
-          refreshed_at: server.refreshedAt,
-        };
-      }
-    }
-    return { version: 1, servers };
-  });
 }
