@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CW_BIN, FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { MCP_FIXTURE } from './support/mcp-fixture.js';
+import { everythingEntry } from './support/published-mcp-server.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild, waitFor } from './support/spawn-cw.js';
 
@@ -275,5 +276,22 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     await waitFor(paneDead, 5_000, 'cw to leave');
     await waitFor(() => tree.every((pid) => !alive(pid)), 5_000, 'cw and the MCP server to be gone');
     expect(model.problems).toEqual([]);
+  }, 40_000);
+
+  it('/server:prompt runs an MCP server prompt as the next turn; a bad argument is one line and no turn', async () => {
+    const model = await models.model('chat-completions', { reply: { text: 'Lyon weather noted.' } });
+    const ws = await models.folder('cw-chat-ws-');
+    const home = await models.home(model, { workspace: ws, mcpServers: { everything: await everythingEntry() } });
+    await startInTmux(models.envFor(home), ws);
+    await waitForScreen('/help for commands', 'the banner');
+    type('/everything:args-prompt Lyon');
+    await waitForScreen('argument 1 is not name=value', 'the argument error');
+    type('/everything:args-prompt city=Lyon');
+    await waitForScreen('Lyon weather noted.', 'the reply');
+    expect(model.requests).toHaveLength(1);
+    const body = JSON.parse(model.requests[0]?.view.raw ?? '{}') as { messages: { role: string; content: string }[] };
+    expect(body.messages.filter((message) => message.role === 'user').at(-1)?.content).toContain('Lyon');
+    type('/exit');
+    await waitFor(paneDead, 5_000, 'cw to leave');
   }, 40_000);
 });
