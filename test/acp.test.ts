@@ -111,6 +111,7 @@ describe('cw acp', () => {
       });
       expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
       expect(init.agentCapabilities?.loadSession).toBe(true);
+      expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
       expect(init.agentInfo).toMatchObject({ name: 'cw', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
 
       const created = await agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
@@ -153,6 +154,14 @@ describe('cw acp', () => {
 
     const kinds = updates.map((notification) => notification.update.sessionUpdate);
     expect(kinds).toContain('current_mode_update');
+    // Each prompt (the cancelled one too: its first request was answered) says how much of the
+    // route's window the conversation takes.
+    const usage = updates.flatMap((notification) =>
+      notification.update.sessionUpdate === 'usage_update' ? [notification.update] : [],
+    );
+    expect(usage).toHaveLength(2);
+    expect(usage[0]).toMatchObject({ used: expect.any(Number), size: expect.any(Number) });
+    expect(usage[0]?.used).toBeGreaterThan(100);
     const text = updates
       .flatMap((notification) =>
         notification.update.sessionUpdate === 'agent_message_chunk' && notification.update.content.type === 'text'
@@ -187,6 +196,21 @@ describe('cw acp', () => {
       });
       const loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws, mcpServers: [] });
       expect(loaded?.modes?.currentModeId).toBe('read-only');
+      // The saved sessions of the workspace, as an editor's session picker asks for them.
+      const listed = await agent.request(acp.methods.agent.session.list, { cwd: ws });
+      expect(listed.sessions).toEqual([{ sessionId, cwd: ws, title: 's1', updatedAt: expect.any(String) }]);
+      expect(schemas['zListSessionsResponse']?.safeParse(listed).success).toBe(true);
+      // A mode chosen on this connection stays when the editor opens the session again (resume: no replay).
+      await agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'workspace' });
+      const before = replayed.length;
+      const resumed = await agent.request(acp.methods.agent.session.resume, { sessionId, cwd: ws });
+      expect(resumed.modes?.currentModeId).toBe('workspace');
+      expect(replayed.slice(before).map((notification) => notification.update.sessionUpdate)).toEqual([]);
+      // A closed session takes no more prompts.
+      await agent.request(acp.methods.agent.session.close, { sessionId });
+      await expect(
+        agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hi' }] }),
+      ).rejects.toMatchObject({ code: -32002 });
       await expect(
         agent.request(acp.methods.agent.session.load, { sessionId: `${sessionId}x`, cwd: ws, mcpServers: [] }),
       ).rejects.toMatchObject({ code: -32002 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Agent, ApprovalPosture, McpServerConfig, PluginRegistry } from '@cw/core';
+import type { Agent, ApprovalPosture, McpServerConfig, PluginRegistry, SessionScope } from '@cw/core';
 
 type Core = typeof import('@cw/core');
 
@@ -22,6 +22,8 @@ export interface AcpSession {
   readonly alwaysAllowed: Set<string>;
   /** The running prompt's abort; null when idle. */
   running: AbortController | null;
+  /** What the session's turns keep open between prompts (MCP servers started on first use); closed with it. */
+  readonly scope: SessionScope;
 }
 
 /** What a session is made from: the registry every session shares and cw's default route. */
@@ -109,5 +111,28 @@ async function sessionOf(
     mcpServers,
     alwaysAllowed: new Set(),
     running: null,
+    scope: factory.core.createSessionScope(),
   };
+}
+
+/** Ends a session: its running prompt is cancelled and what its turns kept open (MCP servers) is closed. */
+export async function endSession(session: AcpSession): Promise<void> {
+  session.running?.abort();
+  await session.scope.close();
+}
+
+/** The saved sessions of the workspace `cwd` is in, newest first, as `session/list` gives them. */
+export async function listWorkspaceSessions(
+  factory: SessionFactory,
+  cwd: string,
+): Promise<{ sessionId: string; cwd: string; title: string; updatedAt: string }[]> {
+  const { cwHome } = await import('@cw/core/home');
+  const home = cwHome();
+  const { key } = await factory.core.activeSession(home, cwd);
+  const workspace = key.split('/')[0] ?? null;
+  const rows = await factory.core.listSessions(home, workspace);
+  return rows
+    .filter((row) => !row.corrupt && row.messages > 0)
+    .sort((a, b) => (a.lastUsed < b.lastUsed ? 1 : a.lastUsed > b.lastUsed ? -1 : 0))
+    .map((row) => ({ sessionId: row.key, cwd, title: factory.core.safeIdentifier(row.name), updatedAt: row.lastUsed }));
 }

@@ -78,12 +78,28 @@ export async function runPrompt(
     overrides: { session: { kind: 'named', name: session.name }, route: session.route },
     approval: session.posture,
     mcpServers: session.mcpServers,
+    scope: session.scope,
     signal: controller.signal,
     onApproval,
   });
+  let lastUsage: { readonly input_tokens: number; readonly output_tokens: number } | null = null;
   try {
     for await (const event of run) {
       switch (event.type) {
+        case 'step-finish':
+          if (event.usage !== null) lastUsage = event.usage;
+          break;
+        case 'turn-finish': {
+          // How much of the route's window the conversation takes now: the last request's input and output.
+          const route = 'exact' in event.manifest.route ? event.manifest.route.exact : null;
+          if (lastUsage !== null && route !== null && route.context_limit_tokens > 0)
+            await channel.update({
+              sessionUpdate: 'usage_update',
+              used: lastUsage.input_tokens + lastUsage.output_tokens,
+              size: route.context_limit_tokens,
+            });
+          break;
+        }
         case 'text-delta':
           await channel.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } });
           break;

@@ -3,7 +3,15 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { loadRegistryFrom, type RuntimeSource } from '../load-runtime.js';
 import { errorLine } from '../error-line.js';
-import { type AcpSession, type SessionFactory, UnknownSessionError, loadSession, newSession } from './acp-session.js';
+import {
+  type AcpSession,
+  endSession,
+  listWorkspaceSessions,
+  loadSession,
+  newSession,
+  type SessionFactory,
+  UnknownSessionError,
+} from './acp-session.js';
 import { clientMcpServers } from './client-mcp-servers.js';
 import { replayHistory } from './replay-history.js';
 import { runPrompt } from './run-prompt.js';
@@ -37,6 +45,28 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, 'cwd must be an absolute path');
     return cwd;
   };
+  // A session opened again (load or resume) replaces the one this connection had open under its id:
+  // that one's prompt is cancelled and its servers closed, and the mode and route chosen for it stay.
+  const reopen = async (params: {
+    readonly sessionId: string;
+    readonly cwd: string;
+    readonly mcpServers?: readonly acp.McpServer[] | undefined;
+  }) => {
+    const opened = await loadSession(
+      factory,
+      absolute(params.cwd),
+      params.sessionId,
+      clientMcpServers(params.mcpServers ?? []),
+    );
+    const before = sessions.get(opened.session.id);
+    if (before !== undefined) {
+      await endSession(before);
+      opened.session.posture = before.posture;
+      opened.session.route = before.route;
+    }
+    sessions.set(opened.session.id, opened.session);
+    return opened;
+  };
   const optionsOf = async (session: AcpSession) => {
     const { snapshot } = await session.agent.load({ session: { kind: 'named', name: session.name } });
     return {
@@ -51,6 +81,7 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
         mcpCapabilities: { http: true, sse: false },
       },
@@ -71,18 +102,29 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     )
     .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
       redacted(async () => {
-        const { session, messages } = await loadSession(
-          factory,
-          absolute(params.cwd),
-          params.sessionId,
-          clientMcpServers(params.mcpServers),
-        );
-        sessions.get(session.id)?.running?.abort();
-        sessions.set(session.id, session);
+        const { session, messages } = await reopen(params);
         // The history is replayed before the answer, as the protocol asks.
         for (const update of replayHistory(messages, session.workspace, core.terminalSafe))
           await client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
         return optionsOf(session);
+      }),
+    )
+    .onRequest(acp.methods.agent.session.resume, ({ params }) =>
+      redacted(async () => {
+        // As load, without the replay: the editor still shows the conversation.
+        const { session } = await reopen(params);
+        return optionsOf(session);
+      }),
+    )
+    .onRequest(acp.methods.agent.session.list, ({ params }) =>
+      redacted(async () => ({ sessions: await listWorkspaceSessions(factory, absolute(params.cwd ?? process.cwd())) })),
+    )
+    .onRequest(acp.methods.agent.session.close, ({ params }) =>
+      redacted(async () => {
+        const session = sessionOf(params.sessionId);
+        sessions.delete(session.id);
+        await endSession(session);
+        return {};
       }),
     )
     .onRequest(acp.methods.agent.session.setMode, ({ params, client }) =>
@@ -136,7 +178,8 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     ),
   );
   await connection.closed;
-  for (const session of sessions.values()) session.running?.abort();
+  // Every session's MCP servers stop before cw leaves.
+  await Promise.all([...sessions.values()].map((session) => endSession(session)));
 }
 
 /**
