@@ -294,4 +294,27 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     type('/exit');
     await waitFor(paneDead, 5_000, 'cw to leave');
   }, 40_000);
+
+  it('a line typed while a turn runs is queued and sent when it ends', async () => {
+    const model = await models.model(
+      'chat-completions',
+      { reply: { calls: [shell('call_wait', 'sleep 3')] } },
+      { carries: [{ id: 'call_wait', includes: '' }], reply: { text: 'First turn done.' } },
+      { reply: { text: 'Second turn done.' } },
+    );
+    const ws = await models.folder('cw-chat-ws-');
+    const home = await models.home(model, { workspace: ws, approval: 'workspace' });
+    await startInTmux(models.envFor(home), ws);
+    await waitForScreen('/help for commands', 'the banner');
+    type('wait a little');
+    await waitForScreen('shell', 'the running call');
+    type('and then this');
+    await waitForScreen('queued; it is sent when this turn ends', 'the queue notice');
+    await waitForScreen('Second turn done.', 'the queued turn', 20_000);
+    expect(model.requests).toHaveLength(3);
+    const last = JSON.parse(model.requests[2]?.view.raw ?? '{}') as { messages: { role: string; content: string }[] };
+    expect(last.messages.filter((message) => message.role === 'user').at(-1)?.content).toContain('and then this');
+    type('/exit');
+    await waitFor(paneDead, 5_000, 'cw to leave');
+  }, 40_000);
 });

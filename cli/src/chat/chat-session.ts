@@ -63,12 +63,21 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
       );
     },
   });
+  // Lines typed while a turn runs and nothing asks: the next prompts, in order, once the turn ends.
+  // Only the prompt takes them; an approval question is always answered as it is asked.
+  const typedAhead: string[] = [];
   lines.on('line', (line) => {
     armed = false;
     const wake = waiter;
     waiter = null;
-    // A line typed while a turn runs (nothing asks) is dropped: the prompt is offered again after it.
-    wake?.(line);
+    if (wake !== null) {
+      wake(line);
+      return;
+    }
+    if (running !== null && line.trim() !== '') {
+      typedAhead.push(line);
+      view.line('cw: queued; it is sent when this turn ends (Ctrl-C cancels the turn and the queue)');
+    }
   });
   lines.on('close', () => {
     closed = true;
@@ -81,6 +90,7 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
     if (running !== null) {
       // Cancels the running step: answered calls are kept, the rest answered "not executed".
       running.abort();
+      typedAhead.length = 0;
       const wake = waiter;
       waiter = null;
       wake?.('n');
@@ -127,7 +137,9 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
 
   try {
     for (;;) {
-      const line = await ask(PROMPT);
+      const queued = typedAhead.shift();
+      if (queued !== undefined) view.line('cw: sending the line typed during the last turn');
+      const line = queued ?? (await ask(PROMPT));
       if (line === null) break;
       if (line.trim() === '') continue;
       history = withEntry(history, line);
