@@ -255,8 +255,8 @@ describe('cw mcp refresh', () => {
     expect(result.stderr).toBe('');
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toEqual([
-      expect.stringMatching(/^ok\s+local\s+8 tools$/),
-      expect.stringMatching(/^ok\s+remote\s+8 tools$/),
+      expect.stringMatching(new RegExp(`^ok\\s+local\\s+${MCP_FIXTURE_TOOLS.length} tools$`)),
+      expect.stringMatching(new RegExp(`^ok\\s+remote\\s+${MCP_FIXTURE_TOOLS.length} tools$`)),
       expect.stringMatching(/^FAIL\s+broken\s+failed: spawn-failed: the command was not found$/),
       'Refreshed 2 of 3 MCP servers; the snapshot was written.',
     ]);
@@ -264,8 +264,8 @@ describe('cw mcp refresh', () => {
     expect(snapshotText).not.toContain('cli-secret-token');
     const servers = await listJson();
     expect(servers.map((server) => [server.name, server.snapshot, server.tool_count])).toEqual([
-      ['local', 'fresh', 8],
-      ['remote', 'fresh', 8],
+      ['local', 'fresh', MCP_FIXTURE_TOOLS.length],
+      ['remote', 'fresh', MCP_FIXTURE_TOOLS.length],
       // A failed refresh is reported as failed, not as never refreshed.
       ['broken', 'failed', null],
       ['off', 'none', null],
@@ -282,7 +282,9 @@ describe('cw mcp refresh', () => {
     });
     const result = await runCw(['mcp', 'refresh', 'local', '--json']);
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ servers: [{ name: 'local', ok: true, tool_count: 8 }] });
+    expect(JSON.parse(result.stdout)).toEqual({
+      servers: [{ name: 'local', ok: true, tool_count: MCP_FIXTURE_TOOLS.length }],
+    });
     const config = await readConfig(folder);
     await writeFile(
       join(folder, 'config.json'),
@@ -292,7 +294,7 @@ describe('cw mcp refresh', () => {
       }),
     );
     expect((await listJson()).map((server) => [server.name, server.snapshot, server.tool_count])).toEqual([
-      ['local', 'stale', 8],
+      ['local', 'stale', MCP_FIXTURE_TOOLS.length],
     ]);
   });
 
@@ -322,7 +324,7 @@ describe('cw mcp refresh', () => {
       FIXTURE_TEST_API_KEY: 'sk-fixture-should-not-leak-0123456789',
     });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^ok\s+local\s+8 tools$/m);
+    expect(result.stdout).toMatch(new RegExp(`^ok\\s+local\\s+${MCP_FIXTURE_TOOLS.length} tools$`, 'm'));
     expect(result.stdout).toMatch(
       /^FAIL\s+dies\s+failed: connection-closed: .*; the server said: .*fixture-server: failing at start on purpose$/m,
     );

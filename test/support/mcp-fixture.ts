@@ -10,7 +10,7 @@ import { REPO_ROOT } from './cw-fixture.js';
 export const MCP_FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'mcp', 'fixture-server.mjs');
 
 /** The tools the fixture lists, in its order. */
-export const MCP_FIXTURE_TOOLS = ['echo', 'add', 'slow', 'fail', 'mixed', 'env', 'header', 'stats'];
+export const MCP_FIXTURE_TOOLS = ['echo', 'add', 'slow', 'fail', 'mixed', 'env', 'header', 'grow', 'stats'];
 
 /** A stdio config entry (as written in config.json) that starts the fixture with `args`. */
 export function stdioFixtureEntry(
