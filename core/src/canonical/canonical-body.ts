@@ -1,6 +1,7 @@
 import { canonicalJson, canonicalView, ORDER_NOT_NATIVE, type JsonValue } from './canonical-json.js';
 import { sha256Hex } from './sha256.js';
 import { Sha256Pieces } from './sha256-pieces.js';
+import { jsonText } from './json-text.js';
 
 /**
  * A body's canonical and wire digests and the canonical UTF-8 sizes of its parts, from one walk of the
@@ -26,8 +27,8 @@ export interface CanonicalBody {
   /** Canonical UTF-8 bytes of the body's value at `key`; undefined when the body has no such key. */
   valueBytes(key: string): number | undefined;
   /**
-   * The same, found as what the other members leave of `bytes`: only they are written again. For the
-   * member that holds most of the body (the turn items).
+   * The same, for the member that holds most of the body (the turn items): read off the digest pass
+   * like every member's size, so the items are never written a second time.
    */
   valueBytesByDifference(key: string): number | undefined;
   /** Canonical UTF-8 bytes of the elements at `indexes` of the array at `key`, summed; an absent one counts as null. */
@@ -47,8 +48,8 @@ export function canonicalBody(body: Body, itemsKey: string | null = null): Canon
   const view = canonicalView(body);
   if (view === ORDER_NOT_NATIVE) return slowCanonicalBody(body);
   const sorted = view as Body;
-  const canonical = digestMembers(sorted, itemsKey);
-  const wire = digestMembers(body, itemsKey);
+  const canonical = digestMembers(sorted, itemsKey, true);
+  const wire = digestMembers(body, itemsKey, false);
   const viewBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
   let text: string | undefined;
   let wireText: string | undefined;
@@ -65,16 +66,11 @@ export function canonicalBody(body: Body, itemsKey: string | null = null): Canon
     },
     wireSha256: wire.sha256,
     wireBytes: wire.bytes,
-    valueText: (key) => (Object.hasOwn(sorted, key) ? JSON.stringify(sorted[key]) : undefined),
-    valueBytes: (key) => (Object.hasOwn(sorted, key) ? viewBytes(sorted[key]) : undefined),
-    valueBytesByDifference: (key) => {
-      if (!Object.hasOwn(sorted, key)) return undefined;
-      const members = Object.keys(sorted);
-      // Each member is its escaped key, a colon and its value; the commas and two braces are framing.
-      let rest = 2 + members.length - 1 + viewBytes(key) + 1;
-      for (const member of members) if (member !== key) rest += viewBytes(member) + 1 + viewBytes(sorted[member]);
-      return canonical.bytes - rest;
-    },
+    // Every member was written once for the digest; its text (the turn items' excepted) and size were kept.
+    valueText: (key) =>
+      Object.hasOwn(sorted, key) ? (canonical.texts.get(key) ?? JSON.stringify(sorted[key])) : undefined,
+    valueBytes: (key) => (Object.hasOwn(sorted, key) ? canonical.sizes.get(key) : undefined),
+    valueBytesByDifference: (key) => (Object.hasOwn(sorted, key) ? canonical.sizes.get(key) : undefined),
     itemBytes: (key, indexes) => {
       if (indexes.length === 0) return 0;
       const list = sorted[key];
@@ -89,17 +85,28 @@ export function canonicalBody(body: Body, itemsKey: string | null = null): Canon
   };
 }
 
+/** What one digest pass leaves: the digest and size, each member's size, and each element's of the items. */
+interface DigestedMembers {
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly itemSizes: number[] | null;
+  /** UTF-8 bytes of each member's value. */
+  readonly sizes: Map<string, number>;
+  /** The text of each member's value but the items', when asked to keep them. */
+  readonly texts: Map<string, string>;
+}
+
 /**
  * The SHA-256 and UTF-8 bytes of `JSON.stringify(object)`, written member by member in the object's
- * own key order, the items array element by element, with the size of each element. Exact for JSON
- * data, which canonicalView has checked the body is: no member is skipped and none has a toJSON.
+ * own key order, the items array element by element, with the size of each element and each member.
+ * Exact for JSON data, which canonicalView has checked the body is: no member is skipped and none has
+ * a toJSON. The members but the items are written by jsonText, which reads sealed parts' text from memory.
  */
-function digestMembers(
-  object: Body,
-  itemsKey: string | null,
-): { sha256: string; bytes: number; itemSizes: number[] | null } {
+function digestMembers(object: Body, itemsKey: string | null, keepTexts: boolean): DigestedMembers {
   const pieces = new Sha256Pieces();
   let itemSizes: number[] | null = null;
+  const sizes = new Map<string, number>();
+  const texts = new Map<string, string>();
   pieces.write('{');
   let first = true;
   for (const key of Object.keys(object)) {
@@ -108,18 +115,22 @@ function digestMembers(
     const value = object[key];
     if (key === itemsKey && Array.isArray(value)) {
       itemSizes = new Array<number>(value.length);
-      pieces.write('[');
+      let size = pieces.write('[');
       for (let index = 0; index < value.length; index += 1) {
-        if (index > 0) pieces.write(',');
-        itemSizes[index] = pieces.write(JSON.stringify(value[index]));
+        if (index > 0) size += pieces.write(',');
+        const itemSize = pieces.write(JSON.stringify(value[index]));
+        itemSizes[index] = itemSize;
+        size += itemSize;
       }
-      pieces.write(']');
+      sizes.set(key, size + pieces.write(']'));
     } else {
-      pieces.write(JSON.stringify(value));
+      const text = jsonText(value);
+      sizes.set(key, pieces.write(text));
+      if (keepTexts) texts.set(key, text);
     }
   }
   pieces.write('}');
-  return { ...pieces.digest(), itemSizes };
+  return { ...pieces.digest(), itemSizes, sizes, texts };
 }
 
 /** The same sizes by serializing each part: for the rare body native stringify cannot order. */

@@ -24,6 +24,7 @@ import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { TurnPrompt } from '../prompt/user-message.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
+import { toolCatalogSha256 } from '../tools/tool-catalog-sha256.js';
 import { classValues } from '../body/byte-classes.js';
 import {
   MANIFEST_SCHEMA_VERSION,
@@ -188,23 +189,6 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
   };
 }
 
-/** Logical catalog identity: name, description and canonical schema of each active tool, in order. */
-export function activeToolCatalogSha256(
-  tools: readonly ToolDefinition[],
-  /** Each tool's line, kept across the catalogs one manifest hashes, so a schema is serialized once. */
-  lines = new Map<ToolDefinition, string>(),
-): string {
-  const lineOf = (tool: ToolDefinition): string => {
-    let line = lines.get(tool);
-    if (line === undefined) {
-      line = `${tool.name}\u0001${tool.description}\u0001${canonicalJson(tool.input_schema)}\n`;
-      lines.set(tool, line);
-    }
-    return line;
-  };
-  return sha256Hex(tools.map(lineOf).join(''));
-}
-
 function toolSection(snapshot: CwSnapshot, surface: PreparedToolSurface): RequestManifest['tools'] {
   if (snapshot.mcp.kind === 'not-snapshottable')
     return unavailable('mcp-state-not-snapshottable', safeErrorText(snapshot.mcp.detail));
@@ -235,10 +219,10 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
     ...(wireNames.has(SEARCH_TOOLS_NAME) && activeTools.includes(SEARCH_TOOLS_DEFINITION)
       ? { search_tools_sent: true as const }
       : {}),
-    active_tool_catalog_sha256: activeToolCatalogSha256(activeTools, lines),
+    active_tool_catalog_sha256: toolCatalogSha256(activeTools, lines),
     tool_surface_budget: surfaceBudget(gates),
     standard_and_full_surfaces_collapsed:
-      activeToolCatalogSha256(standard.active, lines) === activeToolCatalogSha256(full.active, lines),
+      toolCatalogSha256(standard.active, lines) === toolCatalogSha256(full.active, lines),
     projection: {
       exact_count: outcomes.filter((entry) => entry.outcome === 'exact').length,
       relaxed_count: outcomes.filter((entry) => entry.outcome === 'relaxed').length,

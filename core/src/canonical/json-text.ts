@@ -1,0 +1,36 @@
+import { isSealed } from './sealed-json.js';
+
+// The text of a sealed value (canonical/sealed-json.ts) cannot change, so it is written once per
+// process: a cached tool schema goes into every request's digests as the same text
+// (docs/performance.md, "Work done once per process").
+const sealedTexts = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify(value)` for JSON data that canonicalView has accepted (no `undefined`, no toJSON, no
+ * non-finite number), reading the text of every sealed part from memory. Walks only down to the sealed
+ * parts, so it is for members that hold them (the tool declarations), not for the turn items.
+ */
+export function jsonText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (isSealed(value)) {
+    let text = sealedTexts.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      sealedTexts.set(value, text);
+    }
+    return text;
+  }
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1)
+      text += index === 0 ? jsonText(value[index]) : `,${jsonText(value[index])}`;
+    return `${text}]`;
+  }
+  let text = '{';
+  let first = true;
+  for (const key of Object.keys(value)) {
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${jsonText((value as Record<string, unknown>)[key])}`;
+    first = false;
+  }
+  return `${text}}`;
+}
