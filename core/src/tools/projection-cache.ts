@@ -1,13 +1,12 @@
 import { sealJson } from '../canonical/sealed-json.js';
-import { sha256Hex } from '../canonical/sha256.js';
 import { SmallLru } from '../canonical/small-lru.js';
 import { toolCatalogSha256 } from './tool-catalog-sha256.js';
 import type { ProjectionContext, ToolProjection } from './tool-projection-types.js';
 
 // Projection is a pure function of its context, and the same catalog goes to the same route on every
 // step of an agent loop and every turn of an interactive session. So a result is kept, sealed (deep
-// frozen: no caller can change what the next one gets), under the digests of everything it reads: the
-// whole capability row, both tool lists, the tool choice and whether reasoning is on
+// frozen: no caller can change what the next one gets), under everything it reads: the whole
+// capability row's JSON text, both tool lists' catalog digests, the tool choice and whether reasoning is on
 // (docs/performance.md, "Work done once per process").
 const CAPACITY = 8;
 const results = new SmallLru<string, ToolProjection>(CAPACITY);
@@ -46,7 +45,7 @@ function projectionKey(context: ProjectionContext): string | null {
   const choice = stableText(context.toolChoice);
   if (row === undefined || choice === undefined) return null;
   return [
-    sha256Hex(row),
+    row,
     toolCatalogSha256(context.tools),
     toolCatalogSha256(context.deferredTools ?? []),
     choice,
