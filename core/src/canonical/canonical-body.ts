@@ -2,7 +2,13 @@ import { canonicalJson, canonicalView, ORDER_NOT_NATIVE, type JsonValue } from '
 import { sha256Hex } from './sha256.js';
 import { Sha256Pieces } from './sha256-pieces.js';
 import { jsonText } from './json-text.js';
-import { itemsCheckpoints, keptMembers, type ItemsCheckpoint, type KeptMember } from './digest-checkpoints.js';
+import {
+  CHECKPOINTS_PER_OPENING,
+  itemsCheckpoints,
+  keptMembers,
+  type ItemsCheckpoint,
+  type KeptMember,
+} from './digest-checkpoints.js';
 import { sameJson } from './same-json.js';
 import { sealJson } from './sealed-json.js';
 
@@ -149,8 +155,8 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     const wireOpening = opening(keys, (member) => member.wire);
     const checkpointKey = `${canonicalOpening}\u0000${wireOpening}`;
     const keep = checkpointKey.length <= MAX_OPENING_CHARS;
-    const earlier = keep ? itemsCheckpoints.get(checkpointKey) : undefined;
-    const reused = earlier !== undefined && startsWith(items, earlier.items) ? earlier : undefined;
+    const earlier = (keep ? itemsCheckpoints.get(checkpointKey) : undefined) ?? [];
+    const reused = earlier.find((checkpoint) => startsWith(items, checkpoint.items));
     const from = reused?.items.length ?? 0;
     const sizes = reused === undefined ? [] : [...reused.sizes];
     // Canonical: resume or open, write the new items' sorted views, then the members after the items.
@@ -200,13 +206,12 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     const wireDigest = wire.digest();
     if (canonicalCheckpoint !== null && wireCheckpoint !== null) {
       const kept = sealItems(items, from, reused);
-      if (kept !== null)
-        itemsCheckpoints.set(checkpointKey, {
-          items: kept,
-          sizes,
-          canonical: canonicalCheckpoint,
-          wire: wireCheckpoint,
-        });
+      if (kept !== null) {
+        // This one covers everything the one it resumed from did: it takes its place.
+        const others = earlier.filter((checkpoint) => checkpoint !== reused);
+        const latest: ItemsCheckpoint = { items: kept, sizes, canonical: canonicalCheckpoint, wire: wireCheckpoint };
+        itemsCheckpoints.set(checkpointKey, [latest, ...others].slice(0, CHECKPOINTS_PER_OPENING));
+      }
     }
     return resumedBody(body, itemsKey, members, memberSizes, sizes, canonicalDigest, wireDigest);
   } catch {

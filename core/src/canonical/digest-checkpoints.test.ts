@@ -81,5 +81,20 @@ describe('digests resumed from an earlier request', () => {
       expectCold({ model: 'm', messages: [...messages] });
     }
     expect(itemsCheckpoints.size).toBe(1);
+    expect([...(itemsCheckpoints.get(`{"messages":[\u0000{"model":"m","messages":[`) ?? [])].length).toBe(1);
+  });
+
+  it('keep a checkpoint for each of a few conversations on one route, and each resumes its own', () => {
+    clearDigestCheckpoints();
+    const first: JsonValue[] = [{ role: 'user', content: 'one' }];
+    const second: JsonValue[] = [{ role: 'user', content: 'two' }];
+    for (let turn = 0; turn < 4; turn += 1) {
+      first.push({ role: 'tool', content: `a${turn}` });
+      second.push({ role: 'tool', content: `b${turn}` });
+      expectCold({ model: 'm', messages: [...first] });
+      expectCold({ model: 'm', messages: [...second] });
+    }
+    const kept = itemsCheckpoints.get('{"messages":[\u0000{"model":"m","messages":[') ?? [];
+    expect(kept.map((checkpoint) => checkpoint.items.length)).toEqual([5, 5]);
   });
 });

@@ -26,8 +26,14 @@ export interface KeptMember {
   readonly wireBytes: Buffer;
 }
 
-/** Checkpoints by the text both digests open with, up to the items: a few conversations at a time. */
-export const itemsCheckpoints = new SmallLru<string, ItemsCheckpoint>(4);
+/**
+ * Checkpoints by the text both digests open with, up to the items, most recent first: a few
+ * conversations at a time on a few routes.
+ */
+export const itemsCheckpoints = new SmallLru<string, readonly ItemsCheckpoint[]>(4);
+
+/** How many conversations one opening keeps checkpoints for. */
+export const CHECKPOINTS_PER_OPENING = 4;
 
 /** Large members by their key. */
 export const keptMembers = new SmallLru<string, KeptMember>(8);
