@@ -1,6 +1,10 @@
 // One size of the in-process figures: cw's previewRequest against the floor (JSON.stringify and a
 // node:crypto SHA-256 of the same body) and against the Vercel AI SDK's generateText with a stub fetch,
-// on the same conversation and tools. Runs alternate (floor, cw, AI SDK, ...) with a GC before each.
+// on the same conversation and tools. Runs alternate (floor, cw, cw cold, AI SDK, ...) with a GC before
+// each. `cw` previews the same conversation every run, as an agent loop's next step or a session's next
+// turn does: what cw keeps per process (docs/performance.md) is reused. `cw cold` previews a conversation
+// whose first message the process has not seen, so none of its history can be: the serialization work
+// of a first preview, with the JIT warm.
 // Usage: node --expose-gc bench/in-process.mjs <turns> <runs>; prints one JSON object.
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -105,19 +109,32 @@ async function timed(work) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-// One untimed round first (two at the small sizes), so every side is measured warm.
+// The same snapshot with a first message no earlier preview had: frozen, as a stored session's are.
+function unseen(run) {
+  const [opening, ...rest] = snapshot.session.messages;
+  const changed = Object.freeze({ ...opening, content: `${opening.content} (run ${run})` });
+  return { ...snapshot, session: { ...snapshot.session, messages: Object.freeze([changed, ...rest]) } };
+}
+
+// One untimed round first (two at the small sizes), so every side is measured warm; only the rounds
+// after them count.
 const warmups = turns >= 10_000 ? 1 : 2;
-const times = { floor: [], cw: [], sdk: [] };
+const times = { floor: [], cw: [], cwCold: [], sdk: [] };
 for (let run = -warmups; run < runs; run += 1) {
-  times.floor.push(
-    await timed(() =>
-      createHash('sha256')
-        .update(Buffer.from(JSON.stringify(body)))
-        .digest('hex'),
-    ),
+  const floor = await timed(() =>
+    createHash('sha256')
+      .update(Buffer.from(JSON.stringify(body)))
+      .digest('hex'),
   );
-  times.cw.push(await timed(() => previewRequest(snapshot, prompt, 'streaming')));
-  times.sdk.push(await timed(sdkCall));
+  const cw = await timed(() => previewRequest(snapshot, prompt, 'streaming'));
+  const coldSnapshot = unseen(run);
+  const cwCold = await timed(() => previewRequest(coldSnapshot, prompt, 'streaming'));
+  const sdk = await timed(sdkCall);
+  if (run < 0) continue;
+  times.floor.push(floor);
+  times.cw.push(cw);
+  times.cwCold.push(cwCold);
+  times.sdk.push(sdk);
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(
@@ -129,6 +146,7 @@ console.log(
     sdk_body_bytes: sdkBodyBytes,
     floor_ms: median(times.floor),
     cw_ms: median(times.cw),
+    cw_cold_ms: median(times.cwCold),
     sdk_ms: median(times.sdk),
   }),
 );

@@ -80,13 +80,27 @@ figure('cw --version / node -e 0', version.aMs / version.bMs, 1.6, version);
 const sizes = [
   { turns: 20_000, runs: Math.min(3, IN_PROCESS_RUNS) },
   { turns: 1_000, runs: IN_PROCESS_RUNS },
-  { turns: 0, runs: IN_PROCESS_RUNS * 3 },
+  // A run at 0.03 MB takes a few milliseconds: more of them keep its median steady on a busy machine.
+  { turns: 0, runs: IN_PROCESS_RUNS * 9 },
 ];
 const measured = sizes.map(({ turns, runs }) => inProcess(turns, runs));
 const [large, middle, small] = measured;
 const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 figure(`previewRequest / (stringify + sha256), ${mb(large.body_bytes)}`, large.cw_ms / large.floor_ms, 2.0, large);
 figure(`previewRequest / (stringify + sha256), ${mb(middle.body_bytes)}`, middle.cw_ms / middle.floor_ms, 3.0, middle);
+// The same with a history the process has not seen, so nothing of it is reused (docs/performance.md).
+figure(
+  `cold previewRequest / (stringify + sha256), ${mb(large.body_bytes)}`,
+  large.cw_cold_ms / large.floor_ms,
+  2.0,
+  large,
+);
+figure(
+  `cold previewRequest / (stringify + sha256), ${mb(middle.body_bytes)}`,
+  middle.cw_cold_ms / middle.floor_ms,
+  3.0,
+  middle,
+);
 
 const sessionHome = join(scratch, 'session-home');
 // cw keeps sessions per workspace (docs/cli.md, "Sessions"); cw runs from the repository here, so the
@@ -132,6 +146,8 @@ figure(
 figure(`peak RSS of that run / the one-liner's`, session.aRssMb / session.bRssMb, 1.3, session);
 for (const size of [small, middle, large])
   figure(`previewRequest / AI SDK generateText, ${mb(size.body_bytes)}`, size.cw_ms / size.sdk_ms, 0.2, size);
+for (const size of [small, middle, large])
+  figure(`cold previewRequest / AI SDK generateText, ${mb(size.body_bytes)}`, size.cw_cold_ms / size.sdk_ms, 0.2, size);
 
 const reader = spawnSync(process.execPath, [join(root, 'bench', 'sse-reader-bench.mjs')], { encoding: 'utf8' });
 const readerRatio = Number(/ratio one\/many:\s+([0-9.]+)/.exec(reader.stdout)?.[1]);

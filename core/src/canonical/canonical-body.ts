@@ -1,6 +1,16 @@
 import { canonicalJson, canonicalView, ORDER_NOT_NATIVE, type JsonValue } from './canonical-json.js';
 import { sha256Hex } from './sha256.js';
 import { Sha256Pieces } from './sha256-pieces.js';
+import { jsonText } from './json-text.js';
+import {
+  CHECKPOINTS_PER_OPENING,
+  itemsCheckpoints,
+  keptMembers,
+  type ItemsCheckpoint,
+  type KeptMember,
+} from './digest-checkpoints.js';
+import { sameJson } from './same-json.js';
+import { sealJson } from './sealed-json.js';
 
 /**
  * A body's canonical and wire digests and the canonical UTF-8 sizes of its parts, from one walk of the
@@ -26,8 +36,8 @@ export interface CanonicalBody {
   /** Canonical UTF-8 bytes of the body's value at `key`; undefined when the body has no such key. */
   valueBytes(key: string): number | undefined;
   /**
-   * The same, found as what the other members leave of `bytes`: only they are written again. For the
-   * member that holds most of the body (the turn items).
+   * The same, for the member that holds most of the body (the turn items): read off the digest pass
+   * like every member's size, so the items are never written a second time.
    */
   valueBytesByDifference(key: string): number | undefined;
   /** Canonical UTF-8 bytes of the elements at `indexes` of the array at `key`, summed; an absent one counts as null. */
@@ -41,14 +51,26 @@ const NULL_BYTES = 4;
 /**
  * Digests a body canonically and as sent, once each, and keeps its key-sorted view to size its parts
  * from. `itemsKey` names the member that holds the turn items (the dialect's layout says which):
- * its elements are written one at a time, and their sizes kept.
+ * its elements are written one at a time, and their sizes kept. Items an earlier body of this process
+ * had first, in the same opening, are not written again: both digests resume where that one's ended
+ * (canonical/digest-checkpoints.ts).
  */
 export function canonicalBody(body: Body, itemsKey: string | null = null): CanonicalBody {
+  const items = itemsKey === null ? undefined : body[itemsKey];
+  if (itemsKey !== null && Array.isArray(items)) {
+    const resumed = itemwiseCanonicalBody(body, itemsKey, items);
+    if (resumed !== null) return resumed;
+  }
+  return wholeCanonicalBody(body, itemsKey);
+}
+
+/** The same from one canonical view of the whole body: for bodies without items, and every error. */
+function wholeCanonicalBody(body: Body, itemsKey: string | null): CanonicalBody {
   const view = canonicalView(body);
   if (view === ORDER_NOT_NATIVE) return slowCanonicalBody(body);
   const sorted = view as Body;
-  const canonical = digestMembers(sorted, itemsKey);
-  const wire = digestMembers(body, itemsKey);
+  const canonical = digestMembers(sorted, itemsKey, true);
+  const wire = digestMembers(body, itemsKey, false);
   const viewBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
   let text: string | undefined;
   let wireText: string | undefined;
@@ -65,16 +87,11 @@ export function canonicalBody(body: Body, itemsKey: string | null = null): Canon
     },
     wireSha256: wire.sha256,
     wireBytes: wire.bytes,
-    valueText: (key) => (Object.hasOwn(sorted, key) ? JSON.stringify(sorted[key]) : undefined),
-    valueBytes: (key) => (Object.hasOwn(sorted, key) ? viewBytes(sorted[key]) : undefined),
-    valueBytesByDifference: (key) => {
-      if (!Object.hasOwn(sorted, key)) return undefined;
-      const members = Object.keys(sorted);
-      // Each member is its escaped key, a colon and its value; the commas and two braces are framing.
-      let rest = 2 + members.length - 1 + viewBytes(key) + 1;
-      for (const member of members) if (member !== key) rest += viewBytes(member) + 1 + viewBytes(sorted[member]);
-      return canonical.bytes - rest;
-    },
+    // Every member was written once for the digest; its text (the turn items' excepted) and size were kept.
+    valueText: (key) =>
+      Object.hasOwn(sorted, key) ? (canonical.texts.get(key) ?? JSON.stringify(sorted[key])) : undefined,
+    valueBytes: (key) => (Object.hasOwn(sorted, key) ? canonical.sizes.get(key) : undefined),
+    valueBytesByDifference: (key) => (Object.hasOwn(sorted, key) ? canonical.sizes.get(key) : undefined),
     itemBytes: (key, indexes) => {
       if (indexes.length === 0) return 0;
       const list = sorted[key];
@@ -89,17 +106,250 @@ export function canonicalBody(body: Body, itemsKey: string | null = null): Canon
   };
 }
 
+// A top-level key native stringify would not write in canonical order; such a body takes the whole path.
+const INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
+// Members whose text is at least this long are kept between requests (the tool declarations).
+const KEPT_MEMBER_CHARS = 1024;
+// Openings longer than this are not worth a checkpoint's key.
+const MAX_OPENING_CHARS = 1 << 16;
+
+/** One member other than the items: its canonical view (when worked out) and both texts. */
+interface MemberTexts {
+  view: unknown;
+  readonly canonical: string;
+  readonly canonicalBytes: Buffer | null;
+  readonly wire: string | Buffer;
+}
+
+/**
+ * The digests written member by member, each member's canonical view worked out alone, and the items
+ * resumed from a checkpoint when they start with the items it covers. Returns null for any body this
+ * cannot write exactly (an index key, a value that is not JSON): the whole-body path handles those, and
+ * names the problem.
+ */
+function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly JsonValue[]): CanonicalBody | null {
+  const prototype = Object.getPrototypeOf(body);
+  if (prototype !== Object.prototype && prototype !== null) return null;
+  const keys = Object.keys(body);
+  for (const key of keys) if (!key.isWellFormed() || INDEX_KEY.test(key) || key === '__proto__') return null;
+  const sortedKeys = [...keys].sort();
+  const members = new Map<string, MemberTexts>();
+  try {
+    for (const key of keys) {
+      if (key === itemsKey) continue;
+      const member = memberTexts(key, body[key] as JsonValue);
+      if (member === null) return null;
+      members.set(key, member);
+    }
+    const opening = (order: readonly string[], text: (member: MemberTexts) => string | Buffer): string => {
+      let written = '{';
+      for (const key of order) {
+        if (key === itemsKey) break;
+        const member = members.get(key) as MemberTexts;
+        const value = text(member);
+        written += `${JSON.stringify(key)}:${typeof value === 'string' ? value : value.toString('utf8')},`;
+      }
+      return `${written}${JSON.stringify(itemsKey)}:[`;
+    };
+    const canonicalOpening = opening(sortedKeys, (member) => member.canonical);
+    const wireOpening = opening(keys, (member) => member.wire);
+    const checkpointKey = `${canonicalOpening}\u0000${wireOpening}`;
+    const keep = checkpointKey.length <= MAX_OPENING_CHARS;
+    const earlier = (keep ? itemsCheckpoints.get(checkpointKey) : undefined) ?? [];
+    const reused = earlier.find((checkpoint) => startsWith(items, checkpoint.items));
+    const from = reused?.items.length ?? 0;
+    const sizes = reused === undefined ? [] : [...reused.sizes];
+    // Canonical: resume or open, write the new items' sorted views, then the members after the items.
+    const canonical = reused === undefined ? new Sha256Pieces() : new Sha256Pieces(reused.canonical);
+    if (reused === undefined) canonical.write(canonicalOpening);
+    for (let index = from; index < items.length; index += 1) {
+      const view = canonicalView(items[index]);
+      if (view === ORDER_NOT_NATIVE) return null;
+      if (index > 0) canonical.write(',');
+      sizes.push(canonical.write(JSON.stringify(view)));
+    }
+    const canonicalCheckpoint = keep ? canonical.checkpoint() : null;
+    const memberSizes = new Map<string, number>();
+    // The members before the items went out in the opening (or the checkpoint): sized from their text.
+    for (const key of sortedKeys) {
+      if (key === itemsKey) break;
+      memberSizes.set(key, Buffer.byteLength((members.get(key) as MemberTexts).canonical, 'utf8'));
+    }
+    memberSizes.set(itemsKey, 2 + Math.max(0, items.length - 1) + sizes.reduce((total, size) => total + size, 0));
+    canonical.write(']');
+    closeMembers(sortedKeys, itemsKey, members, (key, member) => {
+      canonical.write(`,${JSON.stringify(key)}:`);
+      memberSizes.set(
+        key,
+        member.canonicalBytes === null
+          ? canonical.write(member.canonical)
+          : canonical.writeBytes(member.canonicalBytes),
+      );
+    });
+    canonical.write('}');
+    const canonicalDigest = canonical.digest();
+    // Wire: the same items, in the builder's order of members.
+    const wire = reused === undefined ? new Sha256Pieces() : new Sha256Pieces(reused.wire);
+    if (reused === undefined) wire.write(wireOpening);
+    for (let index = from; index < items.length; index += 1) {
+      if (index > 0) wire.write(',');
+      wire.write(JSON.stringify(items[index]));
+    }
+    const wireCheckpoint = keep ? wire.checkpoint() : null;
+    wire.write(']');
+    closeMembers(keys, itemsKey, members, (key, member) => {
+      wire.write(`,${JSON.stringify(key)}:`);
+      if (typeof member.wire === 'string') wire.write(member.wire);
+      else wire.writeBytes(member.wire);
+    });
+    wire.write('}');
+    const wireDigest = wire.digest();
+    if (canonicalCheckpoint !== null && wireCheckpoint !== null) {
+      const kept = sealItems(items, from, reused);
+      if (kept !== null) {
+        // This one covers everything the one it resumed from did: it takes its place.
+        const others = earlier.filter((checkpoint) => checkpoint !== reused);
+        const latest: ItemsCheckpoint = { items: kept, sizes, canonical: canonicalCheckpoint, wire: wireCheckpoint };
+        itemsCheckpoints.set(checkpointKey, [latest, ...others].slice(0, CHECKPOINTS_PER_OPENING));
+      }
+    }
+    return resumedBody(body, itemsKey, members, memberSizes, sizes, canonicalDigest, wireDigest);
+  } catch {
+    // Not JSON somewhere: the whole-body path throws the error that names where.
+    return null;
+  }
+}
+
+/** Whether the items begin with the kept ones, member for member. */
+function startsWith(items: readonly JsonValue[], kept: readonly unknown[]): boolean {
+  if (items.length < kept.length) return false;
+  for (let index = 0; index < kept.length; index += 1) if (!sameJson(items[index], kept[index])) return false;
+  return true;
+}
+
+/** The kept items and sealed copies of the new ones; null when one cannot be sealed. */
+function sealItems(items: readonly JsonValue[], from: number, reused: ItemsCheckpoint | undefined): unknown[] | null {
+  const kept: unknown[] = reused === undefined ? [] : [...reused.items];
+  for (let index = from; index < items.length; index += 1) {
+    const sealed = sealJson(items[index]);
+    if (sealed === undefined) return null;
+    kept.push(sealed);
+  }
+  return kept;
+}
+
+/** Calls `write` for each member after the items, in `order`. */
+function closeMembers(
+  order: readonly string[],
+  itemsKey: string,
+  members: ReadonlyMap<string, MemberTexts>,
+  write: (key: string, member: MemberTexts) => void,
+): void {
+  const at = order.indexOf(itemsKey);
+  for (let index = at + 1; index < order.length; index += 1) {
+    const key = order[index] as string;
+    write(key, members.get(key) as MemberTexts);
+  }
+}
+
+/** A member's texts: kept ones when it is the same value a kept member was written from. */
+function memberTexts(key: string, value: JsonValue): MemberTexts | null {
+  const kept = keptMembers.get(key);
+  if (kept !== undefined && sameJson(value, kept.kept)) {
+    return {
+      view: undefined,
+      canonical: kept.canonicalText,
+      canonicalBytes: kept.canonicalBytes,
+      wire: kept.wireBytes,
+    };
+  }
+  const view = canonicalView(value);
+  if (view === ORDER_NOT_NATIVE) return null;
+  const canonical = jsonText(view);
+  const wire = jsonText(value);
+  if (wire.length >= KEPT_MEMBER_CHARS) {
+    const sealed = sealJson(value);
+    if (sealed !== undefined) {
+      const member: KeptMember = {
+        kept: sealed,
+        canonicalText: canonical,
+        canonicalBytes: Buffer.from(canonical, 'utf8'),
+        wireBytes: Buffer.from(wire, 'utf8'),
+      };
+      keptMembers.set(key, member);
+      return { view, canonical, canonicalBytes: member.canonicalBytes, wire: member.wireBytes };
+    }
+  }
+  return { view, canonical, canonicalBytes: null, wire };
+}
+
+function resumedBody(
+  body: Body,
+  itemsKey: string,
+  members: ReadonlyMap<string, MemberTexts>,
+  memberSizes: ReadonlyMap<string, number>,
+  itemSizes: readonly number[],
+  canonical: { readonly sha256: string; readonly bytes: number },
+  wire: { readonly sha256: string; readonly bytes: number },
+): CanonicalBody {
+  let text: string | undefined;
+  let wireText: string | undefined;
+  const viewOf = (key: string): unknown => {
+    const member = members.get(key);
+    if (member === undefined) return canonicalView(body[key]);
+    member.view ??= canonicalView(body[key]);
+    return member.view;
+  };
+  return {
+    // Written when first read, from the body as it is then, as the whole-body path does.
+    get text() {
+      text ??= canonicalJson(body);
+      return text;
+    },
+    bytes: canonical.bytes,
+    sha256: canonical.sha256,
+    get wireText() {
+      wireText ??= JSON.stringify(body);
+      return wireText;
+    },
+    wireSha256: wire.sha256,
+    wireBytes: wire.bytes,
+    valueText: (key) =>
+      Object.hasOwn(body, key) ? (members.get(key)?.canonical ?? canonicalJson(body[key])) : undefined,
+    valueBytes: (key) => (Object.hasOwn(body, key) ? memberSizes.get(key) : undefined),
+    valueBytesByDifference: (key) => (Object.hasOwn(body, key) ? memberSizes.get(key) : undefined),
+    itemBytes: (key, indexes) => {
+      if (indexes.length === 0) return 0;
+      if (key === itemsKey) return indexes.reduce((total, index) => total + (itemSizes[index] ?? NULL_BYTES), 0);
+      const list = Object.hasOwn(body, key) ? viewOf(key) : undefined;
+      const selected = indexes.map((index) => (Array.isArray(list) ? (list[index] ?? null) : null));
+      return Buffer.byteLength(JSON.stringify(selected), 'utf8') - 2 - (selected.length - 1);
+    },
+  };
+}
+
+/** What one digest pass leaves: the digest and size, each member's size, and each element's of the items. */
+interface DigestedMembers {
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly itemSizes: number[] | null;
+  /** UTF-8 bytes of each member's value. */
+  readonly sizes: Map<string, number>;
+  /** The text of each member's value but the items', when asked to keep them. */
+  readonly texts: Map<string, string>;
+}
+
 /**
  * The SHA-256 and UTF-8 bytes of `JSON.stringify(object)`, written member by member in the object's
- * own key order, the items array element by element, with the size of each element. Exact for JSON
- * data, which canonicalView has checked the body is: no member is skipped and none has a toJSON.
+ * own key order, the items array element by element, with the size of each element and each member.
+ * Exact for JSON data, which canonicalView has checked the body is: no member is skipped and none has
+ * a toJSON. The members but the items are written by jsonText, which reads sealed parts' text from memory.
  */
-function digestMembers(
-  object: Body,
-  itemsKey: string | null,
-): { sha256: string; bytes: number; itemSizes: number[] | null } {
+function digestMembers(object: Body, itemsKey: string | null, keepTexts: boolean): DigestedMembers {
   const pieces = new Sha256Pieces();
   let itemSizes: number[] | null = null;
+  const sizes = new Map<string, number>();
+  const texts = new Map<string, string>();
   pieces.write('{');
   let first = true;
   for (const key of Object.keys(object)) {
@@ -108,18 +358,22 @@ function digestMembers(
     const value = object[key];
     if (key === itemsKey && Array.isArray(value)) {
       itemSizes = new Array<number>(value.length);
-      pieces.write('[');
+      let size = pieces.write('[');
       for (let index = 0; index < value.length; index += 1) {
-        if (index > 0) pieces.write(',');
-        itemSizes[index] = pieces.write(JSON.stringify(value[index]));
+        if (index > 0) size += pieces.write(',');
+        const itemSize = pieces.write(JSON.stringify(value[index]));
+        itemSizes[index] = itemSize;
+        size += itemSize;
       }
-      pieces.write(']');
+      sizes.set(key, size + pieces.write(']'));
     } else {
-      pieces.write(JSON.stringify(value));
+      const text = jsonText(value);
+      sizes.set(key, pieces.write(text));
+      if (keepTexts) texts.set(key, text);
     }
   }
   pieces.write('}');
-  return { ...pieces.digest(), itemSizes };
+  return { ...pieces.digest(), itemSizes, sizes, texts };
 }
 
 /** The same sizes by serializing each part: for the rare body native stringify cannot order. */

@@ -1,3 +1,5 @@
+import { isSealed, sealDerived } from './sealed-json.js';
+
 /** A JSON value as it comes from JSON.parse: the only input canonicalization accepts. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -67,6 +69,7 @@ function sortedView(value: unknown, depth: number, path: object[]): unknown {
       return value;
     case 'object': {
       if (value === null) return null;
+      if (isSealed(value)) return sealedView(value, depth, path);
       if (depth >= CYCLE_CHECK_DEPTH && onPath(path, depth, value)) throw NOT_REPRESENTABLE;
       path[depth] = value;
       if (Array.isArray(value)) return sortedArray(value, depth, path);
@@ -77,6 +80,25 @@ function sortedView(value: unknown, depth: number, path: object[]): unknown {
     default:
       throw NOT_REPRESENTABLE;
   }
+}
+
+// The sorted views of sealed values, which cannot change: a cached tool schema is sorted once per
+// process, not on every request that carries it (docs/performance.md).
+const sealedViews = new WeakMap<object, unknown>();
+
+function sealedView(value: object, depth: number, path: object[]): unknown {
+  let view = sealedViews.get(value);
+  if (view === undefined) {
+    path[depth] = value;
+    // A view made of sealed parts is sealed too, so its text is kept (canonical/json-text.ts).
+    view = sealDerived(
+      Array.isArray(value)
+        ? sortedArray(value, depth, path)
+        : sortedObject(value as Record<string, unknown>, depth, path),
+    );
+    sealedViews.set(value, view);
+  }
+  return view;
 }
 
 /** Whether `value` is one of the `depth` objects above it (entries past `depth` are stale siblings). */

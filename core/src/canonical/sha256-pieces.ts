@@ -10,15 +10,38 @@ let shared: Buffer | null = null;
 
 /** A SHA-256 of text fed a piece at a time, with the UTF-8 size of every piece and of the whole. */
 export class Sha256Pieces {
-  readonly #hash: Hash = createHash('sha256');
+  #hash: Hash = createHash('sha256');
   readonly #buffer: Buffer;
   #used = 0;
   #bytes = 0;
 
-  constructor() {
+  /** Starts empty, or where a `checkpoint` of an earlier digest left off, `bytes` already written. */
+  constructor(resume?: { readonly hash: Hash; readonly bytes: number }) {
     // One buffer for every digest in turn: digests never interleave (each is written out in one call).
     shared ??= Buffer.allocUnsafe(BUFFER_BYTES);
     this.#buffer = shared;
+    if (resume !== undefined) {
+      this.#hash = resume.hash.copy();
+      this.#bytes = resume.bytes;
+    }
+  }
+
+  /** Adds bytes already encoded (a piece kept from an earlier digest); returns their count. */
+  writeBytes(bytes: Uint8Array): number {
+    if (bytes.length > BUFFER_BYTES - this.#used) this.#flush();
+    if (bytes.length > BUFFER_BYTES) this.#hash.update(bytes);
+    else {
+      this.#buffer.set(bytes, this.#used);
+      this.#used += bytes.length;
+    }
+    this.#bytes += bytes.length;
+    return bytes.length;
+  }
+
+  /** The digest so far, to resume from later (the SHA-256 midstate), and the bytes written so far. */
+  checkpoint(): { readonly hash: Hash; readonly bytes: number } {
+    this.#flush();
+    return { hash: this.#hash.copy(), bytes: this.#bytes };
   }
 
   /** Adds a piece; returns its UTF-8 bytes. */

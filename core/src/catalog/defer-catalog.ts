@@ -1,3 +1,4 @@
+import { sealJson } from '../canonical/sealed-json.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import type { ToolArguments, ToolImplementation } from '../tools/tool-contract.js';
 import type { JsonSchema, ToolDefinition } from '../tools/tool-definition.js';
@@ -32,13 +33,18 @@ const SEARCH_TOOLS_DESCRIPTION =
   'The tools it returns can be called from the next request on.';
 
 /** The catalog entry of the meta-tool; it is not a catalog tool and joins the surface only when tools are deferred. */
-export const SEARCH_TOOLS_DEFINITION: ToolDefinition = {
+export const SEARCH_TOOLS_DEFINITION: ToolDefinition = sealedDefinition({
   name: SEARCH_TOOLS_NAME,
   description: SEARCH_TOOLS_DESCRIPTION,
   input_schema: SEARCH_TOOLS_SCHEMA,
   origin: { kind: 'plugin', plugin: '@cw/core' },
   deferred: false,
-};
+});
+
+/** Sealed, as the registry's tools are, so its projection and catalog line are kept per process. */
+function sealedDefinition(definition: ToolDefinition): ToolDefinition {
+  return sealJson(definition) ?? definition;
+}
 
 /** The tool surface after deferral: what goes up front, and what only `search_tools` can reach. */
 export interface DeferredCatalog {

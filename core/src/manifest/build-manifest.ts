@@ -1,7 +1,7 @@
 import { DEFAULT_SANDBOX_CONFIG, networkPolicyOf } from '../sandbox/sandbox-config.js';
 import { turnHooksOf } from '../turn/core-turn-types.js';
 import { canonicalJson } from '../canonical/canonical-json.js';
-import { sha256Hex } from '../canonical/sha256.js';
+import { rememberedSha256 } from '../canonical/remembered-sha256.js';
 import type { Entrypoint, ToolChoiceFacts } from '../body/wire-body.js';
 import { narrowCatalog, surfaceBudget } from '../catalog/narrow-catalog.js';
 import { SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME } from '../catalog/defer-catalog.js';
@@ -24,6 +24,7 @@ import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { TurnPrompt } from '../prompt/user-message.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { MAX_LISTED_TOOLS } from '../tools/max-listed-tools.js';
+import { toolCatalogSha256 } from '../tools/tool-catalog-sha256.js';
 import { classValues } from '../body/byte-classes.js';
 import {
   MANIFEST_SCHEMA_VERSION,
@@ -152,7 +153,7 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     base_prompt: {
       origin: BASE_PROMPT_ORIGIN,
       bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
-      sha256: sha256Hex(BUNDLED_BASE_PROMPT),
+      sha256: rememberedSha256(BUNDLED_BASE_PROMPT),
     },
   };
   return turnHooksOf(snapshot.registry).describeSession.call(facts, snapshot);
@@ -188,23 +189,6 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
   };
 }
 
-/** Logical catalog identity: name, description and canonical schema of each active tool, in order. */
-export function activeToolCatalogSha256(
-  tools: readonly ToolDefinition[],
-  /** Each tool's line, kept across the catalogs one manifest hashes, so a schema is serialized once. */
-  lines = new Map<ToolDefinition, string>(),
-): string {
-  const lineOf = (tool: ToolDefinition): string => {
-    let line = lines.get(tool);
-    if (line === undefined) {
-      line = `${tool.name}\u0001${tool.description}\u0001${canonicalJson(tool.input_schema)}\n`;
-      lines.set(tool, line);
-    }
-    return line;
-  };
-  return sha256Hex(tools.map(lineOf).join(''));
-}
-
 function toolSection(snapshot: CwSnapshot, surface: PreparedToolSurface): RequestManifest['tools'] {
   if (snapshot.mcp.kind === 'not-snapshottable')
     return unavailable('mcp-state-not-snapshottable', safeErrorText(snapshot.mcp.detail));
@@ -235,10 +219,10 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
     ...(wireNames.has(SEARCH_TOOLS_NAME) && activeTools.includes(SEARCH_TOOLS_DEFINITION)
       ? { search_tools_sent: true as const }
       : {}),
-    active_tool_catalog_sha256: activeToolCatalogSha256(activeTools, lines),
+    active_tool_catalog_sha256: toolCatalogSha256(activeTools, lines),
     tool_surface_budget: surfaceBudget(gates),
     standard_and_full_surfaces_collapsed:
-      activeToolCatalogSha256(standard.active, lines) === activeToolCatalogSha256(full.active, lines),
+      toolCatalogSha256(standard.active, lines) === toolCatalogSha256(full.active, lines),
     projection: {
       exact_count: outcomes.filter((entry) => entry.outcome === 'exact').length,
       relaxed_count: outcomes.filter((entry) => entry.outcome === 'relaxed').length,
@@ -265,11 +249,11 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
   const systemSha =
     layout.systemValues.length === 0
       ? ''
-      : sha256Hex(layout.systemValues.map((value) => canonicalJson(value)).join(''));
+      : rememberedSha256(layout.systemValues.map((value) => canonicalJson(value)).join(''));
   const tools = layout.toolsKey === null ? undefined : body[layout.toolsKey];
   // The tool declarations' canonical text comes from the body's one sorted view, not a second sort.
   const toolsText = layout.toolsKey === null ? undefined : prepared.canonical.valueText(layout.toolsKey);
-  const toolsSha = tools === undefined ? null : sha256Hex(toolsText ?? canonicalJson(tools));
+  const toolsSha = tools === undefined ? null : rememberedSha256(toolsText ?? canonicalJson(tools));
   // The row names the cap's field; the finished body says whether it was sent (a route may omit it).
   const declaredCap = prepared.route.row.output_cap.field;
   const sentCap = declaredCap === null ? undefined : valueAt(body, declaredCap);
@@ -293,7 +277,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
         layer_kind: layer.kind,
         folder_depth: layer.depth,
         layer_bytes: Buffer.byteLength(layer.text, 'utf8'),
-        layer_sha256: sha256Hex(layer.text),
+        layer_sha256: rememberedSha256(layer.text),
         truncated: layer.truncated,
       })),
       effective_system_canonical_json_bytes: classes.system,
@@ -325,7 +309,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     body_wire_sha256: prepared.canonical.wireSha256,
     body_wire_bytes: prepared.canonical.wireBytes,
     tool_schema_wire_sha256: toolsSha,
-    local_system_tools_component_sha256: sha256Hex(`system=${systemSha}\ntools=${toolsSha ?? ''}\n`),
+    local_system_tools_component_sha256: rememberedSha256(`system=${systemSha}\ntools=${toolsSha ?? ''}\n`),
     prompt_cache: {
       breakpoint_count: layout.cacheBreakpoints?.length ?? 0,
       breakpoint_regions: [...(layout.cacheBreakpoints ?? [])],

@@ -7,6 +7,7 @@ import {
   type RefineOptions,
   type RouteMatch,
 } from '../dialect/dialect-contract.js';
+import { sealJson } from '../canonical/sealed-json.js';
 import { CoreHooks } from '../hooks.js';
 import { turnHooksOf } from '../turn/core-turn-types.js';
 import { TurnHooks } from '../turn/turn-hooks.js';
@@ -70,16 +71,27 @@ export class PluginRegistry {
   readonly #dialects = new Map<string, DialectDefinition & { readonly plugin: string }>();
   readonly #withdrawn = new Set<string>();
   readonly #tools = new Map<string, ToolImplementation & { readonly plugin: string }>();
+  readonly #definitions = new WeakMap<ToolImplementation, ToolDefinition>();
 
   /** The tool catalog the plugins registered, in registration order. */
   get toolCatalog(): readonly ToolDefinition[] {
-    return [...this.#tools.values()].map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.inputSchema,
-      origin: { kind: 'plugin', plugin: tool.plugin },
-      deferred: false,
-    }));
+    return [...this.#tools.values()].map((tool) => {
+      let definition = this.#definitions.get(tool);
+      if (definition === undefined) {
+        const plain: ToolDefinition = {
+          name: tool.name,
+          description: tool.description,
+          input_schema: tool.inputSchema,
+          origin: { kind: 'plugin', plugin: tool.plugin },
+          deferred: false,
+        };
+        // A sealed copy, taken once: what projection and the catalog hash derive from it is then kept
+        // per process (docs/performance.md). A schema that is not plain JSON is listed as registered.
+        definition = sealJson(plain) ?? plain;
+        this.#definitions.set(tool, definition);
+      }
+      return definition;
+    });
   }
 
   /** The registered tool of that name, with the plugin that registered it. */

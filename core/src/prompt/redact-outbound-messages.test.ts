@@ -25,4 +25,21 @@ describe('redactOutboundMessages', () => {
     expect(out).toBe(messages);
     expect(counts).toEqual({ enabled: false, userText: 0, toolResults: 0 });
   });
+
+  it('gives a frozen message the same outbound copy and counts every time, and a changed unfrozen one a new copy', () => {
+    const frozen = messages.map((message) => Object.freeze({ ...message }));
+    const first = redactOutboundMessages(frozen, true);
+    const second = redactOutboundMessages(frozen, true);
+    expect(second.counts).toEqual(first.counts);
+    expect(second.counts).toEqual({ enabled: true, userText: 1, toolResults: 2 });
+    expect(second.messages[2]).toBe(first.messages[2]);
+    expect(Object.isFrozen(second.messages[2])).toBe(true);
+    expect(second.messages).toEqual(redactOutboundMessages(messages, true).messages);
+    const open = { role: 'tool' as const, tool_call_id: 'c', name: 'shell', content: KEY };
+    expect(redactOutboundMessages([open], true).counts.toolResults).toBe(1);
+    open.content = 'nothing secret';
+    const after = redactOutboundMessages([open], true);
+    expect(after.counts.toolResults).toBe(0);
+    expect(after.messages[0]?.content).toBe('nothing secret');
+  });
 });

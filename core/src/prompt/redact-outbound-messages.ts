@@ -23,11 +23,34 @@ export function redactOutboundMessages(
   let toolResults = 0;
   const redacted = messages.map((message): ConversationMessage => {
     if (message.role === 'assistant') return message;
-    const { text, count } = replaceOutboundSecrets(message.content);
-    if (count === 0) return message;
+    const { redacted: outbound, count } = redactMessage(message);
     if (message.role === 'user') userText += count;
     else toolResults += count;
-    return { ...message, content: text };
+    return outbound;
   });
   return { messages: redacted, counts: { enabled, userText, toolResults } };
+}
+
+// A frozen message (a stored session's, check-session-file.ts) cannot change, so its outbound copy is
+// worked out once per process: an agent loop sends the same history again on every step, and scanning
+// it for secrets was a fifth of a preview's time (docs/performance.md).
+const redactedMessages = new WeakMap<ConversationMessage, RedactedMessage>();
+
+interface RedactedMessage {
+  readonly redacted: ConversationMessage;
+  readonly count: number;
+}
+
+function redactMessage(message: Exclude<ConversationMessage, { role: 'assistant' }>): RedactedMessage {
+  const known = redactedMessages.get(message);
+  if (known !== undefined) return known;
+  const { text, count } = replaceOutboundSecrets(message.content);
+  if (!Object.isFrozen(message)) return { redacted: count === 0 ? message : { ...message, content: text }, count };
+  // Kept and handed out again, so frozen like the message it stands for.
+  const result: RedactedMessage = {
+    redacted: count === 0 ? message : Object.freeze({ ...message, content: text }),
+    count,
+  };
+  redactedMessages.set(message, result);
+  return result;
 }

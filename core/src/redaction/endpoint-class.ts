@@ -1,5 +1,7 @@
 import { isIPv4 } from './ipv4.js';
-import { fingerprint, sha256Hex } from '../canonical/sha256.js';
+import { rememberedSha256 } from '../canonical/remembered-sha256.js';
+import { fingerprint } from '../canonical/sha256.js';
+import { SmallLru } from '../canonical/small-lru.js';
 
 function isLoopbackHost(hostname: string): boolean {
   if (hostname === 'localhost') return true;
@@ -13,6 +15,18 @@ function isLoopbackHost(hostname: string): boolean {
 // server compare equal while the host itself, the path, the query and any credentials stay hidden.
 /** An endpoint shown as `http loopback`, `https remote sha256:<12 hex>`, `other …` or `unparseable …`. */
 export function endpointHostClass(url: string): string {
+  // A pure function of the URL, asked for the same route's URL on every request of a process.
+  let known = hostClasses.get(url);
+  if (known === undefined) {
+    known = hostClassOf(url);
+    hostClasses.set(url, known);
+  }
+  return known;
+}
+
+const hostClasses = new SmallLru<string, string>(16);
+
+function hostClassOf(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -29,5 +43,5 @@ export function endpointHostClass(url: string): string {
 
 /** SHA-256 of the entire URL string, credentials and all: only ever compared, never decoded. */
 export function endpointFingerprint(url: string): string {
-  return sha256Hex(url);
+  return rememberedSha256(url);
 }

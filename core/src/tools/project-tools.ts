@@ -4,6 +4,7 @@ import { safeIdentifier } from '../redaction/index.js';
 import type { CapabilityRow } from '../route/capability-row.js';
 import type { OmissionCode } from './projection/projection-codes.js';
 import { projectSchema } from './projection/project-schema.js';
+import { cachedProjection } from './projection-cache.js';
 import type { ToolSchemaRules } from './tool-schema-rules.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { MAX_LISTED_TOOLS } from './max-listed-tools.js';
@@ -30,9 +31,14 @@ export class ToolChoiceError extends Error {
   override readonly name = 'ToolChoiceError';
 }
 
-/** The core's projection tap. It runs first; plugins may refine its result in later taps. */
+/**
+ * The core's projection tap. It runs first; plugins may refine its result in later taps. Its result is
+ * kept per process and sealed (tools/projection-cache.ts): a tap builds a new value, never edits it.
+ */
 export function tapProjectionEngine(hooks: CoreHooks): void {
-  hooks.projectTools.tap({ name: 'cw:projection-engine', stage: -100 }, (_seed, context) => projectTools(context));
+  hooks.projectTools.tap({ name: 'cw:projection-engine', stage: -100 }, (_seed, context) =>
+    cachedProjection(context, projectTools),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sha256Hex } from '../canonical/sha256.js';
+import { SmallLru } from '../canonical/small-lru.js';
 
 /** What a schema check returns: zod's safeParse result, as far as the core reads it. */
 export type CheckResult<Output> =
@@ -41,18 +42,25 @@ let recording: Record<string, CheckedEntry> | undefined;
 const seen = new Map<string, CheckedEntry>();
 const MAX_SEEN = 256;
 const MAX_SEEN_OUTPUT = 1 << 16;
+// The same successes by schema and input text (an agent loop checks its route's row twice a turn).
+const seenTexts = new Map<string, SmallLru<string, CheckedEntry>>();
+const MAX_TEXTS_PER_SCHEMA = 16;
+// Each recorded entry's frozen pointers, split into steps once.
+const frozenPaths = new WeakMap<CheckedEntry, string[][]>();
 
 /** Lets checks answer from recorded outputs; a file that is not a CheckedValues is ignored. */
 export function useCheckedValues(values: unknown): boolean {
   if (!isCheckedValues(values)) return false;
   known = values.entries;
   seen.clear();
+  seenTexts.clear();
   return true;
 }
 
 /** Starts recording every successful check; the returned function stops and hands over what was recorded. */
 export function recordCheckedValues(): () => CheckedValues {
   seen.clear();
+  seenTexts.clear();
   recording = {};
   return () => {
     const entries = recording ?? {};
@@ -68,18 +76,37 @@ export function recordCheckedValues(): () => CheckedValues {
  */
 export function checkWith<Output>(name: string, schema: SafeParsable<Output>, input: unknown): CheckResult<Output> {
   const text = exactJsonText(input);
+  // The same input text again in this process is looked up by the text itself, without hashing it.
+  const byText = text === undefined ? undefined : seenTexts.get(name);
+  const again = text === undefined ? undefined : byText?.get(text);
+  if (again !== undefined) return { success: true, data: revive(again) as Output };
   const key = text === undefined ? undefined : `${name}:${sha256Hex(text)}`;
   const entry = key === undefined ? undefined : (known[key] ?? seen.get(key));
-  if (entry !== undefined) return { success: true, data: revive(entry) as Output };
+  if (entry !== undefined) {
+    remember(name, text as string, entry);
+    return { success: true, data: revive(entry) as Output };
+  }
   const result = schema.safeParse(input);
   if (key !== undefined && result.success) {
     const recorded = record(result.data);
     if (recorded !== undefined && recording !== undefined) recording[key] = recorded;
     else if (recorded !== undefined && recorded.output.length <= MAX_SEEN_OUTPUT && seen.size < MAX_SEEN) {
       seen.set(key, recorded);
+      remember(name, text as string, recorded);
     }
   }
   return result;
+}
+
+/** Keeps an answered input's text, for a schema, up to a few per schema. */
+function remember(name: string, text: string, entry: CheckedEntry): void {
+  if (recording !== undefined || text.length > MAX_SEEN_OUTPUT) return;
+  let texts = seenTexts.get(name);
+  if (texts === undefined) {
+    texts = new SmallLru<string, CheckedEntry>(MAX_TEXTS_PER_SCHEMA);
+    seenTexts.set(name, texts);
+  }
+  texts.set(text, entry);
 }
 
 /**
@@ -105,11 +132,13 @@ function isExactJson(value: unknown, depth: number): boolean {
     }
     return Object.getOwnPropertySymbols(value).length === 0;
   }
-  if (Object.getPrototypeOf(value) !== Object.prototype || Object.getOwnPropertySymbols(value).length > 0) return false;
-  const descriptors = Object.getOwnPropertyDescriptors(value);
-  for (const key in descriptors) {
-    const descriptor = descriptors[key];
-    if (descriptor === undefined || !descriptor.enumerable || !('value' in descriptor)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const keys = Object.keys(value);
+  // A symbol or a non-enumerable key is among the own keys but not among the enumerable string ones.
+  if (Reflect.ownKeys(value).length !== keys.length) return false;
+  for (const key of keys) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !('value' in descriptor)) return false;
     if (!isExactJson(descriptor.value, depth + 1)) return false;
   }
   return true;
@@ -132,15 +161,20 @@ function record(output: unknown): CheckedEntry | undefined {
 /** A fresh copy of a recorded output, frozen where zod froze it: callers get what zod would give them. */
 function revive(entry: CheckedEntry): unknown {
   const value = JSON.parse(entry.output) as unknown;
-  // Deepest first, so a frozen parent is frozen after its children.
-  for (const pointer of [...entry.frozen].reverse()) {
-    const node = pointer
-      .split('/')
-      .slice(1)
-      .reduce<unknown>(
-        (parent, step) => (parent as Record<string, unknown>)[step.replace(/~1/g, '/').replace(/~0/g, '~')],
-        value,
-      );
+  let paths = frozenPaths.get(entry);
+  if (paths === undefined) {
+    // Deepest first, so a frozen parent is frozen after its children.
+    paths = [...entry.frozen].reverse().map((pointer) =>
+      pointer
+        .split('/')
+        .slice(1)
+        .map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~')),
+    );
+    frozenPaths.set(entry, paths);
+  }
+  for (const path of paths) {
+    let node: unknown = value;
+    for (const step of path) node = (node as Record<string, unknown>)[step];
     Object.freeze(node);
   }
   return value;

@@ -1,0 +1,50 @@
+import { isSealed } from './sealed-json.js';
+
+// The text of a sealed value (canonical/sealed-json.ts) cannot change, so it is written once per
+// process: a cached tool schema goes into every request's digests as the same text
+// (docs/performance.md, "Work done once per process").
+const sealedTexts = new WeakMap<object, string>();
+// Characters JSON.stringify escapes or may write as an escape: quotes, backslashes, controls and
+// surrogates. A string with none of them is written as it is, between quotes.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * `JSON.stringify(value)` for JSON data that canonicalView has accepted (no `undefined`, no toJSON, no
+ * non-finite number), reading the text of every sealed part from memory. Walks only down to the sealed
+ * parts, so it is for members that hold them (the tool declarations), not for the turn items.
+ */
+export function jsonText(value: unknown): string {
+  if (typeof value === 'string') return quoted(value);
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (isSealed(value)) {
+    let text = sealedTexts.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      sealedTexts.set(value, text);
+    }
+    return text;
+  }
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ',';
+      text += jsonText(value[index]);
+    }
+    return `${text}]`;
+  }
+  let text = '{';
+  let first = true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (!first) text += ',';
+    first = false;
+    text += quoted(key);
+    text += ':';
+    text += jsonText((value as Record<string, unknown>)[key]);
+  }
+  return `${text}}`;
+}
+
+function quoted(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}

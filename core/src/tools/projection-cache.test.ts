@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sealJson } from '../canonical/sealed-json.js';
+import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
+import { clearProjectionCache, projectionsComputed, cachedProjection } from './projection-cache.js';
+import { projectTools } from './project-tools.js';
+import type { JsonSchema, ToolDefinition } from './tool-definition.js';
+import type { LogicalToolChoice, ProjectionContext } from './tool-projection-types.js';
+
+function row(overrides: Partial<CapabilityRowInput> = {}): CapabilityRow {
+  const input: CapabilityRowInput = {
+    provider_id: 'example',
+    provider_display: 'Example',
+    route_id: 'example',
+    dialect: 'chat-completions',
+    route_shape: 'standard',
+    endpoint: { base_url: 'https://api.example.test/v1', path: '/chat/completions' },
+    auth: { scheme: 'bearer', api_key_env: 'EXAMPLE_API_KEY' },
+    model: { default: 'example-model' },
+    context: { window_tokens: 128_000, source: 'catalog' },
+    output_cap: { field: 'max_tokens', default_tokens: 4_096 },
+    billing: { kind: 'metered' },
+    tool_schema: { dialect: 'mfjs' },
+    tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
+    reasoning: null,
+    provenance: { source: 'unit test' },
+    ...overrides,
+  };
+  return { ...capabilityRowSchema.parse(input), plugin: 'unit-test' };
+}
+
+function tool(name: string, input_schema: JsonSchema, sealed = true): ToolDefinition {
+  const definition: ToolDefinition = {
+    name,
+    description: `The ${name} tool.`,
+    input_schema,
+    origin: { kind: 'plugin', plugin: 'unit-test' },
+    deferred: false,
+  };
+  return sealed ? (sealJson(definition) ?? definition) : definition;
+}
+
+const SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { path: { type: 'string', format: 'uri' }, mode: { const: 'text' } },
+  required: ['path'],
+};
+
+function context(overrides: Partial<ProjectionContext> & { toolChoice?: LogicalToolChoice } = {}): ProjectionContext {
+  return {
+    row: row(),
+    tools: [tool('read', SCHEMA), tool('write', SCHEMA)],
+    toolChoice: 'auto',
+    reasoningActive: false,
+    ...overrides,
+  };
+}
+
+/** Projects through the cache and says whether the engine ran. */
+function project(input: ProjectionContext): { projection: ReturnType<typeof projectTools>; computed: boolean } {
+  const before = projectionsComputed();
+  const projection = cachedProjection(input, projectTools);
+  return { projection, computed: projectionsComputed() > before };
+}
+
+describe('the projection cache', () => {
+  it('projects a catalog once per row: the same inputs again are not projected again', () => {
+    clearProjectionCache();
+    const tools = [tool('read', SCHEMA), tool('write', SCHEMA)];
+    expect(project(context({ tools })).computed).toBe(true);
+    // A new row object and a new list, with the same content: still the same key.
+    const again = project(context({ tools: [...tools] }));
+    expect(again.computed).toBe(false);
+    expect(again.projection).toEqual(projectTools(context({ tools })));
+  });
+
+  it('projects again when the catalog, the row, the tool choice or reasoning changes', () => {
+    clearProjectionCache();
+    const tools = [tool('read', SCHEMA), tool('write', SCHEMA)];
+    expect(project(context({ tools })).computed).toBe(true);
+    expect(project(context({ tools: [tools[0] as ToolDefinition] })).computed).toBe(true);
+    expect(
+      project(context({ tools: [tool('read', { ...SCHEMA, required: [] }), tools[1] as ToolDefinition] })).computed,
+    ).toBe(true);
+    expect(project(context({ tools, row: row({ tool_schema: { dialect: 'strict' } }) })).computed).toBe(true);
+    expect(project(context({ tools, row: row({ route_id: 'other' }) })).computed).toBe(true);
+    expect(project(context({ tools, toolChoice: 'required' })).computed).toBe(true);
+    expect(project(context({ tools, reasoningActive: true })).computed).toBe(true);
+    expect(project(context({ tools, deferredTools: [tool('late', SCHEMA)] })).computed).toBe(true);
+  });
+
+  it('gives every caller a sealed result, so mutating one cannot change the next', () => {
+    clearProjectionCache();
+    const first = project(context()).projection;
+    expect(() => {
+      (first.wireTools as unknown[]).push({});
+    }).toThrow(TypeError);
+    expect(() => {
+      (first.wireTools[0]?.parameters as Record<string, unknown>)['type'] = 'string';
+    }).toThrow(TypeError);
+    expect(project(context()).projection).toEqual(projectTools(context()));
+  });
+
+  it('notices a change inside a schema that is not sealed', () => {
+    clearProjectionCache();
+    const schema = structuredClone(SCHEMA) as Record<string, unknown>;
+    const tools = [tool('read', schema as JsonSchema, false)];
+    expect(project(context({ tools })).computed).toBe(true);
+    expect(project(context({ tools })).computed).toBe(false);
+    schema['required'] = [];
+    const changed = project(context({ tools }));
+    expect(changed.computed).toBe(true);
+    expect(changed.projection).toEqual(projectTools(context({ tools })));
+  });
+
+  it('gives the same projection as the engine alone, cold or warm', () => {
+    const property = fc.record({
+      names: fc.uniqueArray(fc.constantFrom('read', 'write', 'bad name', 'list', 'grep'), { maxLength: 5 }),
+      format: fc.constantFrom('uri', 'email', 'date-time'),
+      dialect: fc.constantFrom('loose', 'strict', 'strict-narrow', 'mfjs', 'draft-2020-object', 'object-root'),
+      choice: fc.constantFrom<LogicalToolChoice>('auto', 'none', 'required'),
+      reasoningActive: fc.boolean(),
+      maxTools: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+    });
+    fc.assert(
+      fc.property(property, fc.boolean(), (input, cold) => {
+        if (cold) clearProjectionCache();
+        const schema: JsonSchema = { ...SCHEMA, properties: { path: { type: 'string', format: input.format } } };
+        const input_context = context({
+          tools: input.names.map((name) => tool(name, schema)),
+          row: row({ tool_schema: { dialect: input.dialect, max_tools: input.maxTools } }),
+          toolChoice: input.choice,
+          reasoningActive: input.reasoningActive,
+        });
+        let expected: unknown;
+        try {
+          expected = projectTools(input_context);
+        } catch (error) {
+          expect(() => cachedProjection(input_context, projectTools)).toThrow((error as Error).message);
+          return;
+        }
+        expect(cachedProjection(input_context, projectTools)).toEqual(expected);
+        expect(cachedProjection(input_context, projectTools)).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

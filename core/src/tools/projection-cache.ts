@@ -1,0 +1,75 @@
+import { sealJson } from '../canonical/sealed-json.js';
+import { SmallLru } from '../canonical/small-lru.js';
+import { toolCatalogSha256 } from './tool-catalog-sha256.js';
+import type { ProjectionContext, ToolProjection } from './tool-projection-types.js';
+
+// Projection is a pure function of its context, and the same catalog goes to the same route on every
+// step of an agent loop and every turn of an interactive session. So a result is kept, sealed (deep
+// frozen: no caller can change what the next one gets), under everything it reads: the whole
+// capability row's JSON text, both tool lists' catalog digests, the tool choice and whether reasoning is on
+// (docs/performance.md, "Work done once per process").
+const CAPACITY = 8;
+const results = new SmallLru<string, ToolProjection>(CAPACITY);
+let computed = 0;
+
+/** The projection of `context`, from the cache when the same inputs were projected before in this process. */
+export function cachedProjection(
+  context: ProjectionContext,
+  project: (context: ProjectionContext) => ToolProjection,
+): ToolProjection {
+  const key = projectionKey(context);
+  const known = key === null ? undefined : results.get(key);
+  if (known !== undefined) return known;
+  const projection = project(context);
+  computed += 1;
+  if (key === null) return projection;
+  const sealed = sealJson(projection);
+  // A projection that is not plain data (a schema holding something JSON cannot) is used once, not kept.
+  if (sealed === undefined) return projection;
+  results.set(key, sealed);
+  return sealed;
+}
+
+/** How many projections were computed rather than reused, for the tests that check the cache. */
+export function projectionsComputed(): number {
+  return computed;
+}
+
+/** Empties the cache (tests compare cold and warm results). */
+export function clearProjectionCache(): void {
+  results.clear();
+}
+
+function projectionKey(context: ProjectionContext): string | null {
+  const row = stableText(context.row);
+  const choice = stableText(context.toolChoice);
+  if (row === undefined || choice === undefined) return null;
+  return [
+    row,
+    toolCatalogSha256(context.tools),
+    toolCatalogSha256(context.deferredTools ?? []),
+    choice,
+    context.reasoningActive ? 'reasoning' : 'plain',
+  ].join('\n');
+}
+
+/** JSON text that says everything projection reads of a value; undefined when JSON text cannot. */
+function stableText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, (_key, member: unknown) => {
+      if (typeof member === 'number' && !Number.isFinite(member)) throw UNSTABLE;
+      if (typeof member === 'object' && member !== null && !Array.isArray(member)) {
+        const prototype = Object.getPrototypeOf(member);
+        if (prototype !== Object.prototype && prototype !== null) throw UNSTABLE;
+      } else if (typeof member === 'function' || typeof member === 'symbol' || typeof member === 'bigint') {
+        throw UNSTABLE;
+      }
+      return member;
+    });
+  } catch (signal) {
+    if (signal === UNSTABLE) return undefined;
+    throw signal;
+  }
+}
+
+const UNSTABLE = Symbol('not stable as JSON');
