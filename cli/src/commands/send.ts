@@ -1,12 +1,7 @@
 import { Command } from '@oclif/core';
 import { sendFlags, turnFlags } from '../command-line.js';
-import { wordsBeforePrompt } from '../grammar.js';
-import { outputFormatOfWords } from '../output-format.js';
-import { noticeText } from '../notice-text.js';
-import { reportError } from '../report-error.js';
-
-// What a shell exits with after Ctrl-C, so scripts can tell an interrupted run from a failure.
-const INTERRUPTED_EXIT = 130;
+import { runtimeSourceOf } from '../load-runtime.js';
+import type { SendFlags } from '../run-send.js';
 
 /** `cw send`: send exactly the request preview-request describes, run the tools the model calls, save each step. */
 export default class Send extends Command {
@@ -31,230 +26,17 @@ export default class Send extends Command {
     this.parsed = true;
     // oclif's parse empties this.argv: the words as typed are kept for the checks after it.
     const argv = [...this.argv];
-    // Set before parsing, so even a usage error is printed as the script asked (a JSON document or line).
-    let format = outputFormatOfWords(wordsBeforePrompt(argv));
-    let streamed = false;
-    let midLine = false;
-    let interrupts = 0;
-    const controller = new AbortController();
-    // The first Ctrl-C stops the loop cleanly (the session stays valid); a second one leaves at once.
-    const onInterrupt = (): void => {
-      interrupts += 1;
-      if (interrupts > 1) process.exit(INTERRUPTED_EXIT);
-      controller.abort();
-    };
-    process.on('SIGINT', onInterrupt);
-    const { Spinner } = await import('../spinner.js');
-    const spinner = new Spinner();
-    try {
-      const { SEND_USAGE, promptRequired } = await import('../grammar.js');
-      const { parseCommandLine, sendLoopValues } = await import('../command-line.js');
-      const line = await parseCommandLine<{
-        json: boolean;
-        'output-format'?: string;
-        blocking: boolean;
-        'no-tool-runs': boolean;
-        'no-tools': boolean;
-        'max-retries'?: string;
-        'max-steps'?: string;
-        approval?: string;
-        sandbox?: 'off' | 'on' | 'required';
-      }>(this, Send, argv, SEND_USAGE);
-      const { promptFrom } = await import('../stdin-prompt.js');
-      const { outputFormatOf } = await import('../output-format.js');
-      const args = {
-        format: outputFormatOf(line.flags, SEND_USAGE),
-        entrypoint: line.flags.blocking ? ('blocking' as const) : ('streaming' as const),
-        noTools: line.flags['no-tool-runs'] || line.flags['no-tools'],
-        ...sendLoopValues(line.flags, SEND_USAGE),
-        prompt: await promptFrom(line.prompt, SEND_USAGE),
-      };
-      format = args.format;
-      const core = await import('@cw/core');
-      const { trailingFlagWarning } = await import('../prompt-flag-warning.js');
-      const warning = trailingFlagWarning(argv);
-      if (warning !== null) process.stderr.write(`cw: ${core.terminalSafe(warning)}\n`);
-      if (line.flags['no-tools']) {
-        process.stderr.write(
-          `cw: ${core.terminalSafe('warning: --no-tools is now --no-tool-runs: the tools are still offered, and their calls are handed back, not run')}\n`,
-        );
-      }
-      const { streamJsonLine, resultLine } = await import('../stream-json.js');
-      // One JSON object per line; a line is whole before the next is started.
-      const writeLine = (value: unknown): void => {
-        process.stdout.write(`${JSON.stringify(value)}\n`);
-      };
-      const { agentFor, runtimeSourceOf } = await import('../load-runtime.js');
-      const { agent, registry } = await agentFor(runtimeSourceOf(this.config));
-      // A session file that is not a session is moved aside and the send starts it fresh (preview never does).
-      const { snapshot, movedAside } = await agent.load(line.choices, { repair: true });
-      if (movedAside !== null)
-        process.stderr.write(
-          `cw: session ${core.safeIdentifier(movedAside.name)} was not readable; moved it aside to ${core.terminalSafe(movedAside.file)} and started it fresh\n`,
-        );
-      if (args.prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
-      const { renderPluginProblems } = await import('../render-plugin-problems.js');
-      await renderPluginProblems(registry.problems);
-      // A permission rule that names no tool or server cw knows is said before anything runs (docs/mcp.md).
-      for (const warning of core.permissionRuleWarnings(
-        snapshot.config,
-        registry.toolCatalog.map((tool) => tool.name),
-      ))
-        process.stderr.write(`cw: ${core.terminalSafe(`warning: ${warning}`)}\n`);
-      const { projectionWarningLine } = await import('../render-projection-warning.js');
-      const { toolStartLine, toolEndLine } = await import('../tool-status-line.js');
-      const { askOnTerminal, canAsk } = await import('../ask-on-terminal.js');
-      const stderrLine = (line: string): void => {
-        spinner.stop();
-        // A notice never lands in the middle of streamed reply text.
-        if (midLine) process.stdout.write('\n');
-        midLine = false;
-        process.stderr.write(line);
-      };
-      const notice = (text: string): void => stderrLine(`cw: ${core.terminalSafe(text)}\n`);
-      const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
-      const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
-      // The agent opens the sandbox and asks for commands when there is none (docs/security.md): a
-      // terminal to ask on is all this host offers.
-      const interactive = canAsk();
-      let toldNoTerminal = false;
-      const run = agent.run(args.prompt, {
-        snapshot,
-        entrypoint: args.entrypoint,
-        noTools: args.noTools,
-        ...(args.approval === undefined ? {} : { approval: args.approval }),
-        ...(args.maxSteps === undefined ? {} : { maxSteps: args.maxSteps }),
-        ...(args.maxRetries === undefined ? {} : { maxRetries: args.maxRetries }),
-        signal: controller.signal,
-        ...(line.flags.sandbox === undefined ? {} : { sandbox: line.flags.sandbox }),
-        ...(interactive
-          ? {
-              onApproval: async (call: import('@cw/core').AskedCall) => {
-                spinner.stop();
-                const decision = await askOnTerminal(call, core.terminalSafe);
-                if (args.format === 'stream-json')
-                  writeLine({
-                    type: 'approval',
-                    name: call.name,
-                    summary: core.terminalSafe(call.summary),
-                    decision,
-                  });
-                return decision;
-              },
-            }
-          : {}),
-      });
-      let finish: Extract<import('@cw/core').AgentEvent, { type: 'turn-finish' }> | undefined;
-      let session = { session: snapshot.session.name, session_id: snapshot.session.key };
-      for await (const event of run) {
-        if (event.type === 'turn-start') session = { session: event.session, session_id: event.session_id };
-        if (event.type === 'turn-finish') finish = event;
-        if (args.format === 'stream-json') {
-          const jsonLine = streamJsonLine(event, core);
-          if (jsonLine !== null) writeLine(jsonLine);
-        }
-        switch (event.type) {
-          case 'projection-warning':
-            // Printed before the request goes out: the person sees which tools were left off first.
-            stderrLine(projectionWarningLine(event.warning, core.terminalSafe));
-            break;
-          case 'notice':
-            notice(noticeText(event.notice, core.safeIdentifier));
-            break;
-          case 'retry':
-            notice(
-              `retry ${event.retry.attempt} of ${retries} in ${event.retry.delayMs} ms after ${event.retry.cause}`,
-            );
-            break;
-          case 'step-start':
-            spinner.start();
-            break;
-          case 'text-delta': {
-            // Text as it arrives, for a person; the JSON formats print it as data instead.
-            if (args.format !== 'text') break;
-            spinner.stop();
-            const text = core.terminalSafeMultiline(event.text);
-            process.stdout.write(text);
-            streamed = true;
-            midLine = !text.endsWith('\n');
-            break;
-          }
-          case 'tool-call':
-            stderrLine(toolStartLine(event.call.name, event.summary, core.terminalSafe));
-            break;
-          case 'tool-result':
-            stderrLine(toolEndLine(event.record, core.terminalSafe));
-            // Said once, when it first matters: a call was refused because no one could be asked.
-            if (event.record.status === 'refused' && posture === 'ask' && !interactive && !toldNoTerminal) {
-              toldNoTerminal = true;
-              notice(
-                'no terminal to ask on, so approval ask acts as read-only: use --approval workspace or permissions.allow',
-              );
-            }
-            break;
-          default:
-            break;
-        }
-      }
-      const sent = await run.result;
-      spinner.stop();
-      const totals = {
-        ...session,
-        usage: finish?.usage ?? core.totalUsage(sent.steps.map((step) => step.reply.usage)),
-      };
-      if (args.format === 'stream-json') {
-        writeLine(resultLine(sent, totals, core));
-      } else if (args.format === 'json') {
-        const { sendJsonDocument } = await import('../send-json.js');
-        process.stdout.write(`${JSON.stringify(sendJsonDocument(sent, totals, core), null, 2)}\n`);
-      } else {
-        // The reply is the model's text, shown to the person who asked for it; only terminal controls are removed.
-        const last = sent.steps.at(-1);
-        const streamedLast = streamed && last !== undefined && last.reply.text !== '';
-        if (midLine) process.stdout.write('\n');
-        else if (!streamedLast && sent.reply.text !== '')
-          process.stdout.write(`${core.terminalSafeMultiline(sent.reply.text)}\n`);
-        else if (!streamed) process.stdout.write('\n');
-        midLine = false;
-        // For the person at the terminal; a script reads the totals from --output-format json.
-        if (process.stderr.isTTY === true) {
-          const { usageLine } = await import('../usage-line.js');
-          process.stderr.write(usageLine(totals.usage, sent.steps.length));
-        }
-      }
-      // A fresh session's name is said once it holds the turn, so it can be picked again with -s.
-      if (line.choices.session?.kind === 'new') notice(`new session ${core.safeIdentifier(snapshot.session.name)}`);
-      if (sent.stopped === 'step-limit') {
-        notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
-      } else if (sent.stopped === 'tool-calls-returned' && args.format === 'text') {
-        notice(
-          `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tool-runs)`,
-        );
-      } else if (sent.stopped === 'interrupted') {
-        notice('interrupted: the calls that ran are saved, the rest are answered "not executed"; cw send continues');
-        this.exit(INTERRUPTED_EXIT);
-      }
-    } catch (error) {
-      spinner.stop();
-      // Streamed text ends its line first, so the error line stands on its own.
-      if (midLine) process.stdout.write('\n');
-      if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
-      if (format !== 'text') {
-        const { jsonErrorDocument } = await import('../json-error.js');
-        const document = await jsonErrorDocument(error);
-        // The event stream ends with an error line; --json prints the error document.
-        process.stdout.write(
-          format === 'stream-json'
-            ? `${JSON.stringify({ type: 'error', ...document })}\n`
-            : `${JSON.stringify(document, null, 2)}\n`,
-        );
-      }
-      if ((error as { kind?: unknown }).kind === 'interrupted') {
-        await reportError(this, Object.assign(error as Error, { exitCode: INTERRUPTED_EXIT }));
-      }
-      await reportError(this, error);
-    } finally {
-      process.off('SIGINT', onInterrupt);
-    }
+    const { runSend } = await import('../run-send.js');
+    await runSend(
+      argv,
+      async () => {
+        const { SEND_USAGE } = await import('../grammar.js');
+        const { parseCommandLine } = await import('../command-line.js');
+        const line = await parseCommandLine<SendFlags & Record<string, unknown>>(this, Send, argv, SEND_USAGE);
+        return { flags: line.flags, prompt: line.prompt, choices: line.choices };
+      },
+      () => runtimeSourceOf(this.config),
+      this,
+    );
   }
 }
