@@ -22,12 +22,14 @@ if (process.argv[2] === '--version') {
   // (cli/src/fast-preview.ts, cli/src/fast-send.ts); each declines, having printed nothing, whenever
   // only oclif can do exactly what the command does. CW_NO_FAST_PATH (any value) always leaves it to
   // oclif (docs/performance.md).
+  // Both come from one bundled file compiled from its code cache (cli/src/load-fast-entry.ts).
   const preview = ['preview-request', 'dryrun', 'preview_request'].includes(args[0] ?? '');
   const send = args[0] === 'send';
+  const fast = !process.env.CW_NO_FAST_PATH && (preview || send);
+  const entries = fast ? await (await import('../dist/load-fast-entry.js')).fastEntries() : undefined;
   const done =
-    !process.env.CW_NO_FAST_PATH &&
-    ((preview && (await (await import('../dist/fast-preview.js')).fastPreview(args.slice(1)))) ||
-      (send && (await (await import('../dist/fast-send.js')).fastSend(args.slice(1)))));
+    entries !== undefined &&
+    (preview ? await entries.fastPreview(args.slice(1)) : await entries.fastSend(args.slice(1)));
 
   if (!done) {
     const { execute, settings } = await import('@oclif/core');

@@ -1,5 +1,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HeldEntry } from '@cw/core';
+import { builtinEntries } from './builtin-entries.js';
 import type { RuntimeSource } from './load-runtime.js';
 import { runtimeSourceFromFiles } from './plugin-descriptors-from-files.js';
 
@@ -21,5 +23,16 @@ export function fastRuntimeSource(): RuntimeSource | undefined {
   // bin/run.js sets it before it comes here, as oclif reads it.
   const dataDir = process.env['CW_DATA_DIR'];
   if (dataDir === undefined || dataDir === '') return undefined;
-  return runtimeSourceFromFiles(CLI_ROOT, dataDir);
+  const source = runtimeSourceFromFiles(CLI_ROOT, dataDir);
+  return source === undefined || builtinEntries.size === 0 ? source : { ...source, held: heldBuiltin };
 }
+
+/** A built-in plugin's entry module from the bundle, when the package found is the one bundled. */
+const heldBuiltin: HeldEntry = (descriptor) => {
+  if (descriptor.type !== 'core') return undefined;
+  const entry = builtinEntries.get(descriptor.name);
+  const register = (descriptor.cw as { register?: unknown } | undefined)?.register;
+  return entry !== undefined && entry.version === descriptor.version && entry.register === register
+    ? entry.load()
+    : undefined;
+};
