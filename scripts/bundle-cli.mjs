@@ -48,6 +48,24 @@ function builtinEntriesModule() {
   return `export const builtinEntries = new Map([\n${rows.join(',\n')}\n]);\n`;
 }
 
+// zod's index requires its ~50 translations of error messages, which cost as much to run as the rest
+// of zod; cw reads none of them (its messages are English, the default zod sets up on its own). In
+// the bundle, the translations zod exports as `locales` are loaded the first time one is read.
+const ZOD_LOCALES = /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/;
+const lazyLocales = (real) =>
+  `let loaded;\nconst real = () => (loaded ??= require(${JSON.stringify(real)}));\n` +
+  'module.exports = new Proxy({ __esModule: true }, {\n' +
+  "  get: (target, key) => (key === '__esModule' ? true : Reflect.get(real(), key)),\n" +
+  '  has: (target, key) => Reflect.has(real(), key),\n' +
+  '  ownKeys: () => Reflect.ownKeys(real()),\n' +
+  '  getOwnPropertyDescriptor: (target, key) => {\n' +
+  "    if (key === '__esModule') return Reflect.getOwnPropertyDescriptor(target, key);\n" +
+  '    const found = Reflect.getOwnPropertyDescriptor(real(), key);\n' +
+  // A proxy may not call a property it does not have non-configurable.
+  '    return found === undefined ? undefined : { ...found, configurable: true };\n' +
+  '  },\n' +
+  '});\n';
+
 /** Builds the bundle: CommonJS, so that it can be compiled with a code cache (vm.Script). */
 async function bundle() {
   rmSync(cacheFile, { force: true });
@@ -68,6 +86,18 @@ async function bundle() {
       {
         name: 'cw-bundle-sources',
         setup(plugin) {
+          plugin.onResolve({ filter: /locales[\\/]index\.cjs$/ }, (args) => {
+            const path = join(args.resolveDir, args.path);
+            // The real file itself, required by the stand-in, is bundled as it is.
+            if (args.pluginData === 'real' || !ZOD_LOCALES.test(path)) return undefined;
+            return { path, namespace: 'cw-lazy-locales' };
+          });
+          plugin.onLoad({ filter: /.*/, namespace: 'cw-lazy-locales' }, (args) => ({
+            contents: lazyLocales(args.path),
+            loader: 'js',
+            resolveDir: dirname(args.path),
+            pluginData: 'real',
+          }));
           plugin.onLoad({ filter: /cli[\\/]dist[\\/]builtin-entries\.js$/ }, () => ({
             contents: builtinEntriesModule(),
             loader: 'js',
