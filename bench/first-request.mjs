@@ -215,7 +215,16 @@ export async function measureFirstRequest({ runs = 7 } = {}) {
             tag: 'codex',
           };
     const floor = { command: process.execPath, args: ['-e', '0'], env: {}, cwd: workspace };
-    const runners = { floor, cw: cwRunner, ...(codexRunner ? { codex: codexRunner } : {}) };
+    // FIRST_REQUEST_OCLIF=1 adds cw send the way oclif runs it (CW_NO_FAST_PATH), for comparison.
+    const oclifRunner = process.env.FIRST_REQUEST_OCLIF
+      ? { ...cwRunner, env: { ...cwRunner.env, CW_NO_FAST_PATH: '1' } }
+      : undefined;
+    const runners = {
+      floor,
+      cw: cwRunner,
+      ...(oclifRunner ? { cwOclif: oclifRunner } : {}),
+      ...(codexRunner ? { codex: codexRunner } : {}),
+    };
     const samples = Object.fromEntries(Object.keys(runners).map((name) => [name, []]));
     for (const runner of Object.values(runners)) await runOnce(runner, loopback);
     for (let round = 0; round < rounds; round += 1)
@@ -229,6 +238,7 @@ export async function measureFirstRequest({ runs = 7 } = {}) {
       floorMs: summary(samples.floor).wallMs,
       cw: summary(samples.cw),
       codex: samples.codex ? summary(samples.codex) : null,
+      cwOclif: samples.cwOclif ? summary(samples.cwOclif) : null,
       codexSkipped: launcher === undefined ? '@openai/codex is not installed (npm ci installs it)' : null,
       otherRequests: [...new Set(loopback.others)],
     };
@@ -247,6 +257,9 @@ export function firstRequestTable(result) {
     '| --- | --- | --- |',
     `| node -e 0 | - | ${ms(result.floorMs)} |`,
     `| cw send --prompt hi | ${ms(result.cw.requestMs)} | ${ms(result.cw.wallMs)} |`,
+    ...(result.cwOclif
+      ? [`| the same through oclif | ${ms(result.cwOclif.requestMs)} | ${ms(result.cwOclif.wallMs)} |`]
+      : []),
     result.codex === null
       ? `| codex exec hi | skipped: ${result.codexSkipped} | |`
       : `| codex exec hi | ${ms(result.codex.requestMs)} | ${ms(result.codex.wallMs)} |`,

@@ -78,6 +78,9 @@ async function bundle() {
     platform: 'node',
     target: 'node20',
     external: EXTERNAL,
+    // An ES module build where a package has one: jsonc-parser's main file is a UMD wrapper whose
+    // requires esbuild cannot follow.
+    mainFields: ['module', 'main'],
     // Every module sees the bundle's own URL: the files they find beside them (checked-values.json)
     // are in the same dist folder.
     define: { 'import.meta.url': '__cwImportMetaUrl' },
@@ -124,6 +127,9 @@ async function bundle() {
   const code = text.split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line));
   if (code.some((line) => /(?<![\w$.])import\s*\(/.test(line)))
     throw new Error('the CLI bundle has an import() the loader cannot serve');
+  // A require of a relative path esbuild could not follow would fail at run time, away from its package.
+  if (code.some((line) => /\brequire\d*\("\.\.?\//.test(line)))
+    throw new Error('the CLI bundle requires a relative path it does not hold');
   writeFileSync(bundleFile, text);
 }
 
