@@ -1,11 +1,13 @@
 // Bundles the CLI's oclif-free entries (cli/src/fast-entry.ts: cw preview-request and cw send), the
 // core and the packages they load into one CommonJS file, cli/dist/fast-entry.cjs, and produces its
-// V8 code cache, cli/dist/fast-entry.cjs.v8cache, by running a preview of it once. bin/run.js reads
-// both through cli/src/load-fast-entry.ts (docs/performance.md, "One file, compiled once"). Runs
-// after the core is bundled and the checks are recorded, on every `npm run build`.
+// V8 code cache, cli/dist/fast-entry.cjs.v8cache, by running a preview and a send of it once against
+// a local model. bin/run.js reads both through cli/src/load-fast-entry.ts (docs/performance.md, "One
+// file, compiled once"). Runs after the core is bundled and the checks are recorded, on every
+// `npm run build`.
 import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -143,30 +145,18 @@ async function bundle() {
 }
 
 /**
- * Runs a preview of the bundle in a child process, on a home whose config names a custom route (so
- * the config checks run too), and writes the code cache V8 makes of everything that ran.
+ * Runs a preview and a send of the bundle in a child process, on a home whose config names a custom
+ * route (so the config checks run too) at a local model the child starts, and writes the code cache
+ * V8 makes of everything that ran.
  */
 function produceCache() {
   const scratch = mkdtempSync(join(tmpdir(), 'cw-code-cache-'));
   try {
     const home = join(scratch, 'home');
-    const config = {
-      route: 'cache',
-      routes: {
-        cache: {
-          provider: 'custom',
-          dialect: 'chat-completions',
-          base_url: 'https://api.cache.test/v1',
-          model: 'm',
-          api_key_env: 'CW_CODE_CACHE_KEY',
-        },
-      },
-    };
     mkdirSync(home);
-    writeFileSync(join(home, 'config.json'), JSON.stringify(config));
     const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--produce-cache'], {
       cwd: scratch,
-      env: { ...process.env, CW_HOME: home, CW_DATA_DIR: join(scratch, 'data'), CW_CODE_CACHE_KEY: 'unused' },
+      env: { ...process.env, CW_HOME: home, CW_DATA_DIR: join(scratch, 'data'), CW_CODE_CACHE_KEY: FAKE_KEY },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     if (run.status !== 0) throw new Error(`producing the code cache failed (exit ${run.status})`);
@@ -175,8 +165,40 @@ function produceCache() {
   }
 }
 
-/** In the child: compile the bundle, run the preview, write the cache when the process ends. */
+// The key the child's route sends to its own local model: plainly not a real one.
+const FAKE_KEY = `sk-test-${'0'.repeat(24)}`;
+
+/** A local model for the child's send: one short Chat Completions stream for every request. */
+async function startLocalModel() {
+  const chunk = (value) => `data: ${JSON.stringify(value)}\n\n`;
+  const reply =
+    chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }] }) +
+    chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) +
+    'data: [DONE]\n\n';
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'text/event-stream' }).end(reply));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** In the child: compile the bundle, run a preview and a send, write the cache when the process ends. */
 async function cacheChild() {
+  const server = await startLocalModel();
+  const config = {
+    route: 'cache',
+    routes: {
+      cache: {
+        provider: 'custom',
+        dialect: 'chat-completions',
+        base_url: `http://127.0.0.1:${server.address().port}/v1`,
+        model: 'm',
+        api_key_env: 'CW_CODE_CACHE_KEY',
+      },
+    },
+  };
+  writeFileSync(join(process.env.CW_HOME, 'config.json'), JSON.stringify(config));
   const { compileBundle, cacheFileBytes } = await import(join(dist, 'load-fast-entry.js'));
   const compiled = compileBundle(bundleFile, cacheFile);
   process.on('exit', () => {
@@ -184,7 +206,12 @@ async function cacheChild() {
     writeFileSync(temporary, cacheFileBytes(readFileSync(bundleFile), compiled.script.createCachedData()));
     renameSync(temporary, cacheFile);
   });
-  if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');
+  try {
+    if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');
+    if (!(await compiled.exports.fastSend(['--prompt', 'hi']))) throw new Error('the send declined');
+  } finally {
+    server.close();
+  }
 }
 
 if (process.argv[2] === '--produce-cache') await cacheChild();
