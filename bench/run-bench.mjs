@@ -8,6 +8,7 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_CONFIG, sessionMessages } from './conversation.mjs';
+import { firstRequestTable, measureFirstRequest } from './first-request.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const CLI_RUNS = Math.max(10, Number(process.env.CLI_RUNS ?? 10));
@@ -76,6 +77,13 @@ const preview = paired({ args: [cw, 'preview-request', 'json', '--prompt', 'hi']
 figure('cw preview-request json --prompt hi / node -e 0', preview.aMs / preview.bMs, 2.0, preview);
 const version = paired({ args: [cw, '--version'], env: { CW_HOME: emptyHome } }, floor);
 figure('cw --version / node -e 0', version.aMs / version.bMs, 1.6, version);
+
+// Time to the first request byte at a loopback model, cw send against codex exec (bench/first-request.mjs).
+const first = await measureFirstRequest({ runs: Math.max(7, Number(process.env.FIRST_REQUEST_RUNS ?? 7)) });
+if (first.codex !== null)
+  figure('cw send / codex exec, to the first request byte', first.cw.requestMs / first.codex.requestMs, 1.0, first);
+else console.error(`  cw send / codex exec: skipped, ${first.codexSkipped}`);
+console.error(`  ${firstRequestTable(first).join('\n  ')}`);
 
 const sizes = [
   { turns: 20_000, runs: Math.min(3, IN_PROCESS_RUNS) },

@@ -18,14 +18,18 @@ if (process.argv[2] === '--version') {
   // oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
   if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;
 
-  // A preview starts without oclif when the line and the plugins allow it (cli/src/fast-preview.ts);
-  // it declines, having printed nothing, whenever only oclif can do exactly what the command does.
-  // CW_NO_FAST_PATH (any value) always leaves it to oclif (docs/performance.md).
+  // A preview or a send starts without oclif when the line and the plugins allow it
+  // (cli/src/fast-preview.ts, cli/src/fast-send.ts); each declines, having printed nothing, whenever
+  // only oclif can do exactly what the command does. CW_NO_FAST_PATH (any value) always leaves it to
+  // oclif (docs/performance.md).
+  // Both come from one bundled file compiled from its code cache (cli/src/load-fast-entry.ts).
   const preview = ['preview-request', 'dryrun', 'preview_request'].includes(args[0] ?? '');
+  const send = args[0] === 'send';
+  const fast = !process.env.CW_NO_FAST_PATH && (preview || send);
+  const entries = fast ? await (await import('../dist/load-fast-entry.js')).fastEntries() : undefined;
   const done =
-    preview &&
-    !process.env.CW_NO_FAST_PATH &&
-    (await (await import('../dist/fast-preview.js')).fastPreview(args.slice(1)));
+    entries !== undefined &&
+    (preview ? await entries.fastPreview(args.slice(1)) : await entries.fastSend(args.slice(1)));
 
   if (!done) {
     const { execute, settings } = await import('@oclif/core');

@@ -1,9 +1,10 @@
 import { Flags, type Command, type Interfaces } from '@oclif/core';
-import { UsageError, approvalValue, maxRetriesValue, maxStepsValue, splitAtPrompt } from './grammar.js';
+import { UsageError, splitAtPrompt } from './grammar.js';
 import { OUTPUT_FORMATS } from './output-format.js';
 import { REASONING, type TurnChoices, turnChoicesOf } from './turn-choices.js';
 
 export type { TurnChoices } from './turn-choices.js';
+export { sendLoopValues } from './send-loop-values.js';
 
 // The flags `cw send` and `cw preview-request` share, declared for oclif: shown in help, completed by
 // the shell, parsed and validated by oclif. Only what oclif cannot do stays in grammar.ts: the
@@ -98,18 +99,6 @@ export async function parseCommandLine<F extends Record<string, unknown>>(
     token.type === 'flag' ? { flag: (token as { flag: string }).flag } : { word: token.input },
   );
   return { flags: parsed.flags as unknown as F, order, prompt, choices };
-}
-
-/** The send loop's flag values, checked with the grammar's rules (one message per flag, naming it). */
-export function sendLoopValues(
-  flags: Partial<Record<'max-retries' | 'max-steps' | 'approval', string>>,
-  usage: string,
-): { maxRetries?: number; maxSteps?: number; approval?: ReturnType<typeof approvalValue> } {
-  return {
-    ...(flags['max-retries'] === undefined ? {} : { maxRetries: maxRetriesValue(flags['max-retries'], usage) }),
-    ...(flags['max-steps'] === undefined ? {} : { maxSteps: maxStepsValue(flags['max-steps'], usage) }),
-    ...(flags.approval === undefined ? {} : { approval: approvalValue(flags.approval, usage) }),
-  };
 }
 
 /**

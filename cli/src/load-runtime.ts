@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '@oclif/core';
-import type { Agent, CwSnapshot, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
+import type { Agent, CwSnapshot, HeldEntry, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
 
 /** The loaded registry and snapshot every command that prepares a request needs. */
 export interface Runtime {
@@ -18,6 +18,8 @@ export interface Runtime {
 export interface RuntimeSource {
   readonly descriptors: readonly PluginDescriptor[];
   readonly defaultRouteId: string;
+  /** Entry modules the host already holds (the one-file bundle's built-ins), handed to loadPlugins. */
+  readonly held?: HeldEntry;
 }
 
 /** The runtime source oclif's config describes. */
@@ -89,10 +91,13 @@ export async function loadRegistry(config: Config): Promise<PluginRegistry> {
  * with the core's own stages tapped and the schema checks recorded at build time in use. Every path
  * that loads plugins comes through here.
  */
-export async function loadRegistryFrom(descriptors: readonly PluginDescriptor[]): Promise<PluginRegistry> {
+export async function loadRegistryFrom(
+  descriptors: readonly PluginDescriptor[],
+  held?: HeldEntry,
+): Promise<PluginRegistry> {
   const core = await import('@cw/core');
   await useBuiltChecks(core);
-  const registry = await core.loadPlugins(descriptors);
+  const registry = await core.loadPlugins(descriptors, undefined, held);
   core.tapCoreStages(registry);
   return registry;
 }
@@ -102,7 +107,7 @@ export async function loadRegistryFrom(descriptors: readonly PluginDescriptor[])
  * reasoning and session choices: preview and send given the same flags plan the same request.
  */
 export async function loadRuntime(source: RuntimeSource, overrides: SnapshotOverrides = {}): Promise<Runtime> {
-  const registry = await loadRegistryFrom(source.descriptors);
+  const registry = await loadRegistryFrom(source.descriptors, source.held);
   return { ...(await snapshotOf(source.defaultRouteId, registry, overrides)), registry };
 }
 
@@ -111,7 +116,7 @@ export async function loadRuntime(source: RuntimeSource, overrides: SnapshotOver
  * as loadRegistryFrom loads them, in the current folder and cw home.
  */
 export async function agentFor(source: RuntimeSource): Promise<{ agent: Agent; registry: PluginRegistry }> {
-  const registry = await loadRegistryFrom(source.descriptors);
+  const registry = await loadRegistryFrom(source.descriptors, source.held);
   const core = await import('@cw/core');
   const agent = await core.createAgent({ registry, defaultRouteId: source.defaultRouteId, env: process.env });
   return { agent, registry };

@@ -55,4 +55,36 @@ describe('loadPlugins', () => {
       { plugin: 'no-cw', code: 'missing-cw-field', detail: 'package.json has no cw.register entry' },
     ]);
   });
+
+  it('runs an entry module the host holds instead of importing the file, after the same checks', async () => {
+    const good = await descriptor('good-esm');
+    const asked: string[] = [];
+    const held = {
+      register: (api: { addDialect?: unknown }) => {
+        asked.push(typeof api.addDialect);
+      },
+    };
+    const registry = await loadPlugins(
+      [good, await descriptor('escapes-root'), await descriptor('wrong-api')],
+      undefined,
+      (entry) => {
+        asked.push(entry.name);
+        return entry.name === good.name ? held : undefined;
+      },
+    );
+    // The held module registered (nothing); the file's own row was never registered.
+    expect(registry.plugins.map((plugin) => plugin.name)).toEqual(['cw-fixture-good-esm']);
+    expect(registry.rows).toEqual([]);
+    expect(asked).toEqual(['cw-fixture-good-esm', 'function']);
+    // A package whose entry leaves its folder, or of another API version, is refused before the host is asked.
+    expect(registry.problems.map((problem) => `${problem.plugin} ${problem.code}`)).toEqual([
+      'cw-fixture-escapes-root import-failed',
+      'cw-fixture-wrong-api api-version-mismatch',
+    ]);
+  });
+
+  it('imports the file when the host holds no module for the plugin', async () => {
+    const registry = await loadPlugins([await descriptor('good-esm')], undefined, () => undefined);
+    expect(registry.rows.map((row) => row.route_id)).toEqual(['fixture-route']);
+  });
 });

@@ -9,12 +9,20 @@ interface CwField {
 }
 
 /**
+ * A plugin's entry module when the host already holds it (a built-in compiled into the host's own
+ * bundle, docs/performance.md); undefined to import the entry file as usual.
+ */
+export type HeldEntry = (descriptor: PluginDescriptor) => unknown;
+
+/**
  * Loads every plugin that declares a `cw` field, one at a time, collecting problems instead of
- * throwing: one broken plugin must not take the others, or the CLI, down with it.
+ * throwing: one broken plugin must not take the others, or the CLI, down with it. `held` hands over
+ * entry modules the host already has; every check before the import is made all the same.
  */
 export async function loadPlugins(
   descriptors: readonly PluginDescriptor[],
   registry = new PluginRegistry(),
+  held?: HeldEntry,
 ): Promise<PluginRegistry> {
   // Built-ins first: route ids and dialect ids are first come, so a third party cannot take over a
   // built-in route (and with it the key variable the user set for it); the collision is its problem.
@@ -23,7 +31,7 @@ export async function loadPlugins(
     ...descriptors.filter((entry) => entry.type !== 'core'),
   ];
   for (const descriptor of ordered) {
-    await withOutputHeld(descriptor.name, registry, () => loadOne(descriptor, registry));
+    await withOutputHeld(descriptor.name, registry, () => loadOne(descriptor, registry, held));
   }
   return registry;
 }
@@ -61,7 +69,7 @@ async function withOutputHeld(plugin: string, registry: PluginRegistry, load: ()
   }
 }
 
-async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): Promise<void> {
+async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry, held?: HeldEntry): Promise<void> {
   const plugin = descriptor.name;
   const field = descriptor.cw as CwField | undefined;
   if (!field || typeof field !== 'object' || typeof field.register !== 'string') {
@@ -88,7 +96,8 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry): 
   }
   let module: { register?: unknown; default?: unknown };
   try {
-    module = (await import(pathToFileURL(entry).href)) as typeof module;
+    module = ((held?.(descriptor) as typeof module | undefined) ??
+      (await import(pathToFileURL(entry).href))) as typeof module;
   } catch (error) {
     registry.problems.push({ plugin, code: 'import-failed', detail: errorText(error) });
     return;

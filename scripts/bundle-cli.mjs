@@ -1,0 +1,222 @@
+// Bundles the CLI's oclif-free entries (cli/src/fast-entry.ts: cw preview-request and cw send), the
+// core and the packages they load into one CommonJS file, cli/dist/fast-entry.cjs, and produces its
+// V8 code cache, cli/dist/fast-entry.cjs.v8cache, by running a preview and a send of it once against
+// a local model. bin/run.js reads both through cli/src/load-fast-entry.ts (docs/performance.md, "One
+// file, compiled once"). Runs after the core is bundled and the checks are recorded, on every
+// `npm run build`.
+import { isAscii } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const dist = join(root, 'cli', 'dist');
+const bundleFile = join(dist, 'fast-entry.cjs');
+const cacheFile = join(dist, 'fast-entry.cjs.v8cache');
+
+// Left to be loaded at run time, from the cli's folder: packages only some commands reach (MCP, the
+// tool argument checks, the offline tokenizer with its large tables).
+const EXTERNAL = ['ajv', '@modelcontextprotocol/sdk', 'gpt-tokenizer'];
+
+// The core loads zod with a require of its own, on first use (core/src/validation/lazy-zod.ts); in
+// the bundle it is a plain require, so zod is bundled too and still runs only when first used. The
+// core bundle's own `require` (scripts/bundle-packages.mjs, REQUIRE_BANNER) is the CommonJS one here.
+const ZOD_REQUIRE = /\brequireFromCore\("zod"\)/g;
+const CORE_REQUIRE_BANNER =
+  "import { createRequire as __cwBundleCreateRequire } from 'node:module';\nconst require = __cwBundleCreateRequire(import.meta.url);";
+
+/**
+ * cli/src/builtin-entries.ts as the bundle has it: each built-in plugin of cli/package.json with its
+ * version, its `cw.register` and a require of that entry, which esbuild bundles and runs on first use.
+ */
+function builtinEntriesModule() {
+  const cliRoot = join(root, 'cli');
+  const cli = JSON.parse(readFileSync(join(cliRoot, 'package.json'), 'utf8'));
+  const requireFromCli = createRequire(join(cliRoot, 'package.json'));
+  const rows = [];
+  for (const name of cli.oclif.plugins.filter((listed) => !listed.startsWith('@oclif/'))) {
+    const manifestFile = requireFromCli.resolve(`${name}/package.json`);
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    if (typeof manifest.cw?.register !== 'string') continue;
+    const entry = join(dirname(manifestFile), manifest.cw.register);
+    rows.push(
+      `[${JSON.stringify(name)}, { version: ${JSON.stringify(manifest.version)}, register: ${JSON.stringify(manifest.cw.register)}, load: () => require(${JSON.stringify(entry)}) }]`,
+    );
+  }
+  return `export const builtinEntries = new Map([\n${rows.join(',\n')}\n]);\n`;
+}
+
+// zod's index requires its ~50 translations of error messages, which cost as much to run as the rest
+// of zod; cw reads none of them (its messages are English, the default zod sets up on its own). In
+// the bundle, the translations zod exports as `locales` are loaded the first time one is read.
+const ZOD_LOCALES = /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/;
+const lazyLocales = (real) =>
+  `let loaded;\nconst real = () => (loaded ??= require(${JSON.stringify(real)}));\n` +
+  'module.exports = new Proxy({ __esModule: true }, {\n' +
+  "  get: (target, key) => (key === '__esModule' ? true : Reflect.get(real(), key)),\n" +
+  '  has: (target, key) => Reflect.has(real(), key),\n' +
+  '  ownKeys: () => Reflect.ownKeys(real()),\n' +
+  '  getOwnPropertyDescriptor: (target, key) => {\n' +
+  "    if (key === '__esModule') return Reflect.getOwnPropertyDescriptor(target, key);\n" +
+  '    const found = Reflect.getOwnPropertyDescriptor(real(), key);\n' +
+  // A proxy may not call a property it does not have non-configurable.
+  '    return found === undefined ? undefined : { ...found, configurable: true };\n' +
+  '  },\n' +
+  '});\n';
+
+/** Builds the bundle: CommonJS, so that it can be compiled with a code cache (vm.Script). */
+async function bundle() {
+  rmSync(cacheFile, { force: true });
+  await build({
+    absWorkingDir: join(root, 'cli'),
+    entryPoints: [join(dist, 'fast-entry.js')],
+    outfile: bundleFile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL,
+    // An ES module build where a package has one: jsonc-parser's main file is a UMD wrapper whose
+    // requires esbuild cannot follow.
+    mainFields: ['module', 'main'],
+    // Every module sees the bundle's own URL: the files they find beside them (checked-values.json)
+    // are in the same dist folder.
+    define: { 'import.meta.url': '__cwImportMetaUrl' },
+    banner: { js: 'var __cwImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [
+      {
+        name: 'cw-bundle-sources',
+        setup(plugin) {
+          plugin.onResolve({ filter: /locales[\\/]index\.cjs$/ }, (args) => {
+            const path = join(args.resolveDir, args.path);
+            // The real file itself, required by the stand-in, is bundled as it is.
+            if (args.pluginData === 'real' || !ZOD_LOCALES.test(path)) return undefined;
+            return { path, namespace: 'cw-lazy-locales' };
+          });
+          plugin.onLoad({ filter: /.*/, namespace: 'cw-lazy-locales' }, (args) => ({
+            contents: lazyLocales(args.path),
+            loader: 'js',
+            resolveDir: dirname(args.path),
+            pluginData: 'real',
+          }));
+          plugin.onLoad({ filter: /cli[\\/]dist[\\/]builtin-entries\.js$/ }, () => ({
+            contents: builtinEntriesModule(),
+            loader: 'js',
+            resolveDir: dist,
+          }));
+          plugin.onLoad({ filter: /core[\\/]dist[\\/]bundle[\\/].*\.js$/ }, (args) => ({
+            contents: readFileSync(args.path, 'utf8')
+              .replace(CORE_REQUIRE_BANNER, '')
+              .replace(ZOD_REQUIRE, 'require("zod")'),
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+    minify: false,
+    keepNames: true,
+    logLevel: 'warning',
+  });
+  // A script compiled with a code cache cannot import(): V8 drops the callback Node needs for it
+  // (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER is experimental in Node 20 and warns on stderr).
+  // The bundle's few dynamic imports (externals, node: modules, plugin entries) go through a
+  // function the loader passes in; any other `import(` left would fail at run time, so the build does.
+  const isComment = (line) => /^\s*(\/\/|\*|\/\*)/.test(line);
+  // esbuild writes strings and regular expressions in ASCII; comments it keeps as written. An ASCII
+  // file is read as Latin-1, several times faster than UTF-8 (cli/src/load-fast-entry.ts).
+  const text = readFileSync(bundleFile, 'utf8')
+    .replace(/\bawait import\(/g, 'await __cwImport(')
+    .split('\n')
+    .map((line) => (isComment(line) ? line.replace(/[^\x00-\x7f]/g, '?') : line))
+    .join('\n');
+  if (!isAscii(Buffer.from(text))) throw new Error('the CLI bundle has a character outside ASCII in its code');
+  const code = text.split('\n').filter((line) => !isComment(line));
+  if (code.some((line) => /(?<![\w$.])import\s*\(/.test(line)))
+    throw new Error('the CLI bundle has an import() the loader cannot serve');
+  // A require of a relative path esbuild could not follow would fail at run time, away from its package.
+  if (code.some((line) => /\brequire\d*\("\.\.?\//.test(line)))
+    throw new Error('the CLI bundle requires a relative path it does not hold');
+  writeFileSync(bundleFile, text);
+}
+
+/**
+ * Runs a preview and a send of the bundle in a child process, on a home whose config names a custom
+ * route (so the config checks run too) at a local model the child starts, and writes the code cache
+ * V8 makes of everything that ran.
+ */
+function produceCache() {
+  const scratch = mkdtempSync(join(tmpdir(), 'cw-code-cache-'));
+  try {
+    const home = join(scratch, 'home');
+    mkdirSync(home);
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--produce-cache'], {
+      cwd: scratch,
+      env: { ...process.env, CW_HOME: home, CW_DATA_DIR: join(scratch, 'data'), CW_CODE_CACHE_KEY: FAKE_KEY },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (run.status !== 0) throw new Error(`producing the code cache failed (exit ${run.status})`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+// The key the child's route sends to its own local model: plainly not a real one.
+const FAKE_KEY = `sk-test-${'0'.repeat(24)}`;
+
+/** A local model for the child's send: one short Chat Completions stream for every request. */
+async function startLocalModel() {
+  const chunk = (value) => `data: ${JSON.stringify(value)}\n\n`;
+  const reply =
+    chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }] }) +
+    chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) +
+    'data: [DONE]\n\n';
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'text/event-stream' }).end(reply));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** In the child: compile the bundle, run a preview and a send, write the cache when the process ends. */
+async function cacheChild() {
+  const server = await startLocalModel();
+  const config = {
+    route: 'cache',
+    routes: {
+      cache: {
+        provider: 'custom',
+        dialect: 'chat-completions',
+        base_url: `http://127.0.0.1:${server.address().port}/v1`,
+        model: 'm',
+        api_key_env: 'CW_CODE_CACHE_KEY',
+      },
+    },
+  };
+  writeFileSync(join(process.env.CW_HOME, 'config.json'), JSON.stringify(config));
+  const { compileBundle, cacheFileBytes } = await import(join(dist, 'load-fast-entry.js'));
+  const compiled = compileBundle(bundleFile, cacheFile);
+  process.on('exit', () => {
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, cacheFileBytes(readFileSync(bundleFile), compiled.script.createCachedData()));
+    renameSync(temporary, cacheFile);
+  });
+  try {
+    if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');
+    if (!(await compiled.exports.fastSend(['--prompt', 'hi']))) throw new Error('the send declined');
+  } finally {
+    server.close();
+  }
+}
+
+if (process.argv[2] === '--produce-cache') await cacheChild();
+else {
+  await bundle();
+  produceCache();
+  console.log('@cw/cli: dist/fast-entry.cjs and its code cache');
+}
