@@ -106,7 +106,8 @@ describe('project instructions and turn context', () => {
 
   it('leads the new user message with the turn context by default, stores it, and keeps the prefix byte-stable across days', async () => {
     const { ws, cwd } = await makeRepository();
-    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
+    const ok = { reply: { text: 'ok' } };
+    const model = await models.model('chat-completions', ok, ok, ok);
     const home = await models.home(model, { context: { project_instructions: false } });
     const env = models.envFor(home, { CW_DATE: '2026-03-04' });
     const first = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
