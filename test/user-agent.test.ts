@@ -101,13 +101,20 @@ describe('the User-Agent', () => {
       /^cw\/(\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?|unknown) \([a-z0-9_]+ [a-z0-9_]+; node (\d+\.\d+\.\d+|unknown)\)$/;
     fc.assert(
       fc.property(
-        fc.option(fc.string({ maxLength: 30 }), { nil: null }),
-        fc.string({ maxLength: 20 }),
-        fc.string({ maxLength: 20 }),
-        fc.string({ maxLength: 20 }),
+        fc.option(
+          fc.oneof(
+            fc.string({ maxLength: 30 }),
+            fc.stringMatching(/^\d{1,6}\.\d{1,6}\.\d{1,6}(-[0-9A-Za-z.-]{1,20})?$/),
+          ),
+          { nil: null },
+        ),
+        fc.oneof(fc.string({ maxLength: 20 }), fc.stringMatching(/^[a-z0-9_]{1,20}$/)),
+        fc.oneof(fc.string({ maxLength: 20 }), fc.stringMatching(/^[a-z0-9_]{1,20}$/)),
+        fc.oneof(fc.string({ maxLength: 20 }), fc.stringMatching(/^\d{1,6}\.\d{1,6}\.\d{1,6}$/)),
         (version, platform, arch, node) => {
           const value = formatUserAgent({ version, platform, arch, node });
           expect(value).toMatch(shape);
+          expect(value.length).toBeLessThanOrEqual(80);
           // A part that is not of its shape never reaches the value.
           for (const part of [version ?? '', platform, arch, node])
             if (/[^0-9A-Za-z._-]/.test(part)) expect(value).not.toContain(part);

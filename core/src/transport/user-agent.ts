@@ -4,9 +4,10 @@ import { createRequire } from 'node:module';
 export const USER_AGENT_PRODUCT = 'cw';
 
 // Each part is checked against its own shape; anything else is left out, never printed or sent raw.
-const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]{1,40})?$/;
-const PLATFORM_WORD = /^[a-z0-9_]{1,16}$/;
-const NODE_VERSION = /^\d+\.\d+\.\d+$/;
+// The bounds keep the whole value within a manifest label's 80 characters.
+const VERSION = /^\d{1,4}\.\d{1,4}\.\d{1,4}(?:-[0-9A-Za-z.-]{1,12})?$/;
+const PLATFORM_WORD = /^[a-z0-9_]{1,12}$/;
+const NODE_VERSION = /^\d{1,4}\.\d{1,4}\.\d{1,4}$/;
 
 let built: string | undefined;
 
