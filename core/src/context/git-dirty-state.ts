@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 export type GitDirtyState = 'clean' | 'dirty' | 'unknown';
 
 /** How long the turn context waits for git before it says `unknown` (docs/project-context.md). */
-export const GIT_STATUS_TIMEOUT_MS = 500;
+export const GIT_STATUS_TIMEOUT_MS = 2000;
 
 /**
  * Asks `git status` whether tracked files have uncommitted changes, staged or not. Git's own files
