@@ -188,7 +188,7 @@ describe('the agent loop fixes a bug, on every dialect', () => {
       expect(messages[0]).toEqual({
         role: 'user',
         content: PROMPT,
-        turn_context: expect.stringMatching(/^<turn-context>\n[^]*\n<\/turn-context>\n\n$/),
+        turn_context: expect.stringMatching(/^<turn-context>\n[\s\S]*\n<\/turn-context>\n\n$/),
       });
       const firstMessage = JSON.stringify(`${String(messages[0]?.['turn_context'])}${PROMPT}`).slice(1, -1);
       for (const request of model.requests) expect(request.received.body).toContain(firstMessage);
