@@ -183,7 +183,15 @@ describe('the agent loop fixes a bug, on every dialect', () => {
         'tool',
         'assistant',
       ]);
-      expect(messages[0]).toEqual({ role: 'user', content: PROMPT });
+      // The turn context (on by default) is stored beside the prompt, and every step of the loop
+      // replays it in front of the prompt, byte for byte: the history prefix does not move.
+      expect(messages[0]).toEqual({
+        role: 'user',
+        content: PROMPT,
+        turn_context: expect.stringMatching(/^<turn-context>\n[\s\S]*\n<\/turn-context>\n\n$/),
+      });
+      const firstMessage = JSON.stringify(`${String(messages[0]?.['turn_context'])}${PROMPT}`).slice(1, -1);
+      for (const request of model.requests) expect(request.received.body).toContain(firstMessage);
       const calls = [ids.read, ids.edit, ids.shell];
       const names = ['read_file', 'edit_file', 'shell'];
       for (const [step, id] of calls.entries()) {

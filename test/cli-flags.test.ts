@@ -28,7 +28,12 @@ async function twoRouteHome(model: ScriptedModel): Promise<string> {
     model: name,
     api_key_env: KEY_ENV,
   });
-  return models.home(model, { routes: { fault: route('m'), other: route('m2') }, approval: 'never' });
+  // The prompt is checked as typed, and cw runs in this repository, whose tree changes: no turn context.
+  return models.home(model, {
+    routes: { fault: route('m'), other: route('m2') },
+    approval: 'never',
+    context: { turn_context: false },
+  });
 }
 
 async function previewJson(env: Record<string, string>, args: readonly string[]): Promise<Manifest> {

@@ -24,6 +24,8 @@ const REMOVED = 'removed a session lock left by a cw process that is no longer r
 
 // Homes whose active route is a custom chat-completions route on the fault server.
 const fault = useFaultHomes(KEY_ENV);
+// The histories compared here are the prompts as typed: no turn-context block in front of them.
+const NO_TURN_CONTEXT = { context: { turn_context: false } };
 
 interface ChatMessage {
   readonly role: string;
@@ -58,7 +60,7 @@ function expectSuccess(exit: CwExit, what: string): void {
 
 describe('concurrent cw send on one session', () => {
   it('eight sends at once run one after another, each on the history the previous one saved (two rounds)', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     const env = fault.envFor(home);
     const allPrompts: string[] = [];
     const requestsBefore = fault.server.received.length;
@@ -150,7 +152,7 @@ const HISTORY = [
 describe('a session lock someone else left', () => {
   /** Sends one turn over a lock set up by `lock`, expecting the stale lock to be broken with the notice. */
   async function sendsOverStaleLock(owner: unknown): Promise<void> {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     await writeLock(home, owner);
     fault.server.next(echoReply);
@@ -182,7 +184,7 @@ describe('a session lock someone else left', () => {
   });
 
   it('an empty lock folder (no owner inside) is taken over: a live lock always holds its owner', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     const lock = await writeLock(home, undefined);
     const old = new Date(Date.now() - 60_000);
@@ -196,7 +198,7 @@ describe('a session lock someone else left', () => {
 
   it('a fresh lock whose owner file is still empty (its owner is writing it) is waited for, not broken', async () => {
     // An owner file cw cannot read is not proof of a dead owner: it is waited for until it is old.
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     const lock = await writeLock(home, undefined);
     await writeFile(join(lock, 'owner.json'), '');
@@ -214,7 +216,7 @@ describe('a session lock someone else left', () => {
   });
 
   it('a lock whose owner file stayed empty for long was abandoned: removed', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     const lock = await writeLock(home, undefined);
     await writeFile(join(lock, 'owner.json'), '');
@@ -230,7 +232,7 @@ describe('a session lock someone else left', () => {
   });
 
   it('a lock held by a live process is waited for, with a notice; nothing is sent until it is released', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {

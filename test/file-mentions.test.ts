@@ -52,11 +52,14 @@ function userTextOf(body: Record<string, unknown>): string {
   return (user.content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('');
 }
 
+// The user message is checked as the prompt renders it: no turn-context block in front of it.
+const NO_TURN_CONTEXT = { context: { turn_context: false } };
+
 describe('file mentions', () => {
   it('attaches mentioned text files inline, as previewed, and saves the message that was sent', async () => {
     const ws = await makeRepository();
     const model = await models.model('chat-completions', { reply: { text: 'make all' } });
-    const home = await models.home(model);
+    const home = await models.home(model, NO_TURN_CONTEXT);
     const env = models.envFor(home);
     const prompt = 'how do I build? see @notes.txt and @"docs/read me.md", not @@notes.txt';
     const preview = await runCwChild(['preview-request', 'json', '--prompt', prompt], env, { cwd: ws });
@@ -87,7 +90,7 @@ describe('file mentions', () => {
   it('leaves an image out, with a counted note, on a route that takes no images', async () => {
     const ws = await makeRepository();
     const model = await models.model('chat-completions', { reply: { text: 'a picture' } });
-    const home = await models.home(model);
+    const home = await models.home(model, NO_TURN_CONTEXT);
     const env = models.envFor(home);
     const prompt = 'what is in @pic.png?';
     const preview = await runCwChild(['preview-request', 'json', '--prompt', prompt], env, { cwd: ws });
@@ -109,7 +112,7 @@ describe('file mentions', () => {
   it('attaches an image as an image part on a route whose row takes images', async () => {
     const ws = await makeRepository();
     const model = await models.model('anthropic-messages', { reply: { text: 'a picture' } });
-    const home = await models.home(model, { route: 'anthropic' });
+    const home = await models.home(model, { route: 'anthropic', ...NO_TURN_CONTEXT });
     const env = models.envFor(home, {
       ANTHROPIC_API_KEY: FAKE_KEY,
       [TEST_ORIGIN_ENV]: model.origin,

@@ -45,7 +45,7 @@ describe('the built-in gemini route', () => {
       expect(prepared?.headers['accept']).toBe(entrypoint === 'streaming' ? 'text/event-stream' : 'application/json');
       // The key is added by the transport, in Google's header; the prepared request holds none.
       expect(prepared?.route.row.auth).toMatchObject({ scheme: 'header', key_header: 'x-goog-api-key' });
-      expect(Object.keys(prepared?.headers ?? {})).toEqual(['content-type', 'accept']);
+      expect(Object.keys(prepared?.headers ?? {})).toEqual(['content-type', 'accept', 'user-agent']);
       if (!('exact' in manifest.route)) throw new Error('route not exact');
       expect(manifest.route.exact.endpoint_fingerprint).toBe(sha256(prepared?.url ?? ''));
       expect(manifest.route.exact.body_stream_field).toBeNull();

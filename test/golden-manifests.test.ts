@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Entrypoint } from '@cw/core/plugin';
+import { userAgent } from '../core/src/transport/user-agent.js';
 import { REPO_ROOT } from './support/cw-fixture.js';
 import { HISTORY_WITH_TOOL_RESULTS, previewFor, removePreviewHomes } from './support/manifest-preview.js';
 
@@ -32,6 +33,9 @@ const ROUTES = [
   'ollama-native',
 ] as const;
 const ENTRYPOINTS: readonly Entrypoint[] = ['streaming', 'blocking'];
+// The User-Agent names this machine's platform and Node, and cw's version: the golden pins where it
+// is listed and test/user-agent.test.ts pins its value.
+const USER_AGENT_STAND_IN = 'cw/<version> (<platform> <arch>; node <version>)';
 
 /** One scenario's config and history; the prompt is fixed. */
 const SCENARIOS = {
@@ -49,7 +53,10 @@ async function currentManifests(): Promise<Record<string, string>> {
       for (const [name, scenario] of Object.entries(SCENARIOS)) {
         const { manifest } = await previewFor({ ...scenario(route), entrypoint });
         // The CLI's own serialization of `preview-request json`.
-        out[`${route} ${entrypoint} ${name}`] = `${JSON.stringify(manifest, null, 2)}\n`;
+        out[`${route} ${entrypoint} ${name}`] = `${JSON.stringify(manifest, null, 2)}\n`.replaceAll(
+          JSON.stringify(userAgent()),
+          JSON.stringify(USER_AGENT_STAND_IN),
+        );
       }
     }
   }

@@ -83,7 +83,11 @@ describe('message_submit hooks', () => {
   it('cw send runs them first, without API keys, and resolves the prompt the hook returned', async () => {
     const ws = await repository();
     const model = await models.model('chat-completions', { reply: { text: 'make all' } });
-    const home = await models.home(model, { hooks: { message_submit: [hook(ws, 'keep'), hook(ws, 'rewrite')] } });
+    // The stored message is the resolved prompt alone: no turn-context block.
+    const home = await models.home(model, {
+      hooks: { message_submit: [hook(ws, 'keep'), hook(ws, 'rewrite')] },
+      context: { turn_context: false },
+    });
     const env = models.envFor(home);
     // The typed prompt mentions a missing file; the hook rewrites it to one that exists.
     const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', 'read @secret.txt'], env, { cwd: ws });

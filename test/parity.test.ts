@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewRequest, sendTurn, type RequestManifest } from '@cw/core';
 import { TEST_MODE_ENV, TEST_MODE_MARKER, TEST_ORIGIN_ENV } from '../core/src/transport/test-origin.js';
 import { readSession } from '../core/src/state/session-store.js';
+import { userAgent } from '../core/src/transport/user-agent.js';
 import {
   REPLY_TEXT,
   startCaptureEndpoint,
@@ -246,6 +247,9 @@ describe('preview, then send to a local endpoint: every route, both entry points
       const routeUrl = new URL(prepared.url);
       expect(request.path).toBe(`${routeUrl.pathname}${routeUrl.search}`);
       expect(keyOf(request)).toBe(prepared.apiKeyEnv === null ? null : FAKE_KEY);
+      // Every route's request names cw, as the manifest said it would (docs/transport.md).
+      expect(request.headers['user-agent'], cellName(cell)).toBe(userAgent());
+      expect('exact' in manifest.route && manifest.route.exact.request_headers.user_agent).toBe(userAgent());
       if (cell.scenario === 'tools') {
         // The omitted tool is absent from the wire exactly when the manifest says it was omitted.
         const tools = 'exact' in manifest.tools ? manifest.tools.exact : null;

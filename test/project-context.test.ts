@@ -1,8 +1,10 @@
 // AGENTS.md layers and the turn-context block end to end (docs/project-context.md): the BUILT CLI runs
 // in a working folder inside a temp repository, previews, then sends to a scripted model on 127.0.0.1;
-// the system text the model received holds each layer in order and hashes to what preview showed.
+// the system text the model received holds each layer in order and hashes to what preview showed, and
+// the turn context leads the new user message, outside the system prompt.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_BASE_PROMPT, type RequestManifest } from '@cw/core';
 import { FAKE_KEY } from './support/cw-fixture.js';
@@ -31,6 +33,11 @@ function systemTextOf(body: Record<string, unknown>): string {
     .filter((message) => message.role === 'system')
     .map((message) => message.content)
     .join('');
+}
+
+function userTexts(body: Record<string, unknown>): string[] {
+  const messages = body['messages'] as { role: string; content: string }[];
+  return messages.filter((message) => message.role === 'user').map((message) => message.content);
 }
 
 function bodyOf(manifest: RequestManifest) {
@@ -82,7 +89,7 @@ describe('project instructions and turn context', () => {
     expect(total).toBe(Buffer.byteLength(system, 'utf8'));
   });
 
-  it('sends the base prompt alone when there is no AGENTS.md and the turn context is off', async () => {
+  it('sends the base prompt alone when there is no AGENTS.md', async () => {
     const ws = await models.folder('cw-context-');
     await mkdir(join(ws, '.git'));
     const model = await models.model('chat-completions', { reply: { text: 'ok' } });
@@ -97,37 +104,72 @@ describe('project instructions and turn context', () => {
     expect(systemTextOf(model.requests[0]?.view.body ?? {})).toBe(BUNDLED_BASE_PROMPT);
   });
 
-  it('adds a deterministic turn-context block when config turns it on', async () => {
-    const { cwd } = await makeRepository();
-    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
-    const home = await models.home(model, { context: { turn_context: true, project_instructions: false } });
+  it('leads the new user message with the turn context by default, stores it, and keeps the prefix byte-stable across days', async () => {
+    const { ws, cwd } = await makeRepository();
+    const ok = { reply: { text: 'ok' } };
+    const model = await models.model('chat-completions', ok, ok, ok);
+    const home = await models.home(model, { context: { project_instructions: false } });
     const env = models.envFor(home, { CW_DATE: '2026-03-04' });
     const first = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
     const second = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
     expect(first.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
     const body = bodyOf(JSON.parse(first.stdout) as RequestManifest);
-    expect(body.system_prompt.assembly).toBe('base-with-runtime-additions');
-    expect(body.system_prompt.layers.map((layer) => layer.layer_kind)).toEqual(['base', 'turn-context']);
+    // Never in the system prompt: that is what keeps the cached prefix in place.
+    expect(body.system_prompt.assembly).toBe('base-only');
+    expect(body.turn_context.status).toBe('sent');
 
     const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', PROMPT], env, { cwd });
+    expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(model.requests[0]?.canonicalSha256).toBe(body.body_sha256);
-    const system = systemTextOf(model.requests[0]?.view.body ?? {});
-    expect(system.slice(BUNDLED_BASE_PROMPT.length)).toBe(
-      '\n<turn-context>\nworking folder: pkg/src\ngit branch: feature-x\ndate: 2026-03-04\n</turn-context>\n',
-    );
+    const firstBody = model.requests[0]?.view.body ?? {};
+    expect(systemTextOf(firstBody)).toBe(BUNDLED_BASE_PROMPT);
+    const block =
+      `<turn-context>\nworking folder: ${basename(ws)}/pkg/src\n` +
+      // The fake repository has no objects, so git cannot say whether files changed.
+      'git branch: feature-x (changes not known)\n' +
+      `os: ${process.platform}\ndate: 2026-03-04\n</turn-context>\n\n`;
+    expect(userTexts(firstBody)).toEqual([block + PROMPT]);
+    expect(body.turn_context.context_bytes).toBe(Buffer.byteLength(block, 'utf8'));
+    expect(body.turn_context.context_sha256).toBe(createHash('sha256').update(block).digest('hex'));
+    // The workspace's own name and the path inside it; nothing above the workspace.
+    expect(JSON.stringify(firstBody)).not.toContain(dirname(ws));
 
-    const otherDay = await runCwChild(
-      ['preview-request', 'json', '--prompt', PROMPT],
-      { ...env, CW_DATE: '2026-03-05' },
-      { cwd },
+    // Same day, same folder: the stored block already says it, so the next message does not repeat it.
+    const again = await runCwChild(['preview-request', 'json', '--prompt', 'and now?'], env, { cwd });
+    expect(bodyOf(JSON.parse(again.stdout) as RequestManifest).turn_context.status).toBe('unchanged');
+    expect((await runCwChild(['send', '--no-tool-runs', '--prompt', 'and now?'], env, { cwd })).code).toBe(0);
+    const secondBody = model.requests[1]?.view.body ?? {};
+    expect(userTexts(secondBody)).toEqual([block + PROMPT, 'and now?']);
+
+    // The next day: a new block leads the new message; the system text and the history before it are the same bytes.
+    const nextDay = { ...env, CW_DATE: '2026-03-05' };
+    expect((await runCwChild(['send', '--no-tool-runs', '--prompt', 'one more'], nextDay, { cwd })).code).toBe(0);
+    const thirdBody = model.requests[2]?.view.body ?? {};
+    const secondMessages = secondBody['messages'] as unknown[];
+    const thirdMessages = thirdBody['messages'] as unknown[];
+    expect(JSON.stringify(thirdMessages.slice(0, secondMessages.length + 1))).toBe(
+      JSON.stringify([...secondMessages, { role: 'assistant', content: 'ok' }]),
     );
-    expect(bodyOf(JSON.parse(otherDay.stdout) as RequestManifest).body_sha256).not.toBe(body.body_sha256);
+    expect(userTexts(thirdBody).at(-1)).toBe(`${block.replace('2026-03-04', '2026-03-05')}one more`);
 
     const bad = await runCwChild(['preview-request', '--prompt', PROMPT], { ...env, CW_DATE: '2026-02-30' }, { cwd });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe("cw: CW_DATE must be a date written YYYY-MM-DD; unset it to use today's date\n");
+  });
+
+  it('sends no turn context when config turns it off', async () => {
+    const { cwd } = await makeRepository();
+    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
+    const home = await models.home(model, { context: { turn_context: false, project_instructions: false } });
+    const env = models.envFor(home, { CW_DATE: '2026-03-04' });
+    const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd });
+    const body = bodyOf(JSON.parse(preview.stdout) as RequestManifest);
+    expect(body.turn_context).toEqual({ status: 'off', context_bytes: null, context_sha256: null });
+    expect((await runCwChild(['send', '--no-tool-runs', '--prompt', PROMPT], env, { cwd })).code).toBe(0);
+    expect(model.requests[0]?.canonicalSha256).toBe(body.body_sha256);
+    expect(userTexts(model.requests[0]?.view.body ?? {})).toEqual([PROMPT]);
   });
 
   it('cuts an AGENTS.md longer than its bound and says so', async () => {

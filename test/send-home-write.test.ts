@@ -19,6 +19,8 @@ const HISTORY = [
 ];
 
 const fault = useFaultHomes(KEY_ENV);
+// The stored and recovered turns are compared with the prompts as typed: no turn-context block.
+const NO_TURN_CONTEXT = { context: { turn_context: false } };
 
 /** Runs `meanwhile` while the request is in flight, then answers a complete streamed reply. */
 function replyAfter(meanwhile: () => Promise<void>): FaultHandler {
@@ -38,7 +40,7 @@ async function tree(root: string): Promise<string[]> {
 
 describe('a cw home that cannot be written', () => {
   it('`sessions` is a regular file: send exits 1 saying the home is not writable, and sends nothing', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeFile(join(home, 'sessions'), 'not a folder\n');
     const before = fault.server.received.length;
     const layout = await tree(home);
@@ -52,7 +54,7 @@ describe('a cw home that cannot be written', () => {
   });
 
   it('`sessions` is a link to nowhere: send exits 1 saying the home is not writable, and sends nothing', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await symlink(join(home, 'gone', 'sessions'), join(home, 'sessions'));
     const before = fault.server.received.length;
     const exit = await runCwChild(['send', '--prompt', PROMPT], fault.envFor(home));
@@ -82,7 +84,7 @@ async function expectRecovered(file: string): Promise<void> {
 
 describe('a reply the session cannot take is kept in a recovery file', () => {
   it('the session file is replaced by a folder while the request is in flight', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     const session = await sessionFile(home);
     fault.server.next(
@@ -105,7 +107,7 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
   });
 
   it('a session edited by hand while the request is in flight is not overwritten; the turn is recovered', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     const session = await sessionFile(home);
     let edited = '';
@@ -127,7 +129,7 @@ describe('a reply the session cannot take is kept in a recovery file', () => {
   });
 
   it('when the home cannot hold the recovery file either, it goes to the system temporary folder', async () => {
-    const home = await fault.home();
+    const home = await fault.home(undefined, NO_TURN_CONTEXT);
     await writeSession(home, 'default', HISTORY);
     // `recovered` is taken by a regular file, so nothing can be written under it.
     await writeFile(join(home, 'recovered'), '');

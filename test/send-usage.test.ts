@@ -9,10 +9,12 @@ import { runCwChild, sessionMessages } from './support/spawn-cw.js';
 const KEY_ENV = 'CW_USAGE_TEST_KEY';
 
 const fault = useFaultHomes(KEY_ENV);
+// The stored turns and the bodies are compared with the prompts as typed: no turn-context block.
+const NO_TURN_CONTEXT = { context: { turn_context: false } };
 
 describe('usage is recorded with the turn', () => {
   it('chat-completions: the usage chunk before [DONE] is saved on the assistant message, and not sent back', async () => {
-    const home = await fault.home('chat-completions');
+    const home = await fault.home('chat-completions', NO_TURN_CONTEXT);
     const env = fault.envFor(home);
     fault.server.next(
       sse(
@@ -46,7 +48,7 @@ describe('usage is recorded with the turn', () => {
   });
 
   it('anthropic-messages: cumulative usage (message_start, then message_delta totals) is saved as the last totals', async () => {
-    const home = await fault.home('anthropic-messages');
+    const home = await fault.home('anthropic-messages', NO_TURN_CONTEXT);
     const env = fault.envFor(home);
     fault.server.next(
       sse(

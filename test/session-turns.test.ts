@@ -25,7 +25,9 @@ describe('a conversation over several cw send turns', () => {
   afterAll(() => nock.enableNetConnect());
 
   it('stores a tool call cw did not run, and answers it on the next turn so the provider accepts the history', async () => {
+    // The stored history is compared with the prompts as typed: no turn-context block.
     const folder = await home({
+      context: { turn_context: false },
       route: 'turns',
       routes: {
         turns: {

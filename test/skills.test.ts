@@ -28,7 +28,8 @@ async function setUp(steps: Parameters<typeof models.model>[1][] = []) {
   const ws = await models.folder('cw-skill-ws-');
   await mkdir(join(ws, '.git'));
   const model = await models.model('chat-completions', ...steps);
-  const home = await models.home(model);
+  // Messages are checked as the skill wraps them: no turn-context block in front.
+  const home = await models.home(model, { context: { turn_context: false } });
   await writeSkill(join(home, 'skills'), 'review', skillText('review', 'Home review.', 'Review from home.\n'));
   await writeSkill(join(home, 'skills'), 'tidy', skillText('tidy', 'Tidies code.', 'Keep it tidy.\n'));
   await writeSkill(

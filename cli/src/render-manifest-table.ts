@@ -211,6 +211,7 @@ function renderRoute(table: TableWriter, route: RouteFacts, own: OwnFacts): void
     route.route_output_limit_tokens === null ? 'unknown' : `${number(route.route_output_limit_tokens)} tokens`,
   );
   table.row('billing', billingLabel(route.billing));
+  table.row('user agent', route.request_headers.user_agent);
   table.hash('endpoint sha', route.endpoint_fingerprint, 'none');
 }
 
@@ -291,6 +292,7 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
     'effective system',
     `${number(body.system_prompt.effective_system_canonical_json_bytes)} canonical JSON bytes`,
   );
+  table.row('turn context', turnContextLabel(body.turn_context));
 
   const files = body.prompt_files;
   // Shown only when the prompt mentioned files, so a plain prompt's table stays as it was.
@@ -395,7 +397,6 @@ const MODEL_FACTS_LABELS: Readonly<Record<RouteFacts['model_facts_source'], stri
 const ASSEMBLY_LABELS: Readonly<Record<BodyFacts['system_prompt']['assembly'], string>> = {
   'base-only': 'base prompt only',
   'base-with-configured-layers': 'base prompt + configured static layers',
-  'base-with-runtime-additions': 'base prompt + configured layers + runtime additions',
   none: 'no system prompt',
 };
 
@@ -403,8 +404,28 @@ const LAYER_LABELS: Readonly<Record<BodyFacts['system_prompt']['layers'][number]
   base: 'base prompt',
   'home-instructions': 'AGENTS.md, cw home',
   'workspace-instructions': 'AGENTS.md',
-  'turn-context': 'turn context',
 };
+
+// The block is never in the system prompt: it leads the new user message (docs/project-context.md).
+function turnContextLabel(context: BodyFacts['turn_context']): string {
+  const size = context.context_bytes === null ? '' : `, ${number(context.context_bytes)} bytes`;
+  switch (context.status) {
+    case 'sent':
+      return `leads the new user message${size}`;
+    case 'unchanged':
+      return `not repeated: the session's last one is the same${size}`;
+    case 'continuation':
+      return 'not sent: no new user message';
+    case 'side-request':
+      return 'not sent: side request';
+    case 'off':
+      return 'off';
+    default: {
+      const unreachable: never = context.status;
+      return unreachable;
+    }
+  }
+}
 
 function billingLabel(billing: RouteFacts['billing']): string {
   switch (billing.kind) {

@@ -19,6 +19,13 @@ import { EMPTY_PROJECTION, ToolChoiceError } from './tools/project-tools.js';
 import type { ProjectionContext, ToolProjection } from './tools/tool-projection-types.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
 import { renderPrompt, withoutImages, type TurnPrompt } from './prompt/user-message.js';
+import {
+  inlineTurnContexts,
+  placeTurnContext,
+  withTurnContext,
+  type TurnContextPlacement,
+} from './prompt/turn-context-message.js';
+import { userAgent } from './transport/user-agent.js';
 
 /** The one value that both preview describes and send puts on the wire. */
 export interface PreparedOutboundRequest {
@@ -29,7 +36,7 @@ export interface PreparedOutboundRequest {
   readonly entrypoint: Entrypoint;
   /** The full POST URL (never printed: it may carry a secret path). */
   readonly url: string;
-  /** Non-secret headers; the credential is added by the transport from `apiKeyEnv`. */
+  /** Non-secret headers, the User-Agent included; the credential is added by the transport from `apiKeyEnv`. */
   readonly headers: Readonly<Record<string, string>>;
   readonly apiKeyEnv: string | null;
   readonly body: WireBody;
@@ -50,7 +57,7 @@ export interface PreparedOutboundRequest {
   readonly deferredTools: readonly ToolDefinition[];
   /** Whether the catalog was too large for the route and `search_tools` went up front. */
   readonly searchable: boolean;
-  /** The outbound conversation: stored history plus the new user message, secrets replaced. */
+  /** The outbound conversation: stored history plus the new user message, secrets replaced, turn contexts inline. */
   readonly messages: readonly ConversationMessage[];
   /** The output cap the body carries; null when the route sends none. */
   readonly outputCapTokens: number | null;
@@ -60,8 +67,13 @@ export interface PreparedOutboundRequest {
   readonly outboundRedaction: OutboundRedactionCounts;
   /** The body key that carries the session's prompt-cache key, or null when the route takes none. */
   readonly promptCacheKeyField: string | null;
-  /** The new user message as the session stores it (before outbound redaction); null on a continuation. */
+  /**
+   * The new user message as the session stores it (before outbound redaction), with the turn-context
+   * block it carried; null on a continuation.
+   */
   readonly userMessage: Extract<ConversationMessage, { role: 'user' }> | null;
+  /** Whether the turn-context block leads the new user message, and the block (docs/project-context.md). */
+  readonly turnContext: TurnContextPlacement;
   /** What the prompt's file mentions became on this route (docs/file-mentions.md). */
   readonly promptFiles: PromptFileCounts;
 }
@@ -140,19 +152,28 @@ export function prepareOutboundRequest(
   // The prompt's mentions become the user message this route is sent; a route without image input
   // gets no image parts, neither new nor stored ones.
   const rendered = prompt === undefined ? null : renderPrompt(prompt, row.image_input);
+  // The turn context leads the new message, never the system prompt: the cached prefix stays put.
+  const turnContext = placeTurnContext(
+    snapshot.turnContext,
+    snapshot.purpose,
+    snapshot.session.messages,
+    rendered !== null,
+  );
+  const userMessage = rendered === null ? null : withTurnContext(rendered.message, turnContext);
   const history = row.image_input ? snapshot.session.messages : withoutImages(snapshot.session.messages);
   // Secrets go before anything reads the text: the body, the auto reasoning tier and the cache key.
   const outbound = redactOutboundMessages(
     selectReplay(
-      repairToolHistory(rendered === null ? history : [...history, rendered.message]),
+      repairToolHistory(userMessage === null ? history : [...history, userMessage]),
       row.dialect,
       row.reasoning?.replay ?? 'tool-loop',
     ),
     snapshot.config.redact_outbound,
   );
-  const messages = outbound.messages;
-  const latestUser = messages.findLast((message) => message.role === 'user');
+  // The auto reasoning tier reads what the person wrote; the dialect reads the text as sent.
+  const latestUser = outbound.messages.findLast((message) => message.role === 'user');
   const reasoning = planReasoning(row, snapshot.config.reasoning, latestUser?.content ?? '');
+  const messages = inlineTurnContexts(outbound.messages);
   const projectionContext: ProjectionContext = {
     row,
     tools: activeTools,
@@ -232,6 +253,7 @@ export function prepareOutboundRequest(
     headers: {
       'content-type': 'application/json',
       accept: asksForStream(layout, row, entrypoint) ? 'text/event-stream' : 'application/json',
+      'user-agent': userAgent(),
       ...row.auth.headers,
     },
     apiKeyEnv: row.auth.api_key_env,
@@ -256,7 +278,8 @@ export function prepareOutboundRequest(
     outputReservationTokens: reservationTokens,
     outboundRedaction: outbound.counts,
     promptCacheKeyField,
-    userMessage: rendered?.message ?? null,
+    userMessage,
+    turnContext,
     promptFiles: {
       textFiles: rendered?.textFileCount ?? 0,
       attachedImages: rendered?.attachedImageCount ?? 0,

@@ -367,7 +367,10 @@ async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnO
   return sendPreparedRequest(prepared, dialect, {
     env: options.env,
     settings,
-    scrub: [options.prompt, prepared.userMessage?.content].filter((text): text is string => text !== undefined),
+    // A provider's error may echo the message back: the prompt and the turn context it led are never printed.
+    scrub: [options.prompt, prepared.userMessage?.content, prepared.userMessage?.turn_context].filter(
+      (text): text is string => text !== undefined,
+    ),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onText ? { onText: options.onText } : {}),
     ...(options.onReasoning ? { onReasoning: options.onReasoning } : {}),

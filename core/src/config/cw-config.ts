@@ -227,14 +227,14 @@ const toolLimits = lazySchema((z) =>
     .strict(),
 );
 
-/** What is layered into the system prompt after the base (docs/project-context.md). */
+/** The working context a turn carries: AGENTS.md layers of the system prompt, the turn-context block (docs/project-context.md). */
 const contextConfig = lazySchema((z) =>
   z
     .object({
       /** Append AGENTS.md from the cw home and from the workspace root down to the working folder. */
       project_instructions: z.boolean().default(true),
-      /** Append the turn-context block: working folder, git branch and date. */
-      turn_context: z.boolean().default(false),
+      /** Lead a new user message with the turn-context block when it changed: folder, branch, OS and date. */
+      turn_context: z.boolean().default(true),
     })
     .strict(),
 );
@@ -339,8 +339,8 @@ export const cwConfigSchema = lazySchema((z) =>
       tool_limits: toolLimits.default({}),
       /** Replace secret-shaped text in user messages and tool results before it goes to a model (docs/security.md). */
       redact_outbound: z.boolean().default(true),
-      /** System-prompt layers after the base: AGENTS.md files and the turn-context block. */
-      context: contextConfig.default({ project_instructions: true, turn_context: false }),
+      /** System-prompt layers after the base (AGENTS.md files) and the turn-context block. */
+      context: contextConfig.default({ project_instructions: true, turn_context: true }),
       /** Programs cw send runs on a new prompt before it resolves it (docs/hooks.md). */
       hooks: hooksConfig.default({ message_submit: [] }),
       /** Summarise older turns when the next request nears the route's input budget (docs/compaction.md). */

@@ -1,5 +1,5 @@
 /** Where a system-prompt layer after the base came from (docs/project-context.md). */
-export type PromptLayerKind = 'home-instructions' | 'workspace-instructions' | 'turn-context';
+export type PromptLayerKind = 'home-instructions' | 'workspace-instructions';
 
 /** One layer of the system prompt after the base: its exact text as sent, wrapper included. */
 export interface PromptLayer {

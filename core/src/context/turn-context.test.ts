@@ -1,9 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gitDirtyState } from './git-dirty-state.js';
 import { truncateUtf8 } from './prompt-layer.js';
-import { TurnDateError, gitBranch, turnContextLayer, turnDate } from './turn-context.js';
+import { TurnDateError, gitBranch, turnContextBlock, turnDate, workingFolder } from './turn-context.js';
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -43,15 +46,87 @@ describe('gitBranch', () => {
   });
 });
 
-describe('turnContextLayer', () => {
-  it('names the working folder relative to the workspace', async () => {
+describe('turnContextBlock', () => {
+  it('names the workspace folder and the path inside it, the branch, the OS and the date, and nothing above the workspace', async () => {
     const ws = await folder();
-    const layer = await turnContextLayer({ workspace: ws, cwd: join(ws, 'a', 'b'), env: { CW_DATE: '2026-01-02' } });
-    expect(layer.text).toBe(
-      '\n<turn-context>\nworking folder: a/b\ngit branch: (none)\ndate: 2026-01-02\n</turn-context>\n',
+    const block = await turnContextBlock({
+      workspace: ws,
+      cwd: join(ws, 'a', 'b'),
+      env: { CW_DATE: '2026-01-02' },
+      platform: 'darwin',
+    });
+    expect(block).toBe(
+      `<turn-context>\nworking folder: ${basename(ws)}/a/b\ngit branch: (none)\nos: darwin\ndate: 2026-01-02\n</turn-context>\n\n`,
     );
-    const outside = await turnContextLayer({ workspace: join(ws, 'x'), cwd: ws, env: { CW_DATE: '2026-01-02' } });
-    expect(outside.text).toContain('working folder: (outside the workspace)\n');
+    expect(block).not.toContain(dirname(ws));
+    const outside = await turnContextBlock({ workspace: join(ws, 'x'), cwd: ws, env: { CW_DATE: '2026-01-02' } });
+    expect(outside).toContain('working folder: (outside the workspace x)\n');
+    expect(outside).not.toContain(ws);
+  });
+
+  it('never holds an absolute path, whatever the folders are called', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 8 }).filter((name) => !/[/\\\0]|^\.\.?$|home-of/.test(name)),
+          {
+            minLength: 1,
+            maxLength: 4,
+          },
+        ),
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 8 }).filter((name) => !/[/\\\0]|^\.\.?$|home-of/.test(name)),
+          {
+            maxLength: 3,
+          },
+        ),
+        (above, inside) => {
+          const workspace = join(sep, 'home-of-someone', ...above);
+          const shown = workingFolder(workspace, join(workspace, ...inside));
+          expect(shown.startsWith('/')).toBe(false);
+          expect(shown).not.toContain('home-of-someone');
+          expect(shown).not.toMatch(/[\u0000-\u001f<>]/);
+        },
+      ),
+    );
+  });
+});
+
+describe('gitDirtyState', () => {
+  const hasGit = spawnSync('git', ['--version']).status === 0;
+  const git = (cwd: string, ...args: string[]): void => {
+    const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd });
+    if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed`);
+  };
+
+  it.skipIf(!hasGit)('says clean, then dirty for a changed or a staged file, and writes nothing to git', async () => {
+    const repo = await folder();
+    git(repo, 'init', '-q', '-b', 'main');
+    await writeFile(join(repo, 'a.txt'), 'one\n');
+    git(repo, 'add', 'a.txt');
+    git(repo, 'commit', '-q', '-m', 'first');
+    // Untracked files are not looked at: that is what makes a big tree slow.
+    await writeFile(join(repo, 'untracked.txt'), 'x\n');
+    expect(await gitDirtyState(repo)).toBe('clean');
+    await writeFile(join(repo, 'a.txt'), 'two\n');
+    const index = await stat(join(repo, '.git', 'index'));
+    expect(await gitDirtyState(repo)).toBe('dirty');
+    // No index refresh written: a preview stays read-only.
+    expect((await stat(join(repo, '.git', 'index'))).mtimeMs).toBe(index.mtimeMs);
+    git(repo, 'add', 'a.txt');
+    expect(await gitDirtyState(repo)).toBe('dirty');
+    expect(await turnContextBlock({ workspace: repo, cwd: repo, env: { CW_DATE: '2026-01-02' } })).toContain(
+      'git branch: main (uncommitted changes)\n',
+    );
+  });
+
+  it.skipIf(process.platform === 'win32')('gives up and says unknown when git does not answer in time', async () => {
+    const bin = await folder();
+    const hang = join(bin, 'hanging-git');
+    await writeFile(hang, '#!/bin/sh\nexec sleep 30\n');
+    await chmod(hang, 0o755);
+    expect(await gitDirtyState(bin, { command: hang, timeoutMs: 100 })).toBe('unknown');
+    expect(await gitDirtyState(bin, { command: join(bin, 'no-such-git') })).toBe('unknown');
   });
 });
 

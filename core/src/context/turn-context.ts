@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { PromptLayer } from './prompt-layer.js';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { gitDirtyState, type GitDirtyState } from './git-dirty-state.js';
 
 /** The environment variable that fixes the turn-context date (YYYY-MM-DD), for reproducible requests. */
 export const TURN_DATE_ENV = 'CW_DATE';
@@ -16,26 +16,49 @@ export class TurnDateError extends Error {
 }
 
 /**
- * The turn-context layer: the working folder relative to the workspace, the git branch and the date.
- * Deterministic: the same folder, branch and day give the same bytes (docs/project-context.md).
+ * The turn-context block: the working folder (the workspace folder's name and the path inside it),
+ * the git branch and whether the tree has uncommitted changes, the OS and the date. It leads the
+ * turn's new user message and ends with the blank line that parts it from the prompt; it is never
+ * in the system prompt, so it cannot move the prompt-cache prefix (docs/project-context.md).
+ * Deterministic: the same folder, branch, tree state, platform and day give the same bytes.
  */
-export async function turnContextLayer(options: {
+export async function turnContextBlock(options: {
   readonly workspace: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly now?: Date;
-}): Promise<PromptLayer> {
-  const rel = relative(options.workspace, options.cwd);
-  const inside = rel === '' || !(rel.startsWith('..') || isAbsolute(rel));
-  const folder = rel === '' ? '.' : inside ? rel.split(sep).join('/') : '(outside the workspace)';
-  const branch = (await gitBranch(options.workspace)) ?? '(none)';
+  /** The platform named on the `os` line; defaults to this process's. */
+  readonly platform?: NodeJS.Platform;
+}): Promise<string> {
   const date = turnDate(options.env, options.now ?? new Date());
-  return {
-    kind: 'turn-context',
-    depth: 0,
-    text: `\n<turn-context>\nworking folder: ${folder}\ngit branch: ${branch}\ndate: ${date}\n</turn-context>\n`,
-    truncated: false,
-  };
+  const branch = await gitBranch(options.workspace);
+  const git = branch === null ? '(none)' : `${branch}${dirtyNote(await gitDirtyState(options.workspace))}`;
+  return (
+    '<turn-context>\n' +
+    `working folder: ${workingFolder(options.workspace, options.cwd)}\n` +
+    `git branch: ${git}\n` +
+    `os: ${options.platform ?? process.platform}\n` +
+    `date: ${date}\n` +
+    '</turn-context>\n\n'
+  );
+}
+
+function dirtyNote(state: GitDirtyState): string {
+  if (state === 'dirty') return ' (uncommitted changes)';
+  if (state === 'unknown') return ' (changes not known)';
+  return '';
+}
+
+/**
+ * The workspace folder's own name followed by the path inside it, `/`-separated: never the folders
+ * above the workspace, which name the machine and its user.
+ */
+export function workingFolder(workspace: string, cwd: string): string {
+  const rel = relative(workspace, cwd);
+  const inside = rel === '' || !(rel.startsWith('..') || isAbsolute(rel));
+  const name = cleanName(basename(workspace)) || '.';
+  if (!inside) return `(outside the workspace ${name})`;
+  return rel === '' ? name : `${name}/${cleanName(rel.split(sep).join('/'))}`;
 }
 
 /** The date of the turn: `CW_DATE` when set, else today in local time, as YYYY-MM-DD. */
@@ -56,24 +79,26 @@ export function turnDate(env: NodeJS.ProcessEnv, now: Date): string {
  * when the workspace is not a repository, `(detached)` when HEAD names a commit.
  */
 export async function gitBranch(workspace: string): Promise<string | null> {
-  const dotGit = join(workspace, '.git');
-  const info = await stat(dotGit).catch(() => null);
-  if (info === null) return null;
-  let gitDir = dotGit;
-  if (info.isFile()) {
-    // A worktree or submodule: `.git` is a file that points at the real git folder.
-    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
-    if (!pointer?.[1]) return null;
-    gitDir = resolve(workspace, pointer[1]);
-  }
+  const gitDir = await gitDirOf(workspace);
+  if (gitDir === null) return null;
   const head = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => null);
   if (head === null) return null;
   const ref = /^ref:\s*refs\/heads\/(.+?)\s*$/m.exec(head);
-  if (ref?.[1]) return sanitizeBranch(ref[1]);
+  if (ref?.[1]) return cleanName(ref[1]);
   return '(detached)';
 }
 
-// A branch name is the user's text; control characters and markup brackets never reach the prompt.
-function sanitizeBranch(name: string): string {
+/** The git folder of a workspace root: `.git`, or where a worktree's or submodule's `.git` file points; null without one. */
+export async function gitDirOf(workspace: string): Promise<string | null> {
+  const dotGit = join(workspace, '.git');
+  const info = await stat(dotGit).catch(() => null);
+  if (info === null) return null;
+  if (!info.isFile()) return dotGit;
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
+  return pointer?.[1] ? resolve(workspace, pointer[1]) : null;
+}
+
+// Folder and branch names are the user's text; control characters and markup brackets never reach the prompt.
+function cleanName(name: string): string {
   return name.replace(/[\u0000-\u001f\u007f<>]/g, '_').slice(0, 200);
 }

@@ -36,6 +36,8 @@ import {
   type ToolFacts,
 } from './manifest-schema.js';
 import { offlineTokenCounts } from './offline-token-counts.js';
+import { credentialHeader } from '../transport/api-key.js';
+import { userAgent } from '../transport/user-agent.js';
 import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
 import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, unavailable } from '../plan/unavailable-reason.js';
 
@@ -186,6 +188,14 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
       billing.kind === 'subscription'
         ? { kind: 'subscription', plan: safePhrase(billing.plan) }
         : { kind: billing.kind },
+    request_headers: {
+      // The transport adds the credential header when the route names a key variable; its value is never read here.
+      names: [
+        ...Object.keys(prepared.headers),
+        ...(prepared.apiKeyEnv === null ? [] : [credentialHeader(row.auth, '')[0]]),
+      ].map((name) => safeIdentifier(name.toLowerCase())),
+      user_agent: userAgentLabel(prepared.headers['user-agent']),
+    },
   };
 }
 
@@ -283,6 +293,11 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
       effective_system_canonical_json_bytes: classes.system,
       effective_system_sha256: systemSha,
     },
+    turn_context: {
+      status: prepared.turnContext.status,
+      context_bytes: prepared.turnContext.block === null ? null : Buffer.byteLength(prepared.turnContext.block, 'utf8'),
+      context_sha256: prepared.turnContext.block === null ? null : sha256Hex(prepared.turnContext.block),
+    },
     message_count: classes.messageCount,
     attachment_count: classes.attachmentCount,
     prompt_files: {
@@ -325,6 +340,12 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
       tool_result_replacements: prepared.outboundRedaction.toolResults,
     },
   };
+}
+
+// cw's own User-Agent is built from checked parts and shown as is; a value a row set is redacted.
+function userAgentLabel(value: string | undefined): string {
+  if (value === undefined) return 'none';
+  return value === userAgent() ? value : safePhrase(value);
 }
 
 function modelFactsSource(match: ModelMatch | null): RouteFacts['model_facts_source'] {

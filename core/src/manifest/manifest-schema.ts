@@ -23,6 +23,7 @@ import {
   TOOLS_REASONS,
   USAGE_REASONS,
 } from '../plan/unavailable-reason.js';
+import { TURN_CONTEXT_STATUSES } from '../prompt/turn-context-message.js';
 
 /** Bumped only when a field is renamed or removed, so scripts can refuse a manifest they do not understand. */
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -187,6 +188,18 @@ function buildManifestSchema() {
     route_input_limit_tokens: tokens.nullable().describe('Input limit of the route, or null when unknown.'),
     route_output_limit_tokens: tokens.nullable().describe('Output limit of the route, or null when unknown.'),
     billing: billingSchema,
+    request_headers: z
+      .strictObject({
+        names: z
+          .array(label)
+          .describe(
+            'Names of the headers cw sets, lower-case, in order, the credential header included (never its value); content-length and host are not listed.',
+          ),
+        user_agent: label.describe(
+          'The User-Agent value exactly as sent: cw, its version, the platform and Node version; nothing that names the machine or its user (docs/transport.md).',
+        ),
+      })
+      .describe('The request headers: names only, and the User-Agent value.'),
   });
 
   const toolOutcomeSchema = z.strictObject({
@@ -289,13 +302,13 @@ function buildManifestSchema() {
     tool_choice: label.nullable().describe('Shape label of tool_choice read from the finished body; null when absent.'),
     system_prompt: z
       .strictObject({
-        assembly: z.enum(['base-only', 'base-with-configured-layers', 'base-with-runtime-additions', 'none']),
+        assembly: z.enum(['base-only', 'base-with-configured-layers', 'none']),
         layers: z
           .array(
             z.strictObject({
               layer_kind: z
-                .enum(['base', 'home-instructions', 'workspace-instructions', 'turn-context'])
-                .describe('The bundled base, AGENTS.md in the cw home or in a workspace folder, or the turn context.'),
+                .enum(['base', 'home-instructions', 'workspace-instructions'])
+                .describe('The bundled base, or AGENTS.md in the cw home or in a workspace folder.'),
               folder_depth: count.describe(
                 'Folders below the workspace root an AGENTS.md sits in; 0 for the other kinds.',
               ),
@@ -316,6 +329,21 @@ function buildManifestSchema() {
           .describe('Hash of the wire system region; empty when there is none.'),
       })
       .describe('How the system prompt was assembled and what its wire region measures.'),
+    turn_context: z
+      .strictObject({
+        status: z
+          .enum(TURN_CONTEXT_STATUSES)
+          .describe(
+            '`sent` when the block leads the new user message; `unchanged` when the last block the session stored says the same, so it is not repeated; `continuation` without a new user message; `side-request`; `off` when config turned it off or no working folder was read (docs/project-context.md).',
+          ),
+        context_bytes: count
+          .nullable()
+          .describe("UTF-8 bytes of this folder and day's block, the blank line after it included; null when off."),
+        context_sha256: sha256.nullable().describe('SHA-256 of those bytes; null when off.'),
+      })
+      .describe(
+        'The turn-context block: outside the system prompt, in front of the new user message, and stored with it so later requests replay the same bytes.',
+      ),
     message_count: count.describe('Turn items, excluding Chat system-role items.'),
     attachment_count: count.describe('Attachment parts (images, files) across the items.'),
     prompt_files: z

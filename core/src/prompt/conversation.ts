@@ -44,6 +44,11 @@ export const conversationMessageSchema = lazySchema((z) =>
         images: imagesSchema(z),
         /** Set on a compaction summary: how many earlier messages it stands in for (docs/compaction.md). */
         summary_of: z.number().int().positive().optional(),
+        /**
+         * The turn-context block sent before `content` on the wire, stored so every later request
+         * replays the same bytes (docs/project-context.md).
+         */
+        turn_context: z.string().optional(),
       })
       .readonly(),
     z

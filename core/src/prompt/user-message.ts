@@ -92,7 +92,11 @@ export function withoutImages(messages: readonly ConversationMessage[]): readonl
   if (!messages.some((message) => (message.role === 'user' || message.role === 'tool') && message.images !== undefined))
     return messages;
   return messages.map((message): ConversationMessage => {
-    if (message.role === 'user' && message.images !== undefined) return { role: 'user', content: message.content };
+    if (message.role === 'user' && message.images !== undefined) {
+      // Only the images go: a stored turn context must replay the same bytes on every route.
+      const { images: _images, ...rest } = message;
+      return rest;
+    }
     if (message.role === 'tool' && message.images !== undefined) {
       const { images, ...rest } = message;
       const notes = images.map(

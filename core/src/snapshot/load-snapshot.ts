@@ -5,7 +5,7 @@ import { withProjectMcpServers } from '../mcp/project-mcp-servers.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import { readProjectInstructions } from '../context/project-instructions.js';
-import { turnContextLayer } from '../context/turn-context.js';
+import { turnContextBlock } from '../context/turn-context.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { sandboxState } from '../sandbox/find-sandbox.js';
 import { selectSession } from '../state/select-session.js';
@@ -24,7 +24,8 @@ export async function loadSnapshot(options: {
   defaultRouteId: string;
   /**
    * The folder the command runs in. When given, the working context is read too: AGENTS.md layers
-   * and the turn-context block (docs/project-context.md). Without it the system prompt is the base.
+   * and the turn-context block (docs/project-context.md). Without it the system prompt is the base
+   * and no turn context is sent.
    */
   cwd?: string;
   /** Read for `CW_DATE`; defaults to the process environment. */
@@ -73,17 +74,27 @@ export async function loadSnapshot(options: {
   });
 }
 
-/** The working context of a snapshot loaded for a folder, and the layers a turn appends to the base prompt. Reads only. */
+/**
+ * The working context of a snapshot loaded for a folder, the layers a turn appends to the base
+ * prompt, and the turn-context block. Reads only.
+ */
 async function workingPart(
   home: string,
   config: CwConfig,
   workspace: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ workingContext: WorkingContext; promptLayers: readonly PromptLayer[] }> {
+): Promise<{ workingContext: WorkingContext; promptLayers: readonly PromptLayer[]; turnContext?: string }> {
   const here = await realpath(cwd);
   const { project_instructions, turn_context } = config.context;
-  const layers = project_instructions ? await readProjectInstructions({ home, workspace, cwd: here }) : [];
-  if (turn_context) layers.push(await turnContextLayer({ workspace, cwd: here, env }));
-  return { workingContext: { workspace, cwd: here }, promptLayers: layers };
+  // Read side by side: the block may wait on git while the AGENTS.md files are read.
+  const [layers, turnContext] = await Promise.all([
+    project_instructions ? readProjectInstructions({ home, workspace, cwd: here }) : [],
+    turn_context ? turnContextBlock({ workspace, cwd: here, env }) : undefined,
+  ]);
+  return {
+    workingContext: { workspace, cwd: here },
+    promptLayers: layers,
+    ...(turnContext === undefined ? {} : { turnContext }),
+  };
 }

@@ -50,8 +50,13 @@ export interface CwSnapshot {
    * loaded for a working folder, as the CLI does; absent, a prompt is sent as typed.
    */
   readonly workingContext?: WorkingContext;
-  /** System-prompt layers after the base (AGENTS.md, turn context); absent or empty means the base only. */
+  /** System-prompt layers after the base (AGENTS.md); absent or empty means the base only. */
   readonly promptLayers?: readonly PromptLayer[];
+  /**
+   * The turn-context block of this folder and day, which leads a new user message when it differs
+   * from the last one the session stored (docs/project-context.md); absent when it is off.
+   */
+  readonly turnContext?: string;
   /** What would confine commands, found without running anything; absent when the machine was not looked at. */
   readonly sandbox?: SandboxState;
 }

@@ -47,6 +47,7 @@ const user = withExtra(
       content: maybe(text),
       images: maybe(fc.array(image, { maxLength: 2 })),
       summary_of: maybe(count),
+      turn_context: maybe(text),
     },
     { requiredKeys: ['role', 'content'] },
   ),

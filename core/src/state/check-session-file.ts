@@ -24,7 +24,7 @@ export function sessionMessagesOf(raw: unknown): readonly ConversationMessage[] 
 }
 
 const FILE_KEYS = new Set(['version', 'messages', 'route']);
-const USER_KEYS = new Set(['role', 'content', 'images', 'summary_of']);
+const USER_KEYS = new Set(['role', 'content', 'images', 'summary_of', 'turn_context']);
 const ASSISTANT_KEYS = new Set(['role', 'content', 'tool_calls', 'usage', 'replay', 'body_sha256']);
 const TOOL_KEYS = new Set(['role', 'tool_call_id', 'name', 'content', 'images', 'status']);
 const IMAGE_KEYS = new Set(['media_type', 'data']);
@@ -40,7 +40,11 @@ function isMessage(value: unknown): boolean {
         hasOnly(value, USER_KEYS) &&
         typeof value['content'] === 'string' &&
         optional(value['images'], (images) => Array.isArray(images) && images.every(isImage)) &&
-        optional(value['summary_of'], (count) => typeof count === 'number' && Number.isSafeInteger(count) && count > 0)
+        optional(
+          value['summary_of'],
+          (count) => typeof count === 'number' && Number.isSafeInteger(count) && count > 0,
+        ) &&
+        optional(value['turn_context'], (text) => typeof text === 'string')
       );
     case 'assistant':
       return (
