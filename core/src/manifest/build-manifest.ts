@@ -296,7 +296,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     turn_context: {
       status: prepared.turnContext.status,
       context_bytes: prepared.turnContext.block === null ? null : Buffer.byteLength(prepared.turnContext.block, 'utf8'),
-      context_sha256: prepared.turnContext.block === null ? null : sha256Hex(prepared.turnContext.block),
+      context_sha256: prepared.turnContext.block === null ? null : rememberedSha256(prepared.turnContext.block),
     },
     message_count: classes.messageCount,
     attachment_count: classes.attachmentCount,
