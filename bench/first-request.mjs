@@ -67,7 +67,7 @@ function responsesReply() {
 /**
  * A loopback model: answers POST …/chat/completions and POST …/responses with the streams above, and
  * anything else with 404. `waitFor(tag)` resolves with the time the first byte of the next model
- * request tagged `tag` (a path segment of its base URL) reached the socket.
+ * request tagged `tag` (a path segment of its base URL) reached the socket, and its body's size.
  */
 async function startLoopback() {
   const waiting = new Map();
@@ -77,14 +77,17 @@ async function startLoopback() {
     request.socket.cwFirstByteAt = undefined;
     const [, tag] = request.url.split('/');
     const model = request.method === 'POST' && /\/(chat\/completions|responses)$/.test(request.url);
-    request.resume();
+    let bodyBytes = 0;
+    request.on('data', (chunk) => {
+      bodyBytes += chunk.length;
+    });
     request.on('end', () => {
       if (!model) {
         others.push(`${request.method} ${request.url}`);
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not here"}');
         return;
       }
-      waiting.get(tag)?.(firstByteAt);
+      waiting.get(tag)?.({ firstByteAt, bodyBytes });
       waiting.delete(tag);
       const body = request.url.endsWith('/responses') ? responsesReply() : chatCompletionsReply();
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).end(body);
@@ -106,7 +109,7 @@ async function startLoopback() {
   };
 }
 
-/** Runs one process to its exit: ms to the first model request (null if none) and ms to exit. */
+/** Runs one process to its exit: ms to the first model request and its body bytes (null if none), and ms to exit. */
 async function runOnce({ command, args, env, cwd, tag }, loopback) {
   const firstRequest = tag === undefined ? null : loopback.waitFor(tag);
   const start = process.hrtime.bigint();
@@ -121,12 +124,14 @@ async function runOnce({ command, args, env, cwd, tag }, loopback) {
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}: ${Buffer.concat(err)}`);
   let requestMs = null;
+  let requestBytes = null;
   if (firstRequest !== null) {
-    const at = await Promise.race([firstRequest, new Promise((resolve) => setTimeout(resolve, 1000, null))]);
-    if (at === null) throw new Error(`${command} exited 0 without sending a model request`);
-    requestMs = Number(at - start) / 1e6;
+    const seen = await Promise.race([firstRequest, new Promise((resolve) => setTimeout(resolve, 1000, null))]);
+    if (seen === null) throw new Error(`${command} exited 0 without sending a model request`);
+    requestMs = Number(seen.firstByteAt - start) / 1e6;
+    requestBytes = seen.bodyBytes;
   }
-  return { requestMs, wallMs };
+  return { requestMs, requestBytes, wallMs };
 }
 
 /** The codex executable npm installed for this platform, or undefined when it is not installed. */
@@ -183,7 +188,7 @@ function cwHome(scratch, origin) {
 
 /**
  * Measures the figure: the runners alternate (one warm-up each, then `runs` rounds), medians of each.
- * Returns { runs, floorMs, cw: { requestMs, wallMs }, codex: { requestMs, wallMs } | null, codexSkipped }.
+ * Returns { runs, floorMs, cw: { requestMs, requestBytes, wallMs }, codex: the same | null, codexSkipped }.
  */
 export async function measureFirstRequest({ runs = 7 } = {}) {
   const rounds = Math.max(7, runs);
@@ -231,6 +236,7 @@ export async function measureFirstRequest({ runs = 7 } = {}) {
       for (const [name, runner] of Object.entries(runners)) samples[name].push(await runOnce(runner, loopback));
     const summary = (list) => ({
       requestMs: list[0].requestMs === null ? null : median(list.map((one) => one.requestMs)),
+      requestBytes: list[0].requestBytes === null ? null : median(list.map((one) => one.requestBytes)),
       wallMs: median(list.map((one) => one.wallMs)),
     });
     return {
@@ -251,18 +257,21 @@ export async function measureFirstRequest({ runs = 7 } = {}) {
 /** The figure as a Markdown table: the floor, cw and codex, first request and whole run, in ms. */
 export function firstRequestTable(result) {
   const ms = (value) => (value === null ? '-' : `${value.toFixed(0)} ms`);
+  const bytes = (value) => (value === null ? '-' : `${value.toLocaleString('en-US')} bytes`);
   return [
     `medians of ${result.runs} alternating runs`,
-    '| process | first request byte | whole run |',
-    '| --- | --- | --- |',
-    `| node -e 0 | - | ${ms(result.floorMs)} |`,
-    `| cw send --prompt hi | ${ms(result.cw.requestMs)} | ${ms(result.cw.wallMs)} |`,
+    '| process | first request byte | whole run | first request body |',
+    '| --- | --- | --- | --- |',
+    `| node -e 0 | - | ${ms(result.floorMs)} | - |`,
+    `| cw send --prompt hi | ${ms(result.cw.requestMs)} | ${ms(result.cw.wallMs)} | ${bytes(result.cw.requestBytes)} |`,
     ...(result.cwOclif
-      ? [`| the same through oclif | ${ms(result.cwOclif.requestMs)} | ${ms(result.cwOclif.wallMs)} |`]
+      ? [
+          `| the same through oclif | ${ms(result.cwOclif.requestMs)} | ${ms(result.cwOclif.wallMs)} | ${bytes(result.cwOclif.requestBytes)} |`,
+        ]
       : []),
     result.codex === null
-      ? `| codex exec hi | skipped: ${result.codexSkipped} | |`
-      : `| codex exec hi | ${ms(result.codex.requestMs)} | ${ms(result.codex.wallMs)} |`,
+      ? `| codex exec hi | skipped: ${result.codexSkipped} | | |`
+      : `| codex exec hi | ${ms(result.codex.requestMs)} | ${ms(result.codex.wallMs)} | ${bytes(result.codex.requestBytes)} |`,
     ...(result.otherRequests.length > 0 ? [`other requests, answered 404: ${result.otherRequests.join(', ')}`] : []),
   ];
 }

@@ -80,9 +80,16 @@ figure('cw --version / node -e 0', version.aMs / version.bMs, 1.6, version);
 
 // Time to the first request byte at a loopback model, cw send against codex exec (bench/first-request.mjs).
 const first = await measureFirstRequest({ runs: Math.max(7, Number(process.env.FIRST_REQUEST_RUNS ?? 7)) });
-if (first.codex !== null)
+if (first.codex !== null) {
   figure('cw send / codex exec, to the first request byte', first.cw.requestMs / first.codex.requestMs, 1.0, first);
-else console.error(`  cw send / codex exec: skipped, ${first.codexSkipped}`);
+  // The first request of the same one-word prompt: cw's must stay the smaller (docs/performance.md).
+  figure(
+    'cw send / codex exec, first request body bytes',
+    first.cw.requestBytes / first.codex.requestBytes,
+    1.0,
+    first,
+  );
+} else console.error(`  cw send / codex exec: skipped, ${first.codexSkipped}`);
 console.error(`  ${firstRequestTable(first).join('\n  ')}`);
 
 const sizes = [
