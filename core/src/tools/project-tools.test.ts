@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
+import { unitCapabilityRow } from '../../../test/support/unit-capability-row.js';
 import { BUILTIN_TOOLS } from '../../../test/support/workspace-tools.js';
 import { projectTools, ToolChoiceError } from './project-tools.js';
 import type { LogicalToolChoice, ProjectionContext } from './tool-projection-types.js';
 import type { ToolDefinition } from './tool-definition.js';
 
-function row(overrides: Partial<CapabilityRowInput> = {}): CapabilityRow {
-  const input: CapabilityRowInput = {
-    provider_id: 'example',
-    provider_display: 'Example',
-    route_id: 'example',
-    dialect: 'chat-completions',
-    route_shape: 'standard',
-    endpoint: { base_url: 'https://api.example.test/v1', path: '/chat/completions' },
-    auth: { scheme: 'bearer', api_key_env: 'EXAMPLE_API_KEY' },
-    model: { default: 'example-model' },
-    context: { window_tokens: 128_000, source: 'catalog' },
-    output_cap: { field: 'max_tokens', default_tokens: 4_096 },
-    billing: { kind: 'metered' },
-    tool_schema: { dialect: 'mfjs' },
-    tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
-    reasoning: null,
-    provenance: { source: 'unit test' },
-    ...overrides,
-  };
-  return { ...capabilityRowSchema.parse(input), plugin: 'unit-test' };
-}
+const row = unitCapabilityRow;
 
 function tool(
   name: string,

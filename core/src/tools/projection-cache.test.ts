@@ -1,33 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sealJson } from '../canonical/sealed-json.js';
-import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
+import { unitCapabilityRow } from '../../../test/support/unit-capability-row.js';
 import { clearProjectionCache, projectionsComputed, cachedProjection } from './projection-cache.js';
 import { projectTools } from './project-tools.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 import type { LogicalToolChoice, ProjectionContext } from './tool-projection-types.js';
 
-function row(overrides: Partial<CapabilityRowInput> = {}): CapabilityRow {
-  const input: CapabilityRowInput = {
-    provider_id: 'example',
-    provider_display: 'Example',
-    route_id: 'example',
-    dialect: 'chat-completions',
-    route_shape: 'standard',
-    endpoint: { base_url: 'https://api.example.test/v1', path: '/chat/completions' },
-    auth: { scheme: 'bearer', api_key_env: 'EXAMPLE_API_KEY' },
-    model: { default: 'example-model' },
-    context: { window_tokens: 128_000, source: 'catalog' },
-    output_cap: { field: 'max_tokens', default_tokens: 4_096 },
-    billing: { kind: 'metered' },
-    tool_schema: { dialect: 'mfjs' },
-    tool_choice: { accepted: ['auto', 'none', 'required', 'named'] },
-    reasoning: null,
-    provenance: { source: 'unit test' },
-    ...overrides,
-  };
-  return { ...capabilityRowSchema.parse(input), plugin: 'unit-test' };
-}
+const row = unitCapabilityRow;
 
 function tool(name: string, input_schema: JsonSchema, sealed = true): ToolDefinition {
   const definition: ToolDefinition = {

@@ -35,31 +35,26 @@ export function applyMcp(hooks: CoreTurnHooks): void {
     // An empty map until a server starts: cheap to make even when the session's pool is used.
     const ownPool = createMcpPool();
     const { lazyMcpTools } = await import('./lazy-mcp-tools.js');
-    const lazy = await lazyMcpTools({
+    // What starting and calling the servers needs, whether they start on first use or up front.
+    const servers = {
       home: context.home,
       config: snapshot.config,
       env: context.env,
       pluginTools: snapshot.registry.toolCatalog,
-      pool: sessionPool ?? ownPool,
       callTimeoutMs,
       onProgress,
       ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-    });
+    };
+    const lazy = await lazyMcpTools({ ...servers, pool: sessionPool ?? ownPool });
     if (lazy !== null) {
       if (sessionPool === undefined) opened.set(context, ownPool.closeAll);
       return { snapshot, tools: [...resources.tools, ...lazy] };
     }
     const { openMcpForSend } = await import('./open-mcp-for-send.js');
     const mcp = await openMcpForSend({
-      home: context.home,
-      config: snapshot.config,
-      env: context.env,
-      pluginTools: snapshot.registry.toolCatalog,
-      callTimeoutMs,
+      ...servers,
       ...(context.signal ? { signal: context.signal } : {}),
       ...(sessionPool ? { pool: sessionPool } : {}),
-      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-      onProgress,
     });
     if (!sessionPool) opened.set(context, mcp.close);
     for (const failure of mcp.failures) {
