@@ -1,6 +1,6 @@
 import { PREVIEW_REQUEST_USAGE, splitAtPrompt, wordsBeforePrompt } from './grammar.js';
 import type { PreviewLine } from './run-preview.js';
-import { REASONING, type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
+import { REASONING, TURN_FLAG_WORDS, type TurnFlagName, type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
 
 // The preview's flags read without oclif's parser, which costs as much to load as the whole budget
 // for starting a preview. Only lines whose reading is beyond doubt are read here: each word before
@@ -9,24 +9,17 @@ import { REASONING, type TurnFlagValues, turnChoicesOf } from './turn-choices.js
 // `-rvalue`, bundles, repeats, unknown words, a value that starts with `-`) is left to oclif, whose
 // parser and error messages the command then uses.
 
-type FlagName = 'json' | 'manifest' | 'blocking' | 'route' | 'model' | 'reasoning' | 'session' | 'new' | 'continue';
+type FlagName = 'json' | 'manifest' | 'blocking' | TurnFlagName;
 
 // A Map, not an object literal, so words like `__proto__` cannot match.
-const FLAGS: ReadonlyMap<string, { readonly name: FlagName; readonly takesValue: boolean }> = new Map([
+const FLAGS: ReadonlyMap<string, { readonly name: FlagName; readonly takesValue: boolean }> = new Map<
+  string,
+  { readonly name: FlagName; readonly takesValue: boolean }
+>([
   ['--json', { name: 'json', takesValue: false }],
   ['--manifest', { name: 'manifest', takesValue: false }],
   ['--blocking', { name: 'blocking', takesValue: false }],
-  ['-n', { name: 'new', takesValue: false }],
-  ['--new', { name: 'new', takesValue: false }],
-  ['-c', { name: 'continue', takesValue: false }],
-  ['--continue', { name: 'continue', takesValue: false }],
-  ['-r', { name: 'route', takesValue: true }],
-  ['--route', { name: 'route', takesValue: true }],
-  ['-m', { name: 'model', takesValue: true }],
-  ['--model', { name: 'model', takesValue: true }],
-  ['-s', { name: 'session', takesValue: true }],
-  ['--session', { name: 'session', takesValue: true }],
-  ['--reasoning', { name: 'reasoning', takesValue: true }],
+  ...TURN_FLAG_WORDS,
 ]);
 
 // The bare words the preview's grammar reads before `--prompt` (previewOutputOf); `base-prompt` is

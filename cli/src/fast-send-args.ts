@@ -1,7 +1,7 @@
 import { SEND_USAGE, splitAtPrompt, wordsBeforePrompt } from './grammar.js';
 import { OUTPUT_FORMATS } from './output-format.js';
 import type { SendFlags, SendLine } from './run-send.js';
-import { REASONING, type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
+import { REASONING, TURN_FLAG_WORDS, type TurnFlagName, type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
 
 // The send's flags read without oclif's parser, which costs more to load than the rest of a send's
 // start-up (docs/performance.md). Only lines whose reading is beyond doubt are read here: each word
@@ -10,8 +10,7 @@ import { REASONING, type TurnFlagValues, turnChoicesOf } from './turn-choices.js
 // else (help, `--flag=value`, `-rvalue`, bundles, repeats, bare words, a value that starts with `-`)
 // is left to oclif, whose parser and error messages the command then uses.
 
-type TurnFlag = 'route' | 'model' | 'reasoning' | 'session' | 'new' | 'continue';
-type FlagName = TurnFlag | keyof SendFlags;
+type FlagName = TurnFlagName | keyof SendFlags;
 
 // Flags that take one of a list: a value outside it is oclif's error to word.
 const OPTIONS: ReadonlyMap<FlagName, readonly string[]> = new Map<FlagName, readonly string[]>([
@@ -21,18 +20,11 @@ const OPTIONS: ReadonlyMap<FlagName, readonly string[]> = new Map<FlagName, read
 ]);
 
 // A Map, not an object literal, so words like `__proto__` cannot match.
-const FLAGS: ReadonlyMap<string, { readonly name: FlagName; readonly takesValue: boolean }> = new Map([
-  ['-n', { name: 'new', takesValue: false }],
-  ['--new', { name: 'new', takesValue: false }],
-  ['-c', { name: 'continue', takesValue: false }],
-  ['--continue', { name: 'continue', takesValue: false }],
-  ['-r', { name: 'route', takesValue: true }],
-  ['--route', { name: 'route', takesValue: true }],
-  ['-m', { name: 'model', takesValue: true }],
-  ['--model', { name: 'model', takesValue: true }],
-  ['-s', { name: 'session', takesValue: true }],
-  ['--session', { name: 'session', takesValue: true }],
-  ['--reasoning', { name: 'reasoning', takesValue: true }],
+const FLAGS: ReadonlyMap<string, { readonly name: FlagName; readonly takesValue: boolean }> = new Map<
+  string,
+  { readonly name: FlagName; readonly takesValue: boolean }
+>([
+  ...TURN_FLAG_WORDS,
   ['--json', { name: 'json', takesValue: false }],
   ['--output-format', { name: 'output-format', takesValue: true }],
   ['--blocking', { name: 'blocking', takesValue: false }],
@@ -42,7 +34,7 @@ const FLAGS: ReadonlyMap<string, { readonly name: FlagName; readonly takesValue:
   ['--no-tool-runs', { name: 'no-tool-runs', takesValue: false }],
   ['--no-tools', { name: 'no-tools', takesValue: false }],
   ['--sandbox', { name: 'sandbox', takesValue: true }],
-] as const);
+]);
 
 /**
  * The words after `cw send` read as the command's flag parser reads them, for a line this reader is

@@ -18,6 +18,30 @@ export interface TurnChoices {
 }
 
 /** The turn flags' parsed values, as a flag parser hands them over. */
+/** A turn flag's name, as TurnFlagValues keys it. */
+export type TurnFlagName = 'route' | 'model' | 'reasoning' | 'session' | 'new' | 'continue';
+
+/**
+ * The turn flags as the oclif-free readers of preview and send take them (fast-preview-args.ts,
+ * fast-send-args.ts): each word spelled out whole, the flag it sets, and whether a value follows.
+ */
+export const TURN_FLAG_WORDS: readonly (readonly [
+  string,
+  { readonly name: TurnFlagName; readonly takesValue: boolean },
+])[] = [
+  ['-n', { name: 'new', takesValue: false }],
+  ['--new', { name: 'new', takesValue: false }],
+  ['-c', { name: 'continue', takesValue: false }],
+  ['--continue', { name: 'continue', takesValue: false }],
+  ['-r', { name: 'route', takesValue: true }],
+  ['--route', { name: 'route', takesValue: true }],
+  ['-m', { name: 'model', takesValue: true }],
+  ['--model', { name: 'model', takesValue: true }],
+  ['-s', { name: 'session', takesValue: true }],
+  ['--session', { name: 'session', takesValue: true }],
+  ['--reasoning', { name: 'reasoning', takesValue: true }],
+];
+
 export interface TurnFlagValues {
   readonly route?: unknown;
   readonly model?: unknown;
