@@ -15,6 +15,7 @@ export {
   type SandboxNetworkPolicy,
   networkPolicyOf,
 } from './sandbox-config.js';
+export { GIT_COMMIT_WRITABLE, GIT_WRITE_REFUSAL, isProtectedGitPath } from './git-write-rules.js';
 export { SandboxUnavailableError } from './sandbox-unavailable-error.js';
 export { type ConfiguredSandbox, openConfiguredSandbox } from './open-configured-sandbox.js';
 export { type SandboxCheckRow, checkSandbox } from './check-sandbox.js';
