@@ -29,8 +29,8 @@ module.exports = {
       severity: 'error',
       comment:
         'A plugin takes types from @cw/core/plugin and gets everything else from register(api) at run ' +
-        'time (docs/plugin-authors.md). Its tests may use the host entry.',
-      from: { path: '^(plugins/[^/]+|plugin-template)/src/' },
+        'time (docs/plugin-authors.md). Its tests, and the fixtures only they import, may use the host entry.',
+      from: { path: '^(plugins/[^/]+|plugin-template)/src/', pathNot: '-fixture\\.ts$' },
       to: { path: '^core/', pathNot: '^core/dist/plugin\\.d\\.ts$' },
     },
     {

@@ -299,6 +299,7 @@ describe('secrets out of prompts', () => {
       enabled: true,
       user_text_replacements: 1,
       tool_result_replacements: 1,
+      system_prompt_replacements: 0,
     });
     expect(JSON.stringify(manifest)).not.toContain(FAKE_KEY);
   });
@@ -312,6 +313,7 @@ describe('secrets out of prompts', () => {
       enabled: false,
       user_text_replacements: 0,
       tool_result_replacements: 0,
+      system_prompt_replacements: 0,
     });
   });
 

@@ -269,7 +269,7 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
   table.row(
     'secrets replaced',
     redaction.enabled
-      ? `${number(redaction.user_text_replacements)} in user text, ${number(redaction.tool_result_replacements)} in tool results`
+      ? `${number(redaction.user_text_replacements)} in user text, ${number(redaction.tool_result_replacements)} in tool results, ${number(redaction.system_prompt_replacements)} in the system prompt`
       : 'off (redact_outbound is false)',
   );
   const cache = body.prompt_cache;

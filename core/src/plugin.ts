@@ -39,6 +39,8 @@ export type {
   ToolOutcome,
   ToolArguments,
   ToolLimits,
+  WorkspaceFiles,
+  OpenedWorkspaceEntry,
 } from './tools/tool-contract.js';
 // The turn's hooks (docs/plugin-authors.md, "Turn hooks"): the payloads a plugin's taps receive.
 export { TURN_STAGES } from './turn/turn-stages.js';

@@ -6,7 +6,11 @@ import { planReasoning } from './body/plan-reasoning.js';
 import { outputCapFor } from './body/output-cap.js';
 import { placePromptCacheKey, promptCacheKey } from './body/prompt-cache-key.js';
 import type { ConversationMessage } from './prompt/conversation.js';
-import { redactOutboundMessages, type OutboundRedactionCounts } from './prompt/redact-outbound-messages.js';
+import {
+  redactOutboundLayers,
+  redactOutboundMessages,
+  type OutboundRedactionCounts,
+} from './prompt/redact-outbound-messages.js';
 import { repairToolHistory } from './prompt/repair-tool-history.js';
 import { selectReplay } from './prompt/select-replay.js';
 import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-prompt.js';
@@ -183,7 +187,8 @@ export function prepareOutboundRequest(
   };
   const projection = project(hooks, projectionContext);
   const toolSurface: PreparedToolSurface = { activeTools, deferredTools, projection };
-  const system = composeSystemPrompt(snapshot.promptLayers ?? []);
+  const layers = redactOutboundLayers(snapshot.promptLayers ?? [], snapshot.config.redact_outbound);
+  const system = composeSystemPrompt(layers.layers);
   const { capTokens, reservationTokens } = outputCapFor(row);
   const wireModel = wireModelFor(route);
   const context: BuildContext = {
@@ -276,7 +281,7 @@ export function prepareOutboundRequest(
     messages,
     outputCapTokens: capTokens,
     outputReservationTokens: reservationTokens,
-    outboundRedaction: outbound.counts,
+    outboundRedaction: { ...outbound.counts, systemPrompt: layers.count },
     promptCacheKeyField,
     userMessage,
     turnContext,

@@ -3,7 +3,9 @@ import type { ApprovalRules } from './agent/approval-policy.js';
 import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
 import { toolEnvironment } from './agent/tool-environment.js';
+import { homedir } from 'node:os';
 import type { CommandSandbox } from './sandbox/command-sandbox.js';
+import { resolveHiddenPaths, workspaceFiles } from './sandbox/workspace-files.js';
 import type { Entrypoint } from './body/wire-body.js';
 import { renderManifest } from './manifest/build-manifest.js';
 import type { RequestManifest } from './manifest/manifest-schema.js';
@@ -306,6 +308,16 @@ async function loop(
         const onAbort = (): void => controller.abort();
         options.signal?.addEventListener('abort', onAbort, { once: true });
         let records: ToolCallRecord[];
+        // The file tools honour what the sandbox hides from commands (docs/security.md).
+        const files = workspaceFiles(
+          agent.workspace,
+          await resolveHiddenPaths({
+            home: homedir(),
+            cwHome: options.home,
+            denyRead: current.config.sandbox.deny_read,
+            cwd: agent.workspace,
+          }),
+        );
         try {
           records = await runToolCalls(reply.toolCalls, {
             registry: snapshot.registry,
@@ -321,6 +333,7 @@ async function loop(
               signal: controller.signal,
               env: toolEnv,
               limits: agent.limits,
+              files,
               ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
             },
             ...(agent.askForCommands ? { askForCommands: true } : {}),

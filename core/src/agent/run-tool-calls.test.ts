@@ -3,6 +3,7 @@ import { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import type { ToolContext, ToolImplementation } from '../tools/tool-contract.js';
 import { type AskedCall, type RunToolCallsOptions, runToolCalls } from './run-tool-calls.js';
+import { workspaceFiles } from '../sandbox/workspace-files.js';
 
 const LIMITS = { outputBytes: 4096, outputLines: 100, commandTimeoutMs: 1_000 };
 
@@ -34,7 +35,13 @@ function options(tool: ToolImplementation, extra: Partial<RunToolCallsOptions> =
     extraTools: new Map([[tool.name, tool]]),
     posture: 'workspace',
     rules: { allow: [], deny: [] },
-    context: { workspace: '/nonexistent', signal: new AbortController().signal, env: {}, limits: LIMITS },
+    context: {
+      workspace: '/nonexistent',
+      signal: new AbortController().signal,
+      env: {},
+      limits: LIMITS,
+      files: workspaceFiles('/nonexistent', []),
+    },
     alwaysAllowed: new Set(),
     ...extra,
   };

@@ -1,5 +1,5 @@
-import { open, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { openBeneath, type OpenedBeneath, WorkspaceAccessError } from '../sandbox/open-beneath-workspace.js';
 import { type PromptLayer, truncateUtf8 } from './prompt-layer.js';
 
 /** The file name cw reads project instructions from, in the cw home and in each folder. */
@@ -14,8 +14,8 @@ export class ProjectInstructionsError extends Error {
   override readonly name = 'ProjectInstructionsError';
   readonly exitCode = 1;
   readonly safeMessage: string;
-  constructor(where: string, code: string) {
-    super(`cannot read ${INSTRUCTIONS_FILE} (${where}): ${code}; fix its permissions or remove it`);
+  constructor(where: string, code: string, fix = 'fix its permissions or remove it') {
+    super(`cannot read ${INSTRUCTIONS_FILE} (${where}): ${code}; ${fix}`);
     this.safeMessage = this.message;
   }
 }
@@ -32,8 +32,14 @@ export async function readProjectInstructions(options: {
   /** The working folder, a real path. */
   readonly cwd: string;
 }): Promise<PromptLayer[]> {
-  const sources: { kind: PromptLayer['kind']; depth: number; file: string; label: string }[] = [
-    { kind: 'home-instructions', depth: 0, file: join(options.home, INSTRUCTIONS_FILE), label: 'cw home' },
+  const sources: { kind: PromptLayer['kind']; depth: number; file: string; label: string; root: string }[] = [
+    {
+      kind: 'home-instructions',
+      depth: 0,
+      file: join(options.home, INSTRUCTIONS_FILE),
+      label: 'cw home',
+      root: options.home,
+    },
   ];
   for (const [depth, folder] of foldersDown(options.workspace, options.cwd).entries()) {
     const label = relative(options.workspace, folder).split(sep).join('/');
@@ -42,12 +48,17 @@ export async function readProjectInstructions(options: {
       depth,
       file: join(folder, INSTRUCTIONS_FILE),
       label: label === '' ? '.' : label,
+      root: options.workspace,
     });
   }
   const layers: PromptLayer[] = [];
   let budget = MAX_INSTRUCTIONS_TOTAL_BYTES;
   for (const source of sources) {
-    const text = await readInstructions(source.file, source.kind === 'home-instructions' ? 'cw home' : 'workspace');
+    const text = await readInstructions(
+      source.root,
+      source.file,
+      source.kind === 'home-instructions' ? 'cw home' : 'workspace',
+    );
     if (text === null || text.trim() === '') continue;
     if (budget <= 0) continue;
     const cut = truncateUtf8(text, Math.min(MAX_INSTRUCTIONS_FILE_BYTES, budget));
@@ -76,24 +87,36 @@ function foldersDown(workspace: string, cwd: string): string[] {
   return folders;
 }
 
-/** A file's text, or null when there is no such file; anything else that stops the read is an error. */
-async function readInstructions(file: string, where: string): Promise<string | null> {
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-    throw new ProjectInstructionsError(where, error.code ?? 'stat failed');
-  });
-  if (info === null || !info.isFile()) return null;
+/**
+ * A file's text, or null when there is no such file; anything else that stops the read is an error.
+ * The file is opened beneath its root and judged on the descriptor, so a link the model planted to a
+ * key outside never reaches the system prompt (docs/security.md, "Files cw opens in the workspace").
+ */
+async function readInstructions(root: string, file: string, where: string): Promise<string | null> {
+  let opened: OpenedBeneath;
   try {
-    // Only what the bound can use is read (plus a character's worth, so the cut is exact).
-    const handle = await open(file, 'r');
-    try {
-      const buffer = Buffer.alloc(Math.min(info.size, MAX_INSTRUCTIONS_FILE_BYTES + 4));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      return buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
+    opened = await openBeneath(root, file);
+  } catch (error) {
+    if (error instanceof WorkspaceAccessError) {
+      throw new ProjectInstructionsError(
+        where,
+        'it leads out of its folder through a symbolic link',
+        'remove the link',
+      );
     }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw new ProjectInstructionsError(where, code ?? 'open failed');
+  }
+  try {
+    if (!opened.info.isFile()) return null;
+    // Only what the bound can use is read (plus a character's worth, so the cut is exact).
+    const buffer = Buffer.alloc(Math.min(opened.info.size, MAX_INSTRUCTIONS_FILE_BYTES + 4));
+    const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
   } catch (error) {
     throw new ProjectInstructionsError(where, (error as NodeJS.ErrnoException).code ?? 'read failed');
+  } finally {
+    await opened.handle.close();
   }
 }

@@ -338,6 +338,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
       enabled: prepared.outboundRedaction.enabled,
       user_text_replacements: prepared.outboundRedaction.userText,
       tool_result_replacements: prepared.outboundRedaction.toolResults,
+      system_prompt_replacements: prepared.outboundRedaction.systemPrompt,
     },
   };
 }

@@ -412,6 +412,7 @@ function buildManifestSchema() {
         enabled: z.boolean().describe('False when config `redact_outbound` is false.'),
         user_text_replacements: count.describe('Secrets replaced in user messages.'),
         tool_result_replacements: count.describe('Secrets replaced in tool results.'),
+        system_prompt_replacements: count.describe('Secrets replaced in the system prompt (its AGENTS.md layers).'),
       })
       .describe('Secret-shaped text replaced with a marker before the body was built; counts only.'),
   });

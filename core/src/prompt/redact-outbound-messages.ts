@@ -1,3 +1,4 @@
+import type { PromptLayer } from '../context/prompt-layer.js';
 import { replaceOutboundSecrets } from '../redaction/outbound-secrets.js';
 import type { ConversationMessage } from './conversation.js';
 
@@ -7,6 +8,8 @@ export interface OutboundRedactionCounts {
   readonly enabled: boolean;
   readonly userText: number;
   readonly toolResults: number;
+  /** In the system prompt's layers (AGENTS.md); cw's own base prompt carries none. */
+  readonly systemPrompt: number;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface OutboundRedactionCounts {
 export function redactOutboundMessages(
   messages: readonly ConversationMessage[],
   enabled: boolean,
-): { messages: readonly ConversationMessage[]; counts: OutboundRedactionCounts } {
+): { messages: readonly ConversationMessage[]; counts: Omit<OutboundRedactionCounts, 'systemPrompt'> } {
   if (!enabled) return { messages, counts: { enabled, userText: 0, toolResults: 0 } };
   let userText = 0;
   let toolResults = 0;
@@ -53,4 +56,31 @@ function redactMessage(message: Exclude<ConversationMessage, { role: 'assistant'
   };
   redactedMessages.set(message, result);
   return result;
+}
+
+// Layers are read once per snapshot and sent again on every step of a loop: worked out once each.
+const redactedLayers = new WeakMap<PromptLayer, { readonly layer: PromptLayer; readonly count: number }>();
+
+/**
+ * Replaces secret-shaped text in the system prompt's layers the way it is replaced in messages: an
+ * AGENTS.md is text the workspace (and so the model) may have written (docs/security.md, "Secrets in
+ * what goes to a model").
+ */
+export function redactOutboundLayers(
+  layers: readonly PromptLayer[],
+  enabled: boolean,
+): { layers: readonly PromptLayer[]; count: number } {
+  if (!enabled) return { layers, count: 0 };
+  let total = 0;
+  const redacted = layers.map((layer) => {
+    let known = redactedLayers.get(layer);
+    if (known === undefined) {
+      const { text, count } = replaceOutboundSecrets(layer.text);
+      known = { layer: count === 0 ? layer : { ...layer, text }, count };
+      redactedLayers.set(layer, known);
+    }
+    total += known.count;
+    return known.layer;
+  });
+  return { layers: redacted, count: total };
 }

@@ -1,5 +1,7 @@
 import type { JsonValue } from '../canonical/canonical-json.js';
+import type { Dirent } from 'node:fs';
 import type { CommandSandbox } from '../sandbox/command-sandbox.js';
+import type { OpenedBeneath } from '../sandbox/open-beneath-workspace.js';
 import type { JsonSchema } from './tool-definition.js';
 
 /** A tool call's arguments after they parsed and validated against the tool's schema. */
@@ -26,6 +28,8 @@ export interface ToolContext {
   /** The environment for subprocesses: the user's, without the key variable of any configured route. */
   readonly env: Readonly<Record<string, string>>;
   readonly limits: ToolLimits;
+  /** The only way a tool opens a workspace file: checked on the descriptor it uses (docs/security.md). */
+  readonly files: WorkspaceFiles;
   /** Where commands run: absent means as the user, unconfined (docs/security.md). */
   readonly sandbox?: CommandSandbox;
   /**
@@ -34,6 +38,29 @@ export interface ToolContext {
    */
   readonly offerUnsandboxedRun?: (reason: string) => Promise<boolean>;
 }
+
+/**
+ * Files beneath the workspace, opened the one way cw's own code opens them: the descriptor is judged,
+ * never a path checked earlier. A refusal is thrown as an error whose `refusal` is the one line to show.
+ */
+export interface WorkspaceFiles {
+  /** Opens an absolute path for reading; its real path must be inside the workspace and not hidden. */
+  open(
+    target: string,
+    options?: { readonly noFollow?: boolean; readonly directory?: boolean },
+  ): Promise<OpenedWorkspaceEntry>;
+  /** An opened folder's entries, read through its descriptor; hidden ones left out and counted. */
+  list(folder: OpenedWorkspaceEntry): Promise<{ readonly entries: Dirent[]; readonly hidden: number }>;
+  /** The path of `name` inside an opened folder, bound to that folder while it stays open. */
+  child(folder: OpenedWorkspaceEntry, name: string): string;
+  /** Replaces an opened file's content atomically, inside the folder it was opened in; `.git` is refused. */
+  replace(file: OpenedWorkspaceEntry, content: string | Uint8Array): Promise<void>;
+  /** The one line refusing a write to a workspace-relative path, or null when it may be written. */
+  writeRefusal(relativePath: string): string | null;
+}
+
+/** A file or folder a tool opened through WorkspaceFiles; the tool closes its handle. */
+export type OpenedWorkspaceEntry = OpenedBeneath;
 
 /** An image a tool result carries, base64, in a type every image-taking route accepts. */
 export interface ToolImage {

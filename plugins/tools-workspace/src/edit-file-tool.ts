@@ -1,11 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
-import { writeFileAtomically } from './atomic-write.js';
+import type { OpenedWorkspaceEntry } from '@cw/core/plugin';
 import { looksBinary } from './binary-content.js';
 import { fsErrorMessage } from './fs-error-message.js';
 import { guarded } from './guard-execute.js';
 import { resolveInWorkspace } from './resolve-in-workspace.js';
 import { argumentsObject, label, requiredString } from './tool-arguments.js';
-import { fail, ok, type ToolImplementation } from './tool-types.js';
+import { fail, ok, type ToolContext, type ToolImplementation, type ToolOutcome } from './tool-types.js';
 
 /** Files larger than this are not edited in memory. */
 export const MAX_EDITED_FILE_BYTES = 16 * 1024 * 1024;
@@ -41,57 +40,81 @@ export const editFileTool: ToolImplementation = {
     const resolved = await resolveInWorkspace(context.workspace, requested.value);
     if (!resolved.ok) return fail(resolved.error);
     const { real, display } = resolved.path;
+    // A git folder's config, hooks and links are refused before anything is read or written.
+    const refusal = context.files.writeRefusal(display);
+    if (refusal !== null) return fail(refusal);
     if (!resolved.path.exists) return fail(`${display}: file not found; edit_file only changes existing files`);
 
-    let bytes: Buffer;
+    let opened: OpenedWorkspaceEntry;
     try {
-      const info = await stat(real);
-      if (info.isDirectory()) return fail(`${display} is a directory, not a file`);
-      if (!info.isFile()) return fail(`${display} is not a regular file`);
-      if (info.size > MAX_EDITED_FILE_BYTES) {
-        return fail(`${display} is larger than ${MAX_EDITED_FILE_BYTES / 1024 / 1024} MiB; edit it with the shell`);
-      }
-      bytes = await readFile(real);
+      opened = await context.files.open(real);
     } catch (error) {
       return fail(fsErrorMessage(error, display));
     }
-    if (looksBinary(bytes)) return fail(`${display} looks like a binary file; edit_file changes text files only`);
-    const content = bytes.toString('utf8');
-    if (!Buffer.from(content, 'utf8').equals(bytes)) {
-      return fail(`${display} is not valid UTF-8; edit_file would corrupt it`);
-    }
-
-    let oldText = oldArg.value;
-    let newText = newArg.value;
-    let count = occurrences(content, oldText);
-    // A file with CRLF line ends: the model writes '\n'; match and write in the file's own convention.
-    if (count === 0 && content.includes('\r\n') && oldText.includes('\n') && !oldText.includes('\r')) {
-      const crlfOld = oldText.replace(/\n/g, '\r\n');
-      const crlfCount = occurrences(content, crlfOld);
-      if (crlfCount > 0) {
-        oldText = crlfOld;
-        newText = newText.replace(/\r?\n/g, '\r\n');
-        count = crlfCount;
-      }
-    }
-    if (count === 0) {
-      return fail(
-        `old_text not found in ${display}; read the file and copy the exact text, including whitespace and indentation`,
-      );
-    }
-    if (count > 1) {
-      return fail(`old_text occurs ${count} times in ${display}; include more context so it matches exactly once`);
-    }
-    const at = content.indexOf(oldText);
-    const updated = content.slice(0, at) + newText + content.slice(at + oldText.length);
     try {
-      await writeFileAtomically(real, updated);
-    } catch (error) {
-      return fail(fsErrorMessage(error, display));
+      return await edit(opened, display, oldArg.value, newArg.value, context.files);
+    } finally {
+      await opened.handle.close();
     }
-    return ok(`edited ${display}: -${lineCount(oldText)} +${lineCount(newText)} lines`);
   }),
 };
+
+/** Reads the opened file, replaces the one occurrence and writes it back where it was opened. */
+async function edit(
+  opened: OpenedWorkspaceEntry,
+  display: string,
+  requestedOld: string,
+  requestedNew: string,
+  files: ToolContext['files'],
+): Promise<ToolOutcome> {
+  const { info } = opened;
+  if (info.isDirectory()) return fail(`${display} is a directory, not a file`);
+  if (!info.isFile()) return fail(`${display} is not a regular file`);
+  if (info.size > MAX_EDITED_FILE_BYTES) {
+    return fail(`${display} is larger than ${MAX_EDITED_FILE_BYTES / 1024 / 1024} MiB; edit it with the shell`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await opened.handle.readFile();
+  } catch (error) {
+    return fail(fsErrorMessage(error, display));
+  }
+  if (looksBinary(bytes)) return fail(`${display} looks like a binary file; edit_file changes text files only`);
+  const content = bytes.toString('utf8');
+  if (!Buffer.from(content, 'utf8').equals(bytes)) {
+    return fail(`${display} is not valid UTF-8; edit_file would corrupt it`);
+  }
+
+  let oldText = requestedOld;
+  let newText = requestedNew;
+  let count = occurrences(content, oldText);
+  // A file with CRLF line ends: the model writes '\n'; match and write in the file's own convention.
+  if (count === 0 && content.includes('\r\n') && oldText.includes('\n') && !oldText.includes('\r')) {
+    const crlfOld = oldText.replace(/\n/g, '\r\n');
+    const crlfCount = occurrences(content, crlfOld);
+    if (crlfCount > 0) {
+      oldText = crlfOld;
+      newText = newText.replace(/\r?\n/g, '\r\n');
+      count = crlfCount;
+    }
+  }
+  if (count === 0) {
+    return fail(
+      `old_text not found in ${display}; read the file and copy the exact text, including whitespace and indentation`,
+    );
+  }
+  if (count > 1) {
+    return fail(`old_text occurs ${count} times in ${display}; include more context so it matches exactly once`);
+  }
+  const at = content.indexOf(oldText);
+  const updated = content.slice(0, at) + newText + content.slice(at + oldText.length);
+  try {
+    await files.replace(opened, updated);
+  } catch (error) {
+    return fail(fsErrorMessage(error, display));
+  }
+  return ok(`edited ${display}: -${lineCount(oldText)} +${lineCount(newText)} lines`);
+}
 
 /** How many times `needle` occurs in `haystack`, overlapping occurrences included. */
 export function occurrences(haystack: string, needle: string): number {

@@ -10,6 +10,9 @@ export function errorCode(error: unknown): string | undefined {
  * carry the absolute path of the machine, which the model must not see.
  */
 export function fsErrorMessage(error: unknown, displayPath: string): string {
+  // A refusal of the workspace's file access is already one safe line: a leading link, a hidden path, .git.
+  const refusal = refusalOf(error);
+  if (refusal !== undefined) return refusal;
   switch (errorCode(error)) {
     case 'ENOENT':
       return `${displayPath}: no such file or directory`;
@@ -38,4 +41,11 @@ export function fsErrorMessage(error: unknown, displayPath: string): string {
     default:
       return `${displayPath}: file system error ${errorCode(error)}`;
   }
+}
+
+/** The one-line refusal a WorkspaceFiles call threw, or undefined for any other error. */
+export function refusalOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const refusal = (error as { refusal?: unknown }).refusal;
+  return typeof refusal === 'string' ? refusal : undefined;
 }

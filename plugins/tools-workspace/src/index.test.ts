@@ -1,5 +1,6 @@
 import type { PluginApi } from '@cw/core/plugin';
 import { describe, expect, it } from 'vitest';
+import { workspaceFiles } from '../../../core/src/sandbox/workspace-files.js';
 import { register, WORKSPACE_TOOLS } from './index.js';
 import type { ToolImplementation } from './tool-types.js';
 
@@ -106,6 +107,7 @@ describe('@cw/tools-workspace', () => {
       signal: new AbortController().signal,
       env: {},
       limits: { outputBytes: 100, outputLines: 10, commandTimeoutMs: 1000 },
+      files: workspaceFiles('/nonexistent-cw-workspace', []),
     };
     for (const tool of WORKSPACE_TOOLS) {
       const outcome = await tool.execute(null as never, context);

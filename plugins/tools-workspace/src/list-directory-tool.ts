@@ -1,5 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
+import type { OpenedWorkspaceEntry, WorkspaceFiles } from '@cw/core/plugin';
 import { fsErrorMessage } from './fs-error-message.js';
 import { guarded } from './guard-execute.js';
 import { resolveInWorkspace } from './resolve-in-workspace.js';
@@ -34,19 +33,21 @@ export const listDirectoryTool: ToolImplementation = {
     if (!resolved.ok) return fail(resolved.error);
     const { real, display } = resolved.path;
     if (!resolved.path.exists) return fail(`${display}: no such directory`);
+    let folder: OpenedWorkspaceEntry;
     try {
-      const info = await stat(real);
-      if (!info.isDirectory()) return fail(`${display} is not a directory; use read_file to read a file`);
+      folder = await context.files.open(real);
     } catch (error) {
       return fail(fsErrorMessage(error, display));
     }
-
-    const listing = new Listing(context.limits, context.signal);
+    const listing = new Listing(context.files, context.limits, context.signal);
     try {
-      await listing.walk(real, '', recursive.value === true);
+      if (!folder.info.isDirectory()) return fail(`${display} is not a directory; use read_file to read a file`);
+      await listing.walk(folder, '', recursive.value === true);
     } catch (error) {
       // Only the top folder's failure reaches here; deeper ones are noted per entry.
       return fail(fsErrorMessage(error, display));
+    } finally {
+      await folder.handle.close();
     }
     if (context.signal.aborted) return fail('list_directory was cancelled');
     return ok(listing.render(display));
@@ -59,8 +60,10 @@ class Listing {
   truncated = false;
   skippedSeen = false;
   linkSeen = false;
+  hiddenSeen = false;
 
   constructor(
+    readonly files: WorkspaceFiles,
     readonly limits: ToolLimits,
     readonly signal: AbortSignal,
   ) {}
@@ -77,9 +80,11 @@ class Listing {
     return true;
   }
 
-  /** Lists `folder` (real path) under the display prefix `prefix`, depth first, each level sorted. */
-  async walk(folder: string, prefix: string, recursive: boolean): Promise<void> {
-    const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+  /** Lists an opened folder under the display prefix `prefix`, depth first, each level sorted. */
+  async walk(folder: OpenedWorkspaceEntry, prefix: string, recursive: boolean): Promise<void> {
+    const { entries, hidden } = await this.files.list(folder);
+    if (hidden > 0) this.hiddenSeen = true;
+    entries.sort((a, b) => byName(a.name, b.name));
     for (const entry of entries) {
       if (this.truncated || this.signal.aborted) return;
       const name = prefix + entry.name;
@@ -96,7 +101,13 @@ class Listing {
         continue;
       }
       try {
-        await this.walk(path.join(folder, entry.name), `${name}/`, true);
+        // Entered through the folder held open, never following a link: what is listed is what was checked.
+        const child = await this.files.open(this.files.child(folder, entry.name), { noFollow: true, directory: true });
+        try {
+          await this.walk(child, `${name}/`, true);
+        } finally {
+          await child.handle.close();
+        }
       } catch (error) {
         this.add(`  [${fsErrorMessage(error, `${name}/`)}]`);
       }
@@ -112,6 +123,7 @@ class Listing {
       );
     }
     if (this.linkSeen) notes.push('[a trailing @ marks a symbolic link]');
+    if (this.hiddenSeen) notes.push('[entries the sandbox hides (its deny list and credential folders) are left out]');
     if (this.skippedSeen) notes.push('[.git and node_modules folders are listed but not descended into]');
     return [...this.lines, ...notes].join('\n');
   }

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { BINARY_SNIFF_BYTES, looksBinary } from './binary-content.js';
 import { utf8Head } from './bound-output.js';
 import { fsErrorMessage } from './fs-error-message.js';
@@ -43,18 +43,17 @@ export const readFileTool: ToolImplementation = {
     if (!resolved.ok) return fail(resolved.error);
     const { real, display } = resolved.path;
     if (!resolved.path.exists) return fail(`${display}: file not found; use list_directory or search to find it`);
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(real);
-    } catch (error) {
-      return fail(fsErrorMessage(error, display));
-    }
-    if (info.isDirectory()) return fail(`${display} is a directory; use list_directory to see its entries`);
-    if (!info.isFile()) return fail(`${display} is not a regular file`);
-
+    // What was resolved above is opened once and judged on its descriptor: a link swapped in since is refused.
     let scan: LineScan;
     try {
-      scan = await scanLines(real, first, end.value ?? Number.POSITIVE_INFINITY, context.limits);
+      const opened = await context.files.open(real);
+      try {
+        if (opened.info.isDirectory()) return fail(`${display} is a directory; use list_directory to see its entries`);
+        if (!opened.info.isFile()) return fail(`${display} is not a regular file`);
+        scan = await scanLines(opened.handle, first, end.value ?? Number.POSITIVE_INFINITY, context.limits);
+      } finally {
+        await opened.handle.close();
+      }
     } catch (error) {
       return fail(fsErrorMessage(error, display));
     }
@@ -78,78 +77,73 @@ interface LineScan {
 }
 
 /** Streams the file once: keeps the lines of the range within the limits, counts every line. */
-async function scanLines(filePath: string, first: number, last: number, limits: ToolLimits): Promise<LineScan> {
-  const handle = await open(filePath, 'r');
-  try {
-    const shown: string[] = [];
-    let shownBytes = 0;
-    let truncated = false;
-    let cutLine = false;
-    let lineNumber = 1;
-    let current: Buffer[] = [];
-    let currentBytes = 0;
-    let lineHasBytes = false;
-    // One byte over the remaining budget is enough to know a line does not fit.
-    const keepLimit = (): number => limits.outputBytes - shownBytes + 1;
-    const inRange = (): boolean => !truncated && lineNumber >= first && lineNumber <= last;
+async function scanLines(handle: FileHandle, first: number, last: number, limits: ToolLimits): Promise<LineScan> {
+  const shown: string[] = [];
+  let shownBytes = 0;
+  let truncated = false;
+  let cutLine = false;
+  let lineNumber = 1;
+  let current: Buffer[] = [];
+  let currentBytes = 0;
+  let lineHasBytes = false;
+  // One byte over the remaining budget is enough to know a line does not fit.
+  const keepLimit = (): number => limits.outputBytes - shownBytes + 1;
+  const inRange = (): boolean => !truncated && lineNumber >= first && lineNumber <= last;
 
-    const finishLine = (): void => {
-      if (inRange()) {
-        const line = Buffer.concat(current, currentBytes);
-        if (shown.length >= limits.outputLines) {
-          truncated = true;
-        } else if (shownBytes + line.length + 1 > limits.outputBytes) {
-          if (shown.length === 0) {
-            shown.push(utf8Head(line, limits.outputBytes).toString('utf8'));
-            cutLine = true;
-          }
-          truncated = true;
-        } else {
-          shown.push(line.toString('utf8').replace(/\r$/, ''));
-          shownBytes += line.length + 1;
+  const finishLine = (): void => {
+    if (inRange()) {
+      const line = Buffer.concat(current, currentBytes);
+      if (shown.length >= limits.outputLines) {
+        truncated = true;
+      } else if (shownBytes + line.length + 1 > limits.outputBytes) {
+        if (shown.length === 0) {
+          shown.push(utf8Head(line, limits.outputBytes).toString('utf8'));
+          cutLine = true;
         }
-      }
-      current = [];
-      currentBytes = 0;
-      lineHasBytes = false;
-    };
-
-    const buffer = Buffer.alloc(CHUNK_BYTES);
-    let position = 0;
-    let sniffed = Buffer.alloc(0);
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      if (position < BINARY_SNIFF_BYTES) {
-        sniffed = Buffer.concat([sniffed, chunk.subarray(0, BINARY_SNIFF_BYTES - position)]);
-        if (looksBinary(sniffed)) return { binary: true, lines: [], total: 0, truncated: false, cutLine: false };
-      }
-      position += bytesRead;
-      let offset = 0;
-      while (offset < chunk.length) {
-        const newline = chunk.indexOf(10, offset);
-        const segmentEnd = newline === -1 ? chunk.length : newline;
-        if (segmentEnd > offset) lineHasBytes = true;
-        if (inRange() && currentBytes < keepLimit()) {
-          const piece = chunk.subarray(offset, Math.min(segmentEnd, offset + keepLimit() - currentBytes));
-          current.push(Buffer.from(piece));
-          currentBytes += piece.length;
-        }
-        if (newline === -1) break;
-        finishLine();
-        lineNumber++;
-        offset = newline + 1;
+        truncated = true;
+      } else {
+        shown.push(line.toString('utf8').replace(/\r$/, ''));
+        shownBytes += line.length + 1;
       }
     }
-    if (lineHasBytes) {
+    current = [];
+    currentBytes = 0;
+    lineHasBytes = false;
+  };
+
+  const buffer = Buffer.alloc(CHUNK_BYTES);
+  let position = 0;
+  let sniffed = Buffer.alloc(0);
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    if (position < BINARY_SNIFF_BYTES) {
+      sniffed = Buffer.concat([sniffed, chunk.subarray(0, BINARY_SNIFF_BYTES - position)]);
+      if (looksBinary(sniffed)) return { binary: true, lines: [], total: 0, truncated: false, cutLine: false };
+    }
+    position += bytesRead;
+    let offset = 0;
+    while (offset < chunk.length) {
+      const newline = chunk.indexOf(10, offset);
+      const segmentEnd = newline === -1 ? chunk.length : newline;
+      if (segmentEnd > offset) lineHasBytes = true;
+      if (inRange() && currentBytes < keepLimit()) {
+        const piece = chunk.subarray(offset, Math.min(segmentEnd, offset + keepLimit() - currentBytes));
+        current.push(Buffer.from(piece));
+        currentBytes += piece.length;
+      }
+      if (newline === -1) break;
       finishLine();
       lineNumber++;
+      offset = newline + 1;
     }
-    return { binary: false, lines: shown, total: lineNumber - 1, truncated, cutLine };
-  } finally {
-    await handle.close();
   }
+  if (lineHasBytes) {
+    finishLine();
+    lineNumber++;
+  }
+  return { binary: false, lines: shown, total: lineNumber - 1, truncated, cutLine };
 }
 
 function render(

@@ -1,5 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import type { OpenedWorkspaceEntry, WorkspaceFiles } from '@cw/core/plugin';
 import { looksBinary } from './binary-content.js';
 import { fsErrorMessage } from './fs-error-message.js';
 import { guarded } from './guard-execute.js';
@@ -57,12 +56,23 @@ export const searchTool: ToolImplementation = {
 
     const timeoutMs = context.limits.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
     const matcher = startLineMatcher(pattern.value, timeoutMs);
-    const searcher = new Searcher(matcher, root, max.value ?? DEFAULT_MAX_RESULTS, context.limits, context.signal);
+    const searcher = new Searcher(
+      matcher,
+      context.files,
+      root,
+      max.value ?? DEFAULT_MAX_RESULTS,
+      context.limits,
+      context.signal,
+    );
     try {
-      const info = await stat(real);
-      if (info.isDirectory()) await searcher.searchFolder(real);
-      else if (info.isFile()) await searcher.searchFile(real, info.size, true);
-      else return fail(`${display} is not a regular file or directory`);
+      const opened = await context.files.open(real);
+      try {
+        if (opened.info.isDirectory()) await searcher.searchFolder(opened);
+        else if (opened.info.isFile()) await searcher.searchFile(opened, true);
+        else return fail(`${display} is not a regular file or directory`);
+      } finally {
+        await opened.handle.close();
+      }
     } catch (error) {
       if (error instanceof RegexTimeoutError)
         return fail(`${error.message} (time limit ${timeoutMs} ms); use a simpler pattern or a narrower path`);
@@ -84,9 +94,11 @@ class Searcher {
   skippedLarge = 0;
   unreadable = 0;
   binaryRequested = false;
+  hidden = 0;
 
   constructor(
     readonly matcher: LineMatcher,
+    readonly files: WorkspaceFiles,
     readonly root: string,
     readonly maxResults: number,
     readonly limits: ToolLimits,
@@ -97,42 +109,46 @@ class Searcher {
     return this.stopped !== null || this.signal.aborted;
   }
 
-  async searchFolder(folder: string): Promise<void> {
-    const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+  async searchFolder(folder: OpenedWorkspaceEntry): Promise<void> {
+    const { entries, hidden } = await this.files.list(folder);
+    this.hidden += hidden;
+    entries.sort((a, b) => byName(a.name, b.name));
     for (const entry of entries) {
       if (this.done) return;
-      const entryPath = path.join(folder, entry.name);
-      // Symbolic links are not followed: they could lead out of the workspace or round in a loop.
-      if (entry.isDirectory()) {
-        if (SKIPPED_FOLDERS.has(entry.name)) continue;
+      // Symbolic links are not followed: they could lead out of the workspace or round in a loop. Each
+      // entry is opened through the folder held open, so a link swapped in since is refused, not followed.
+      const isFolder = entry.isDirectory();
+      if (isFolder && SKIPPED_FOLDERS.has(entry.name)) continue;
+      if (!isFolder && !entry.isFile()) continue;
+      try {
+        const opened = await this.files.open(this.files.child(folder, entry.name), {
+          noFollow: true,
+          directory: isFolder,
+        });
         try {
-          await this.searchFolder(entryPath);
-        } catch (error) {
-          if (error instanceof RegexTimeoutError) throw error;
-          this.unreadable++;
+          if (isFolder) await this.searchFolder(opened);
+          else if (opened.info.isFile()) await this.searchFile(opened, false);
+        } finally {
+          await opened.handle.close();
         }
-      } else if (entry.isFile()) {
-        try {
-          await this.searchFile(entryPath, (await stat(entryPath)).size, false);
-        } catch (error) {
-          if (error instanceof RegexTimeoutError) throw error;
-          this.unreadable++;
-        }
+      } catch (error) {
+        if (error instanceof RegexTimeoutError) throw error;
+        this.unreadable++;
       }
     }
   }
 
-  async searchFile(filePath: string, size: number, requested: boolean): Promise<void> {
-    if (size > MAX_SEARCHED_FILE_BYTES) {
+  async searchFile(file: OpenedWorkspaceEntry, requested: boolean): Promise<void> {
+    if (file.info.size > MAX_SEARCHED_FILE_BYTES) {
       this.skippedLarge++;
       return;
     }
-    const bytes = await readFile(filePath);
+    const bytes = await file.handle.readFile();
     if (looksBinary(bytes)) {
       if (requested) this.binaryRequested = true;
       return;
     }
-    const shown = displayPath(this.root, filePath);
+    const shown = displayPath(this.root, file.real);
     const text = bytes.toString('utf8');
     const lines = text.split('\n');
     // One more than still fits, so a search that has more to show says it stopped.
@@ -167,6 +183,7 @@ class Searcher {
     if (this.skippedLarge > 0) {
       notes.push(`[skipped ${this.skippedLarge} file(s) larger than ${MAX_SEARCHED_FILE_BYTES / 1024 / 1024} MiB]`);
     }
+    if (this.hidden > 0) notes.push(`[skipped ${this.hidden} path(s) the sandbox hides]`);
     if (this.unreadable > 0) notes.push(`[${this.unreadable} file(s) or folder(s) could not be read]`);
     const head = this.lines.length === 0 ? [`no matches for /${label(pattern, 200)}/ in ${display}`] : this.lines;
     return [...head, ...notes].join('\n');

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import { workspaceFiles } from '../../../core/src/sandbox/workspace-files.js';
 import type { ToolArguments, ToolContext, ToolImplementation, ToolLimits, ToolOutcome } from './tool-types.js';
 
 export interface TempWorkspace {
@@ -39,6 +40,7 @@ export function useTempWorkspace(): () => TempWorkspace {
       signal: overrides.signal ?? new AbortController().signal,
       env: overrides.env ?? { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
       limits: { ...TEST_LIMITS, ...overrides.limits },
+      files: overrides.files ?? workspaceFiles(root, []),
       ...(overrides.sandbox ? { sandbox: overrides.sandbox } : {}),
       ...(overrides.offerUnsandboxedRun ? { offerUnsandboxedRun: overrides.offerUnsandboxedRun } : {}),
     });

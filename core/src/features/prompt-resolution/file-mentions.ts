@@ -1,5 +1,6 @@
-import { open, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { type OpenedBeneath, openBeneath, WorkspaceAccessError } from '../../sandbox/open-beneath-workspace.js';
 import type { ImageMediaType, MentionedFile } from '../../prompt/user-message.js';
 import { PromptResolutionError } from './prompt-resolution-error.js';
 
@@ -68,40 +69,56 @@ export async function readMentionedFiles(
       throw new PromptResolutionError(
         `${ordinal} resolves outside the workspace; only workspace files can be attached`,
       );
-    const info = await stat(real);
-    if (!info.isFile()) throw new PromptResolutionError(`${ordinal} is not a regular file`);
     const path = rel.split(sep).join('/');
-    // The first bytes say whether it is an image; only then is the whole file read, within its bound.
-    const mediaType = imageMediaType(await readHead(real, Math.min(info.size, 16)));
-    if (mediaType !== null) {
-      if (info.size > MAX_MENTIONED_IMAGE_BYTES)
-        throw new PromptResolutionError(`${ordinal} is an image larger than ${MAX_MENTIONED_IMAGE_BYTES} bytes`);
-      files.push({ kind: 'image', path, mediaType, data: (await readHead(real, info.size)).toString('base64') });
-      continue;
+    // Opened once and judged on the descriptor: a link swapped in after the check above is refused.
+    let opened: OpenedBeneath;
+    try {
+      opened = await openBeneath(where.workspace, real);
+    } catch (error) {
+      if (error instanceof WorkspaceAccessError)
+        throw new PromptResolutionError(
+          `${ordinal} resolves outside the workspace; only workspace files can be attached`,
+        );
+      throw new PromptResolutionError(`${ordinal} names no file in the workspace`);
     }
-    if (info.size > MAX_MENTIONED_TEXT_BYTES)
-      throw new PromptResolutionError(`${ordinal} is larger than ${MAX_MENTIONED_TEXT_BYTES} bytes`);
-    const bytes = await readHead(real, info.size);
-    const text = textOf(bytes);
-    if (text === null)
-      throw new PromptResolutionError(`${ordinal} is a binary file; only text files and images can be attached`);
-    textBytes += bytes.length;
-    if (textBytes > MAX_MENTIONED_TOTAL_BYTES)
-      throw new PromptResolutionError(`the mentioned files total more than ${MAX_MENTIONED_TOTAL_BYTES} bytes`);
-    files.push({ kind: 'text', path, text });
+    try {
+      const file = await readMentioned(opened, ordinal, path);
+      if (file.kind === 'text') {
+        textBytes += Buffer.byteLength(file.text);
+        if (textBytes > MAX_MENTIONED_TOTAL_BYTES)
+          throw new PromptResolutionError(`the mentioned files total more than ${MAX_MENTIONED_TOTAL_BYTES} bytes`);
+      }
+      files.push(file);
+    } finally {
+      await opened.handle.close();
+    }
   }
   return files;
 }
 
-async function readHead(file: string, bytes: number): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+/** One opened mention as the prompt carries it: an image, or text within its bound. */
+async function readMentioned(opened: OpenedBeneath, ordinal: string, path: string): Promise<MentionedFile> {
+  const { info, handle } = opened;
+  if (!info.isFile()) throw new PromptResolutionError(`${ordinal} is not a regular file`);
+  // The first bytes say whether it is an image; only then is the whole file read, within its bound.
+  const mediaType = imageMediaType(await readHead(handle, Math.min(info.size, 16)));
+  if (mediaType !== null) {
+    if (info.size > MAX_MENTIONED_IMAGE_BYTES)
+      throw new PromptResolutionError(`${ordinal} is an image larger than ${MAX_MENTIONED_IMAGE_BYTES} bytes`);
+    return { kind: 'image', path, mediaType, data: (await readHead(handle, info.size)).toString('base64') };
   }
+  if (info.size > MAX_MENTIONED_TEXT_BYTES)
+    throw new PromptResolutionError(`${ordinal} is larger than ${MAX_MENTIONED_TEXT_BYTES} bytes`);
+  const text = textOf(await readHead(handle, info.size));
+  if (text === null)
+    throw new PromptResolutionError(`${ordinal} is a binary file; only text files and images can be attached`);
+  return { kind: 'text', path, text };
+}
+
+async function readHead(handle: FileHandle, bytes: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(bytes);
+  const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+  return buffer.subarray(0, bytesRead);
 }
 
 /** The image type its first bytes say, or null. */

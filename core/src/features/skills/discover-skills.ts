@@ -1,5 +1,6 @@
-import { open, readdir } from 'node:fs/promises';
+import { type FileHandle, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openBeneath, WorkspaceAccessError } from '../../sandbox/open-beneath-workspace.js';
 import {
   MAX_SKILL_FILE_BYTES,
   parseSkillFile,
@@ -17,10 +18,15 @@ export type FoundSkill =
   | { readonly status: 'broken'; readonly source: SkillSource; readonly name: string; readonly problem: string };
 
 /** The folders skills are read from, in the order a later one overrides an earlier one of the same name. */
-export function skillFolders(home: string, workspace: string | null): { source: SkillSource; folder: string }[] {
+export function skillFolders(
+  home: string,
+  workspace: string | null,
+): { source: SkillSource; folder: string; root: string | null }[] {
   return [
-    { source: 'home', folder: join(home, 'skills') },
-    ...(workspace === null ? [] : [{ source: 'workspace' as const, folder: join(workspace, '.cw', 'skills') }]),
+    { source: 'home', folder: join(home, 'skills'), root: null },
+    ...(workspace === null
+      ? []
+      : [{ source: 'workspace' as const, folder: join(workspace, '.cw', 'skills'), root: workspace }]),
   ];
 }
 
@@ -30,7 +36,7 @@ export function skillFolders(home: string, workspace: string | null): { source: 
  */
 export async function discoverSkills(home: string, workspace: string | null): Promise<FoundSkill[]> {
   const byName = new Map<string, FoundSkill>();
-  for (const { source, folder } of skillFolders(home, workspace)) {
+  for (const { source, folder, root } of skillFolders(home, workspace)) {
     let names: string[];
     try {
       names = (await readdir(folder, { withFileTypes: true }))
@@ -41,7 +47,7 @@ export async function discoverSkills(home: string, workspace: string | null): Pr
     } catch {
       continue;
     }
-    for (const name of names) byName.set(name, await readSkill(source, folder, name));
+    for (const name of names) byName.set(name, await readSkill(source, folder, name, root));
   }
   return [...byName.values()].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
 }
@@ -50,8 +56,8 @@ export async function discoverSkills(home: string, workspace: string | null): Pr
 export async function findSkill(home: string, workspace: string | null, name: string): Promise<FoundSkill | null> {
   if (!SKILL_NAME_PATTERN.test(name)) return null;
   let found: FoundSkill | null = null;
-  for (const { source, folder } of skillFolders(home, workspace)) {
-    const skill = await readSkill(source, folder, name);
+  for (const { source, folder, root } of skillFolders(home, workspace)) {
+    const skill = await readSkill(source, folder, name, root);
     if (skill.status === 'broken' && skill.problem === MISSING) continue;
     found = skill;
   }
@@ -65,11 +71,17 @@ export function nameOf(found: FoundSkill): string {
 
 const MISSING = 'has no SKILL.md';
 
-async function readSkill(source: SkillSource, folder: string, name: string): Promise<FoundSkill> {
+/**
+ * A workspace skill is opened beneath the workspace and judged on its descriptor, so a skill folder
+ * linked out of it is refused (docs/security.md, "Files cw opens in the workspace"); the home's are
+ * the user's own.
+ */
+async function readSkill(source: SkillSource, folder: string, name: string, root: string | null): Promise<FoundSkill> {
   const broken = (problem: string): FoundSkill => ({ status: 'broken', source, name, problem });
   let text: string;
   try {
-    const handle = await open(join(folder, name, 'SKILL.md'), 'r');
+    const file = join(folder, name, 'SKILL.md');
+    const handle: FileHandle = root === null ? await open(file, 'r') : (await openBeneath(root, file)).handle;
     try {
       const info = await handle.stat();
       if (!info.isFile()) return broken('SKILL.md is not a file');
@@ -80,6 +92,8 @@ async function readSkill(source: SkillSource, folder: string, name: string): Pro
       await handle.close();
     }
   } catch (error) {
+    if (error instanceof WorkspaceAccessError)
+      return broken('SKILL.md leads out of the workspace through a symbolic link');
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return broken(MISSING);
     if (error instanceof TypeError) return broken('SKILL.md is not UTF-8 text');
