@@ -122,6 +122,43 @@ describe('edit_file', () => {
   });
 });
 
+describe('edit_file and git folders', () => {
+  const REFUSAL =
+    'refused: only what a commit writes may change inside .git (its config, hooks, info and links stay read-only)';
+
+  it('refuses a git config, a hook and a nested repository config with one line, leaving them as they were', async () => {
+    const ws = workspace();
+    const files = {
+      '.git/config': '[core]\n\tbare = false\n',
+      '.git/hooks/x': '#!/bin/sh\nexit 0\n',
+      'sub/.git/config': '[core]\n\tbare = false\n',
+    };
+    for (const [relative, content] of Object.entries(files)) await ws.write(relative, content);
+    for (const [relative, content] of Object.entries(files)) {
+      const outcome = await ws.run(editFileTool, { path: relative, old_text: 'false', new_text: 'true' });
+      expect(outcome, relative).toEqual({ status: 'error', content: REFUSAL });
+      expect(await readFile(path.join(ws.root, relative), 'utf8')).toBe(content);
+    }
+    // Nor by another spelling of the same file: a letter case, a link to the folder.
+    await symlink(path.join(ws.root, '.git'), path.join(ws.root, 'g'));
+    for (const spelling of ['.GIT/config', 'g/config', './sub/../.git/hooks/x']) {
+      const outcome = await ws.run(editFileTool, { path: spelling, old_text: 'e', new_text: 'E' });
+      expect(outcome.content, spelling).toBe(REFUSAL);
+    }
+    expect(await readFile(path.join(ws.root, '.git/config'), 'utf8')).toBe(files['.git/config']);
+    expect((await readdir(path.join(ws.root, '.git'))).sort()).toEqual(['config', 'hooks']);
+  });
+
+  it('edits what a commit writes, such as COMMIT_EDITMSG', async () => {
+    const ws = workspace();
+    const file = await ws.write('.git/COMMIT_EDITMSG', 'wip\n');
+    expect(
+      await ws.run(editFileTool, { path: '.git/COMMIT_EDITMSG', old_text: 'wip', new_text: 'Fix the parser' }),
+    ).toEqual({ status: 'ok', content: 'edited .git/COMMIT_EDITMSG: -1 +1 lines' });
+    expect(await readFile(file, 'utf8')).toBe('Fix the parser\n');
+  });
+});
+
 describe('edit helpers', () => {
   it('count lines and occurrences', () => {
     expect([lineCount(''), lineCount('a'), lineCount('a\n'), lineCount('a\nb'), lineCount('\n')]).toEqual([

@@ -2,7 +2,7 @@ import type { OpenedWorkspaceEntry } from '@cw/core/plugin';
 import { looksBinary } from './binary-content.js';
 import { fsErrorMessage } from './fs-error-message.js';
 import { guarded } from './guard-execute.js';
-import { resolveInWorkspace } from './resolve-in-workspace.js';
+import { displayPath, resolveInWorkspace } from './resolve-in-workspace.js';
 import { argumentsObject, label, requiredString } from './tool-arguments.js';
 import { fail, ok, type ToolContext, type ToolImplementation, type ToolOutcome } from './tool-types.js';
 
@@ -39,9 +39,10 @@ export const editFileTool: ToolImplementation = {
 
     const resolved = await resolveInWorkspace(context.workspace, requested.value);
     if (!resolved.ok) return fail(resolved.error);
-    const { real, display } = resolved.path;
-    // A git folder's config, hooks and links are refused before anything is read or written.
-    const refusal = context.files.writeRefusal(display);
+    const { root, real, display } = resolved.path;
+    // A git folder's config, hooks and links are refused before anything is read, by the name asked for
+    // and by the real one (a link to .git); the write itself checks the descriptor's path again.
+    const refusal = context.files.writeRefusal(display) ?? context.files.writeRefusal(displayPath(root, real));
     if (refusal !== null) return fail(refusal);
     if (!resolved.path.exists) return fail(`${display}: file not found; edit_file only changes existing files`);
 

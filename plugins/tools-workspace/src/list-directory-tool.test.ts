@@ -97,3 +97,16 @@ describe('list_directory', () => {
     expect(listDirectoryTool.summarize?.({ path: 'src' })).toBe('src');
   });
 });
+
+describe('list_directory and deny_read', () => {
+  it('leaves denied entries out and says so once', async () => {
+    const ws = workspace();
+    await ws.write('.env', 'TOKEN=sk-test-0x\n');
+    await ws.write('src/a.ts', '');
+    const files = await ws.denyRead(['.env']);
+    expect(await ws.run(listDirectoryTool, { path: '.' }, { files })).toEqual({
+      status: 'ok',
+      content: 'src/\n[entries the sandbox hides (its deny list and credential folders) are left out]',
+    });
+  });
+});

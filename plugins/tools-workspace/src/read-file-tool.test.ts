@@ -132,3 +132,24 @@ describe('read_file', () => {
     expect(readFileTool.summarize?.({ path: 'src/a.ts' })).toBe('src/a.ts');
   });
 });
+
+describe('read_file and deny_read', () => {
+  it('refuses a denied file, directly or through a link inside, naming the entry and never the path', async () => {
+    const ws = workspace();
+    await ws.write('.env', 'TOKEN=sk-test-0denied\n');
+    await ws.write('secrets/key.txt', 'sk-test-0denied-too\n');
+    await ws.write('README.md', 'hello\n');
+    await symlink(path.join(ws.root, '.env'), path.join(ws.root, 'env-link'));
+    const files = await ws.denyRead(['.env', 'secrets']);
+    const read = (relative: string) => ws.run(readFileTool, { path: relative }, { files });
+    expect(await read('.env')).toEqual({
+      status: 'error',
+      content: "refused: deny_read entry 1 is hidden from cw's tools and commands",
+    });
+    expect((await read('env-link')).content).toBe("refused: deny_read entry 1 is hidden from cw's tools and commands");
+    expect((await read('secrets/key.txt')).content).toBe(
+      "refused: deny_read entry 2 is hidden from cw's tools and commands",
+    );
+    expect(await read('README.md')).toEqual({ status: 'ok', content: 'hello' });
+  });
+});

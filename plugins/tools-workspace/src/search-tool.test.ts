@@ -111,3 +111,21 @@ describe('search: a catastrophic regular expression', () => {
     expect(ticks).toBeGreaterThan(5);
   });
 });
+
+describe('search and deny_read', () => {
+  it('skips denied files and folders, says so once, and refuses a denied path asked for directly', async () => {
+    const ws = workspace();
+    await ws.write('.env', 'TOKEN=sk-test-0needle\n');
+    await ws.write('secrets/a.txt', 'needle in a secret\n');
+    await ws.write('src/a.txt', 'needle\n');
+    const files = await ws.denyRead(['.env', 'secrets']);
+    expect(await ws.run(searchTool, { pattern: 'needle' }, { files })).toEqual({
+      status: 'ok',
+      content: 'src/a.txt:1: needle\n[skipped 2 path(s) the sandbox hides]',
+    });
+    expect(await ws.run(searchTool, { pattern: 'needle', path: 'secrets' }, { files })).toEqual({
+      status: 'error',
+      content: "refused: deny_read entry 2 is hidden from cw's tools and commands",
+    });
+  });
+});

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { workspaceFiles } from '../../../core/src/sandbox/workspace-files.js';
+import { resolveHiddenPaths, workspaceFiles } from '../../../core/src/sandbox/workspace-files.js';
 import type { ToolArguments, ToolContext, ToolImplementation, ToolLimits, ToolOutcome } from './tool-types.js';
 
 export interface TempWorkspace {
@@ -15,6 +15,8 @@ export interface TempWorkspace {
   write(relative: string, content: string | Uint8Array): Promise<string>;
   /** A tool context for this workspace. */
   context(overrides?: Partial<Omit<ToolContext, 'limits'>> & { readonly limits?: Partial<ToolLimits> }): ToolContext;
+  /** File access that hides what config's `sandbox.deny_read` names (relative to the workspace). */
+  denyRead(entries: readonly string[]): Promise<ToolContext['files']>;
   /** Runs a tool's executor in this workspace. */
   run(
     tool: ToolImplementation,
@@ -54,6 +56,11 @@ export function useTempWorkspace(): () => TempWorkspace {
         return target;
       },
       context,
+      denyRead: async (entries) =>
+        workspaceFiles(
+          root,
+          await resolveHiddenPaths({ home: outside, cwHome: outside, denyRead: entries, cwd: root }),
+        ),
       run: (tool, args, overrides) => tool.execute(args, context(overrides)),
     };
   });
