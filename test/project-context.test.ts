@@ -2,11 +2,12 @@
 // in a working folder inside a temp repository, previews, then sends to a scripted model on 127.0.0.1;
 // the system text the model received holds each layer in order and hashes to what preview showed, and
 // the turn context leads the new user message, outside the system prompt.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_BASE_PROMPT, type RequestManifest } from '@cw/core';
+import { OUTBOUND_SECRET_MARKER } from '../core/src/redaction/outbound-secrets.js';
 import { FAKE_KEY } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
 import { useScriptedModels } from './support/scripted-model.js';
@@ -183,5 +184,55 @@ describe('project instructions and turn context', () => {
     expect(root?.truncated).toBe(true);
     expect(root?.layer_bytes).toBeLessThan(33 * 1024);
     expect(layers.find((layer) => layer.folder_depth === 1)?.truncated).toBe(false);
+  });
+});
+
+describe('AGENTS.md the model may have written', () => {
+  const PEM_BODY = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQsk-test-0fake';
+  const PEM = `-----BEGIN OPENSSH PRIVATE KEY-----\n${PEM_BODY}\n-----END OPENSSH PRIVATE KEY-----\n`;
+
+  it('replaces a private key in AGENTS.md with the marker in what the model receives, and counts it', async () => {
+    const ws = await models.folder('cw-context-');
+    await mkdir(join(ws, '.git'));
+    await writeFile(join(ws, 'AGENTS.md'), `Deploy with this key:\n${PEM}`);
+    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
+    const home = await models.home(model);
+    const env = models.envFor(home);
+    const preview = await runCwChild(['preview-request', 'json', '--prompt', PROMPT], env, { cwd: ws });
+    expect(preview.code).toBe(0);
+    expect(bodyOf(JSON.parse(preview.stdout) as RequestManifest).outbound_redaction).toEqual({
+      enabled: true,
+      user_text_replacements: 0,
+      tool_result_replacements: 0,
+      system_prompt_replacements: 1,
+    });
+    const sent = await runCwChild(['send', '--no-tool-runs', '--prompt', PROMPT], env, { cwd: ws });
+    expect(sent.code).toBe(0);
+    const system = systemTextOf(model.requests[0]?.view.body ?? {});
+    expect(system).toContain(`Deploy with this key:\n${OUTBOUND_SECRET_MARKER}`);
+    expect(JSON.stringify(model.requests[0]?.view.body)).not.toContain(PEM_BODY);
+  });
+
+  it('never reads an AGENTS.md linked to a key outside the workspace: one line, nothing sent', async () => {
+    const ws = await models.folder('cw-context-');
+    const elsewhere = await models.folder('cw-context-outside-');
+    await mkdir(join(ws, '.git'));
+    await writeFile(join(elsewhere, 'id_rsa'), PEM);
+    await symlink(join(elsewhere, 'id_rsa'), join(ws, 'AGENTS.md'));
+    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
+    const home = await models.home(model);
+    const env = models.envFor(home);
+    for (const argv of [
+      ['preview-request', 'json', '--prompt', PROMPT],
+      ['send', '--no-tool-runs', '--prompt', PROMPT],
+    ]) {
+      const run = await runCwChild(argv, env, { cwd: ws });
+      expect(run.code, argv[0]).toBe(1);
+      expect(run.stderr).toBe(
+        'cw: cannot read AGENTS.md (workspace): it leads out of its folder through a symbolic link; remove the link\n',
+      );
+      expect(run.stdout).not.toContain(PEM_BODY);
+    }
+    expect(model.requests).toEqual([]);
   });
 });

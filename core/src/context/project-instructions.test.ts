@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,5 +61,35 @@ describe('readProjectInstructions', () => {
     await writeFile(join(ws, 'AGENTS.md'), 'secret');
     await chmod(join(ws, 'AGENTS.md'), 0o000);
     await expect(readProjectInstructions({ home, workspace: ws, cwd: ws })).rejects.toThrow(ProjectInstructionsError);
+  });
+
+  it('never reads an AGENTS.md that links out of the workspace: the turn stops with one line naming no path', async () => {
+    const home = await folder();
+    const ws = await folder();
+    const elsewhere = await folder();
+    const key =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAfake0\n-----END OPENSSH PRIVATE KEY-----\n';
+    await writeFile(join(elsewhere, 'id_rsa'), key);
+    await symlink(join(elsewhere, 'id_rsa'), join(ws, 'AGENTS.md'));
+    const error = await readProjectInstructions({ home, workspace: ws, cwd: ws }).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ProjectInstructionsError);
+    expect((error as ProjectInstructionsError).safeMessage).toBe(
+      'cannot read AGENTS.md (workspace): it leads out of its folder through a symbolic link; remove the link',
+    );
+    expect((error as Error).message).not.toContain(elsewhere);
+  });
+
+  it('follows an AGENTS.md link that stays inside the workspace', async () => {
+    const home = await folder();
+    const ws = await folder();
+    await writeFile(join(ws, 'CLAUDE.md'), 'Shared rule.\n');
+    await symlink('CLAUDE.md', join(ws, 'AGENTS.md'));
+    const layers = await readProjectInstructions({ home, workspace: ws, cwd: ws });
+    expect(layers.map((layer) => layer.text)).toEqual([
+      '\n<instructions source="AGENTS.md in folder .">\nShared rule.\n</instructions>\n',
+    ]);
   });
 });
