@@ -64,21 +64,21 @@ export interface OpenBeneathOptions {
 
 const FD_FOLDER = '/proc/self/fd';
 // Checked once: a Linux without /proc mounted takes the portable way, which also fails closed.
-const procFds = process.platform === 'linux' && existsSync(`${FD_FOLDER}/0`);
+const procFds = process.platform === 'linux' && existsSync(FD_FOLDER);
 
-/** Whether `target` is `root` or inside it; both absolute and normalized. */
-export function isBeneath(root: string, target: string): boolean {
+// Whether `target` is `root` or inside it; both absolute and normalized.
+function isBeneath(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-/** The label of the hidden path that covers `real`, or null. */
-export function hiddenLabelOf(real: string, hidden: readonly HiddenPath[] = []): string | null {
+// The label of the hidden path that covers `real`, or null.
+function hiddenLabelOf(real: string, hidden: readonly HiddenPath[] = []): string | null {
   return hidden.find((entry) => isBeneath(entry.path, real))?.label ?? null;
 }
 
-/** The one line refusing a hidden path: it names the label, never the path. */
-export function hiddenRefusal(label: string): string {
+// The one line refusing a hidden path names the label, never the path.
+function hiddenRefusal(label: string): string {
   return `refused: ${label} is hidden from cw's tools and commands`;
 }
 
