@@ -92,4 +92,17 @@ describe('readProjectInstructions', () => {
       '\n<instructions source="AGENTS.md in folder .">\nShared rule.\n</instructions>\n',
     ]);
   });
+
+  it('leaves out an AGENTS.md the sandbox hides, as if it were not there', async () => {
+    const home = await folder();
+    const ws = await folder();
+    await mkdir(join(ws, 'private'));
+    await writeFile(join(ws, 'AGENTS.md'), 'Root rule.\n');
+    await writeFile(join(ws, 'private', 'AGENTS.md'), 'Private rule.\n');
+    const hidden = [{ path: join(ws, 'private'), label: 'deny_read entry 1' }];
+    const layers = await readProjectInstructions({ home, workspace: ws, cwd: join(ws, 'private'), hidden });
+    expect(layers.map((layer) => layer.text)).toEqual([
+      '\n<instructions source="AGENTS.md in folder .">\nRoot rule.\n</instructions>\n',
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import { join, relative, sep } from 'node:path';
+import type { HiddenPath } from '../sandbox/hidden-paths.js';
 import { openBeneath, type OpenedBeneath, WorkspaceAccessError } from '../sandbox/open-beneath-workspace.js';
 import { type PromptLayer, truncateUtf8 } from './prompt-layer.js';
 
@@ -31,8 +32,17 @@ export async function readProjectInstructions(options: {
   readonly workspace: string;
   /** The working folder, a real path. */
   readonly cwd: string;
+  /** What the sandbox hides (hidden-paths.ts): a workspace AGENTS.md there is not read. */
+  readonly hidden?: readonly HiddenPath[];
 }): Promise<PromptLayer[]> {
-  const sources: { kind: PromptLayer['kind']; depth: number; file: string; label: string; root: string }[] = [
+  const sources: {
+    kind: PromptLayer['kind'];
+    depth: number;
+    file: string;
+    label: string;
+    root: string;
+    hidden?: readonly HiddenPath[];
+  }[] = [
     {
       kind: 'home-instructions',
       depth: 0,
@@ -49,6 +59,7 @@ export async function readProjectInstructions(options: {
       file: join(folder, INSTRUCTIONS_FILE),
       label: label === '' ? '.' : label,
       root: options.workspace,
+      hidden: options.hidden ?? [],
     });
   }
   const layers: PromptLayer[] = [];
@@ -58,6 +69,7 @@ export async function readProjectInstructions(options: {
       source.root,
       source.file,
       source.kind === 'home-instructions' ? 'cw home' : 'workspace',
+      source.hidden ?? [],
     );
     if (text === null || text.trim() === '') continue;
     if (budget <= 0) continue;
@@ -92,11 +104,18 @@ function foldersDown(workspace: string, cwd: string): string[] {
  * The file is opened beneath its root and judged on the descriptor, so a link the model planted to a
  * key outside never reaches the system prompt (docs/security.md, "Files cw opens in the workspace").
  */
-async function readInstructions(root: string, file: string, where: string): Promise<string | null> {
+async function readInstructions(
+  root: string,
+  file: string,
+  where: string,
+  hidden: readonly HiddenPath[],
+): Promise<string | null> {
   let opened: OpenedBeneath;
   try {
-    opened = await openBeneath(root, file);
+    opened = await openBeneath(root, file, { hidden });
   } catch (error) {
+    // A hidden file is not there as far as the model is concerned, like a hidden entry in a listing.
+    if (error instanceof WorkspaceAccessError && error.reason === 'hidden') return null;
     if (error instanceof WorkspaceAccessError) {
       throw new ProjectInstructionsError(
         where,

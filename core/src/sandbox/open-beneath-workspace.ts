@@ -30,9 +30,12 @@ export class WorkspaceAccessError extends Error {
   override readonly name = 'WorkspaceAccessError';
   /** The line a tool result or an error shows as it is. */
   readonly refusal: string;
-  constructor(refusal: string) {
+  /** Why: a reader that skips hidden files quietly tells them from a link out. */
+  readonly reason: 'outside' | 'hidden' | 'changed' | 'git';
+  constructor(refusal: string, reason: WorkspaceAccessError['reason']) {
     super(refusal);
     this.refusal = refusal;
+    this.reason = reason;
   }
 }
 
@@ -105,10 +108,10 @@ export async function openBeneath(
     const real = await realPathOf(handle, target, info);
     // The root is judged by its real path too: a home or temporary folder reached through a link.
     if (!isBeneath(root, real) && !isBeneath(await realpath(root).catch(() => root), real)) {
-      throw new WorkspaceAccessError(LEADS_OUT);
+      throw new WorkspaceAccessError(LEADS_OUT, 'outside');
     }
     const label = hiddenLabelOf(real, options.hidden);
-    if (label !== null) throw new WorkspaceAccessError(hiddenRefusal(label));
+    if (label !== null) throw new WorkspaceAccessError(hiddenRefusal(label), 'hidden');
     return { handle, info, real, anchor: procFds ? `${FD_FOLDER}/${handle.fd}` : real };
   } catch (error) {
     await handle.close().catch(() => undefined);
@@ -121,15 +124,16 @@ async function realPathOf(handle: FileHandle, target: string, info: Stats): Prom
   if (procFds) {
     const real = await readlink(`${FD_FOLDER}/${handle.fd}`);
     // An unlinked entry reads as `… (deleted)`, and anything not absolute is not a file-system path.
-    if (!isAbsolute(real) || (info.nlink === 0 && !info.isDirectory())) throw new WorkspaceAccessError(CHANGED);
+    if (!isAbsolute(real) || (info.nlink === 0 && !info.isDirectory()))
+      throw new WorkspaceAccessError(CHANGED, 'changed');
     return real;
   }
   // Portable: resolve the path now and insist it names the very inode the descriptor holds.
   const real = await realpath(target).catch(() => {
-    throw new WorkspaceAccessError(CHANGED);
+    throw new WorkspaceAccessError(CHANGED, 'changed');
   });
   const now = await stat(real).catch(() => null);
-  if (now === null || now.dev !== info.dev || now.ino !== info.ino) throw new WorkspaceAccessError(CHANGED);
+  if (now === null || now.dev !== info.dev || now.ino !== info.ino) throw new WorkspaceAccessError(CHANGED, 'changed');
   return real;
 }
 
@@ -153,7 +157,7 @@ export function childOf(folder: OpenedBeneath, name: string): string {
 async function assertSameEntry(opened: OpenedBeneath): Promise<void> {
   const now = await stat(opened.real).catch(() => null);
   if (now === null || now.dev !== opened.info.dev || now.ino !== opened.info.ino)
-    throw new WorkspaceAccessError(CHANGED);
+    throw new WorkspaceAccessError(CHANGED, 'changed');
 }
 
 /** The refusal for writing `relativePath` (workspace-relative, `/`-separated), or null when it may be written. */
@@ -175,14 +179,14 @@ export async function replaceOpened(
   options: OpenBeneathOptions = {},
 ): Promise<void> {
   const refusal = writeRefusal(relative(root, file.real).split(sep).join('/'));
-  if (refusal !== null) throw new WorkspaceAccessError(refusal);
+  if (refusal !== null) throw new WorkspaceAccessError(refusal, 'git');
   const name = basename(file.real);
   const folder = await openBeneath(root, dirname(file.real), { ...options, directory: true, noFollow: false });
   try {
-    if (folder.real !== dirname(file.real)) throw new WorkspaceAccessError(CHANGED);
+    if (folder.real !== dirname(file.real)) throw new WorkspaceAccessError(CHANGED, 'changed');
     const entry = await lstat(childOf(folder, name));
     if (!entry.isFile() || entry.dev !== file.info.dev || entry.ino !== file.info.ino) {
-      throw new WorkspaceAccessError(CHANGED);
+      throw new WorkspaceAccessError(CHANGED, 'changed');
     }
     const mode = file.info.mode & 0o7777;
     const temporary = childOf(folder, `.${name}.cw-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);

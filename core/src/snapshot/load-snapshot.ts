@@ -1,5 +1,6 @@
 import { turnHooksOf } from '../turn/core-turn-types.js';
 import { realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { workspaceRoot } from '../state/workspace-root.js';
 import { withProjectMcpServers } from '../mcp/project-mcp-servers.js';
 import { loadConfig, type CwConfig } from '../config/cw-config.js';
@@ -8,6 +9,7 @@ import { readProjectInstructions } from '../context/project-instructions.js';
 import { turnContextBlock } from '../context/turn-context.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { sandboxState } from '../sandbox/find-sandbox.js';
+import { resolveHiddenPaths } from '../sandbox/workspace-files.js';
 import { selectSession } from '../state/select-session.js';
 import { workspaceKeyOf } from '../state/session-location.js';
 import { readSession } from '../state/session-store.js';
@@ -87,9 +89,12 @@ async function workingPart(
 ): Promise<{ workingContext: WorkingContext; promptLayers: readonly PromptLayer[]; turnContext?: string }> {
   const here = await realpath(cwd);
   const { project_instructions, turn_context } = config.context;
+  // What the sandbox hides from commands is not read into the system prompt either (docs/security.md).
+  const hiddenOf = () =>
+    resolveHiddenPaths({ home: homedir(), cwHome: home, denyRead: config.sandbox.deny_read, cwd: workspace });
   // Read side by side: the block may wait on git while the AGENTS.md files are read.
   const [layers, turnContext] = await Promise.all([
-    project_instructions ? readProjectInstructions({ home, workspace, cwd: here }) : [],
+    project_instructions ? readProjectInstructions({ home, workspace, cwd: here, hidden: await hiddenOf() }) : [],
     turn_context ? turnContextBlock({ workspace, cwd: here, env }) : undefined,
   ]);
   return {
