@@ -3,13 +3,15 @@
 // author's first steps with nothing copied from this repository by hand. `cw plugins new` writes the
 // project into a temp folder outside the repository; `npm install` runs with a fresh npm cache and no
 // npm configuration of the machine's own, npm's default registry for third-party packages (no @cw
-// package is on it) and the @cw scope pointed at a closed loopback port, so a single @cw lookup would
-// fail the install. A second install runs with `--offline` from that cache (no network at all) after
+// package is on it) and the @cw scope pointed at a loopback server that answers 404 and counts what it
+// is asked: it must be asked nothing. A second install runs with `--offline` from that cache (no network at all) after
 // removing node_modules and the lockfile: the @cw packages were never in the cache, so they can only
 // have come from the tarballs inside the project. Then `npm test`, `npm pack`, and the built CLI
 // installs the tarball, inspects it and previews its route exactly, with npm's registry unreachable.
 // Run `npm run build` first; every child process has a timeout.
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CW_BIN } from './support/cw-fixture.js';
@@ -29,6 +31,9 @@ let npmEnv: NodeJS.ProcessEnv;
 let cwEnv: NodeJS.ProcessEnv;
 let dataDir: string;
 let tarball: string;
+/** The @cw scope's registry: it has no package, and every request to it is a failure of the scaffold. */
+let scopeRegistry: Server;
+const scopeRequests: string[] = [];
 
 function npm(args: readonly string[], timeoutMs = STEP_MS): Promise<ProcessExit> {
   return runProcess('npm', args, { cwd: project, env: npmEnv, timeoutMs });
@@ -58,7 +63,12 @@ beforeAll(async () => {
   work = await folders.make('cw-plugin-scaffold-');
   const userconfig = join(work, 'npmrc');
   const globalconfig = join(work, 'global-npmrc');
-  const deadScope = `http://127.0.0.1:${await closedPort()}/`;
+  scopeRegistry = createServer((request, response) => {
+    scopeRequests.push(request.url ?? '');
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+  });
+  await new Promise<void>((resolve) => scopeRegistry.listen(0, '127.0.0.1', resolve));
+  const deadScope = `http://127.0.0.1:${(scopeRegistry.address() as AddressInfo).port}/`;
   await writeFile(
     userconfig,
     [`@cw:registry=${deadScope}`, 'fund=false', 'audit=false', 'update-notifier=false', ''].join('\n'),
@@ -90,6 +100,8 @@ beforeAll(async () => {
 }, STEP_MS);
 
 afterAll(async () => {
+  scopeRegistry?.closeAllConnections();
+  await new Promise((resolve) => scopeRegistry?.close(resolve));
   await folders.cleanup();
 });
 
@@ -105,6 +117,8 @@ describe('a plugin from cw plugins new, outside the repository, with no @cw pack
         'node_modules/@cw/plugin-kit',
       ]);
       for (const [path, resolved] of Object.entries(sources)) expect(resolved, path).toMatch(/^file:cw-packages\//);
+      // Not even a lookup: the dialect's own dependency on the kit resolved to the project's tarball too.
+      expect(scopeRequests).toEqual([]);
     },
     NPM_INSTALL_MS + STEP_MS,
   );
