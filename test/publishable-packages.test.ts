@@ -1,13 +1,16 @@
 // The packages cw publishes (the core, the plugin helpers, every built-in plugin and the CLI) are
 // publishable as they stand: what `npm pack` would put in each tarball, the fields a registry and a
 // consumer read, and versions that agree with each other. The plugin template is checked as the
-// stand-alone package an author copies. Needs `npm run build` first (the tarballs list built files).
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+// stand-alone package an author copies, and the CLI ships a copy of it for `cw plugins new`. Needs
+// `npm run build` first (the tarballs list built files). `npm publish --dry-run` runs against a closed
+// loopback port: it reads each tarball's manifest as a registry would, and nothing leaves the machine.
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { PLUGIN_API_VERSION } from '@cw/core';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/cw-fixture.js';
-import { childEnv, runProcess } from './support/local-registry.js';
+import { childEnv, closedPort, runProcess } from './support/local-registry.js';
 
 interface PackageJson {
   readonly name: string;
@@ -75,7 +78,60 @@ describe('the published packages', () => {
       expect(library?.types, library?.name).toBe('./dist/index.d.ts');
     }
     expect(packages.find((pjson) => pjson.name === '@cw/cli')?.bin).toEqual({ cw: './bin/run.js' });
+    // One release number for all: the CLI, the core and every plugin move together.
+    expect(new Set(packages.map((pjson) => pjson.version))).toEqual(new Set([versions.get('@cw/cli')]));
   });
+
+  it('pass npm publish --dry-run from their tarballs, with no field npm would correct or drop', async () => {
+    const folders = await publishedFolders();
+    const packs = await mkdtemp(join(tmpdir(), 'cw-publish-dry-run-'));
+    try {
+      const env = childEnv({
+        npm_config_registry: `http://127.0.0.1:${await closedPort()}/`,
+        npm_config_fetch_retries: '0',
+        npm_config_update_notifier: 'false',
+      });
+      const packed = await runProcess(
+        'npm',
+        [
+          'pack',
+          '--json',
+          '--ignore-scripts',
+          '--pack-destination',
+          packs,
+          ...folders.flatMap((folder) => ['-w', folder]),
+        ],
+        { cwd: REPO_ROOT, env, timeoutMs: 60_000 },
+      );
+      expect(packed.code, packed.stderr).toBe(0);
+      const tarballs = JSON.parse(packed.stdout) as { name: string; version: string; filename: string }[];
+      expect(tarballs).toHaveLength(folders.length);
+      // A tarball, not a workspace: `npm publish -w cli` from the root resolves the bin against the
+      // root and drops it, so a release is published from what `npm pack` made (docs/plugin-authors.md).
+      const results: { name: string; code: number | null; stdout: string; stderr: string }[] = [];
+      for (let start = 0; start < tarballs.length; start += 6) {
+        const batch = tarballs.slice(start, start + 6).map(async (tarball) => ({
+          name: tarball.name,
+          ...(await runProcess('npm', ['publish', '--dry-run', '--json', join(packs, tarball.filename)], {
+            cwd: packs,
+            env,
+            timeoutMs: 60_000,
+          })),
+        }));
+        results.push(...(await Promise.all(batch)));
+      }
+      for (const result of results) {
+        expect(result.code, `${result.name}: ${result.stderr}`).toBe(0);
+        expect(result.stderr, result.name).not.toMatch(/auto-corrected|errors corrected|was invalid/);
+        // npm answers with one entry per package it would publish, keyed by name.
+        const published = (JSON.parse(result.stdout) as Record<string, { name: string; version: string }>)[result.name];
+        expect(published?.name).toBe(result.name);
+        expect(published?.version).toBe(tarballs.find((tarball) => tarball.name === result.name)?.version);
+      }
+    } finally {
+      await rm(packs, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   it('pack the built entry points and their types, and nothing from src or the tests', async () => {
     const folders = await publishedFolders();
@@ -96,12 +152,60 @@ describe('the published packages', () => {
         .map((path) => path.replace(/^\.\//, ''));
       for (const path of wanted) expect(paths, `${pjson.name} packs ${path}`).toContain(path);
       for (const path of paths) {
+        // The plugin template the CLI ships for `cw plugins new` is sources and tests by design.
+        if (path.startsWith('dist/plugin-scaffold/template/')) continue;
         expect(path, pjson.name).not.toMatch(/(^|\/)src\/|\.test\.|\.tsbuildinfo$/);
       }
     }
     const cli = tarballs.find((tarball) => tarball.name === '@cw/cli');
     expect(cli?.files.map((file) => file.path)).toContain('oclif.manifest.json');
+    // What `cw plugins new` writes from ships in the CLI's tarball.
+    const scaffold = await readJson<{ packages: { file: string }[] }>(
+      join(REPO_ROOT, 'cli', 'dist', 'plugin-scaffold', 'scaffold.json'),
+    );
+    for (const path of [
+      'dist/plugin-scaffold/scaffold.json',
+      'dist/plugin-scaffold/template/package.json',
+      'dist/plugin-scaffold/template/gitignore',
+      'dist/plugin-scaffold/template/src/example-capability-rows.ts',
+      ...scaffold.packages.map((entry) => `dist/plugin-scaffold/cw-packages/${entry.file}`),
+    ])
+      expect(cli?.files.map((file) => file.path)).toContain(path);
   }, 90_000);
+});
+
+/** Every file under `folder`, relative to it, leaving out what an install or a build makes. */
+async function sourceFiles(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)))
+    .filter((path) => !/(^|\/)(node_modules|dist)\/|\.tsbuildinfo$|\.tgz$/.test(path))
+    .sort();
+}
+
+describe('the plugin scaffold the CLI ships', () => {
+  it('is plugin-template as it stands (built from it, not kept by hand) and the packed @cw packages it names', async () => {
+    const scaffold = join(REPO_ROOT, 'cli', 'dist', 'plugin-scaffold');
+    const template = join(REPO_ROOT, 'plugin-template');
+    const own = await sourceFiles(template);
+    const shipped = await sourceFiles(join(scaffold, 'template'));
+    // npm leaves .gitignore out of a tarball, so it ships as gitignore.
+    expect(shipped).toEqual(own.map((path) => (path === '.gitignore' ? 'gitignore' : path)).sort());
+    for (const path of own) {
+      const copy = join(scaffold, 'template', path === '.gitignore' ? 'gitignore' : path);
+      expect((await readFile(copy)).equals(await readFile(join(template, path))), path).toBe(true);
+    }
+    const templateJson = await readJson<PackageJson>(join(template, 'package.json'));
+    const wanted = Object.entries(templateJson.devDependencies ?? {}).filter(([name]) => name.startsWith('@cw/'));
+    const listed = await readJson<{ packages: { name: string; version: string; file: string }[] }>(
+      join(scaffold, 'scaffold.json'),
+    );
+    expect(listed.packages.map((entry) => [entry.name, entry.version]).sort()).toEqual(wanted.sort());
+    expect((await readdir(join(scaffold, 'cw-packages'))).sort()).toEqual(
+      listed.packages.map((entry) => entry.file).sort(),
+    );
+  });
 });
 
 describe('the plugin template', () => {

@@ -4,11 +4,10 @@
 // bundles the @cw/plugin-kit code it uses (docs/plugin-authors.md, "What a plugin ships"), so npm
 // has nothing to fetch. Run `npm run build` first: it builds the template's dist/plugin.js.
 import { writeFile, mkdir, readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CW_BIN, REPO_ROOT } from './support/cw-fixture.js';
-import { childEnv, runProcess, type ProcessExit } from './support/local-registry.js';
+import { childEnv, closedPort, runProcess, type ProcessExit } from './support/local-registry.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { tempFolders } from './support/spawn-cw.js';
 
@@ -19,16 +18,6 @@ const folders = tempFolders();
 let env: NodeJS.ProcessEnv;
 let tarball: string;
 let dataDir: string;
-
-/** A loopback port that was free a moment ago and is closed now: every request to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 function cw(args: readonly string[]): Promise<ProcessExit> {
   return runProcess(process.execPath, [CW_BIN, ...args], { cwd: REPO_ROOT, env, timeoutMs: STEP_MS });

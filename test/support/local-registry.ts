@@ -4,6 +4,7 @@
 // and vitest's variables, so the npm and cw runs a test makes see only the configuration it gives them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { REPO_ROOT } from './cw-fixture.js';
@@ -69,6 +70,16 @@ export function runProcess(
       resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
+}
+
+/** A loopback port that was free a moment ago and is closed now: every request to it is refused. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
 }
 
 /** Starts Verdaccio with its storage in `folder` and writes the npm user config next to it. */
