@@ -1,0 +1,237 @@
+import { constants, type Stats } from 'node:fs';
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  symlink,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve, sep } from 'node:path';
+import type { SandboxProgram } from './find-sandbox.js';
+import { GIT_COMMIT_WRITABLE, isProtectedGitPath } from './git-write-rules.js';
+
+/** How one sandboxed command sees the workspace's `.git`; both sandbox programs read it (docs/security.md). */
+export interface GitSandboxRules {
+  /** bubblewrap: bind mounts over the workspace, in order; later ones cover earlier ones. */
+  readonly mounts: readonly { readonly source: string; readonly target: string; readonly writable: boolean }[];
+  /** sandbox-exec: paths no command may write, rename or create (the `.git` folder, gitfile or name). */
+  readonly readOnly: readonly string[];
+  /** sandbox-exec: the git folder inside which what a commit writes stays writable; null when there is none. */
+  readonly commitFolder: string | null;
+}
+
+/** The rules for one command, and what to do once it has ended. */
+export interface GitFolderGuard {
+  readonly rules: GitSandboxRules;
+  /** Brings back what a commit wrote and drops everything else; call once the command has ended. */
+  release(): Promise<void>;
+}
+
+/** The workspace's `.git` is a symbolic link: a link is not a mount point, so it could be swapped for a planted one. */
+export class GitFolderLinkError extends Error {
+  override readonly name = 'GitFolderLinkError';
+  /** The message as printed: cw's own words only. */
+  readonly safeMessage: string;
+  constructor() {
+    super(
+      "the workspace's .git is a symbolic link, which the sandbox cannot keep from being replaced: nothing was run; replace the link with the folder it points to",
+    );
+    this.safeMessage = this.message;
+  }
+}
+
+// Empty `.git` mount points this process made where there was no repository, with how many commands use each.
+const mountPoints = new Map<string, number>();
+
+async function lstatOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await lstat(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Decides how one command sees the workspace's `.git` so that nothing it writes there reaches the
+ * user's own git except what a commit writes. On Linux the command's `.git` is a private staging
+ * folder bound over the real one: a mount point cannot be renamed or replaced, new names in it
+ * (`commondir`, `config.worktree`, `modules/…`) stay in staging, the rest of the real folder is bound
+ * read-only, objects, refs and logs writable, and the commit's top-level files are copied in and,
+ * when changed, back. Where there is no repository an empty read-only `.git` keeps `git init` out.
+ */
+export async function guardGitFolder(workspace: string, kind: SandboxProgram['kind']): Promise<GitFolderGuard> {
+  const git = join(workspace, '.git');
+  if (mountPoints.has(git)) return guardNoRepository(workspace, git, kind);
+  const found = await lstatOrNull(git);
+  if (found === null) return guardNoRepository(workspace, git, kind);
+  if (found.isSymbolicLink()) throw new GitFolderLinkError();
+  if (!found.isDirectory()) return guardGitFile(workspace, git);
+  // A folder that is no repository (no HEAD) is kept as it is, read-only whole.
+  if ((await lstatOrNull(join(git, 'HEAD'))) === null) return readOnlyWhole([git]);
+  if (kind === 'sandbox-exec')
+    return { rules: { mounts: [], readOnly: [git], commitFolder: git }, release: async () => {} };
+  return stageGitFolder(git);
+}
+
+function readOnlyWhole(paths: readonly string[]): GitFolderGuard {
+  return {
+    rules: {
+      mounts: paths.map((path) => ({ source: path, target: path, writable: false })),
+      readOnly: paths,
+      commitFolder: null,
+    },
+    release: async () => {},
+  };
+}
+
+/** A `.git` file (a linked worktree or submodule): the file, and its git folder when that is in the workspace, read-only. */
+async function guardGitFile(workspace: string, git: string): Promise<GitFolderGuard> {
+  const paths = [git];
+  const handle = await open(git, constants.O_RDONLY | constants.O_NOFOLLOW);
+  let text = '';
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    text = buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+  const named = /^gitdir: *(.+)$/m.exec(text)?.[1]?.trim();
+  if (named !== undefined) {
+    const target = await realpath(isAbsolute(named) ? named : resolve(workspace, named)).catch(() => null);
+    // Elsewhere it is read-only already, with the rest of the file system.
+    if (target?.startsWith(workspace + sep)) paths.push(target);
+  }
+  return readOnlyWhole(paths);
+}
+
+/** No repository: an empty read-only `.git` (bubblewrap needs a mount point, made here and removed after). */
+async function guardNoRepository(
+  workspace: string,
+  git: string,
+  kind: SandboxProgram['kind'],
+): Promise<GitFolderGuard> {
+  if (kind === 'sandbox-exec') return readOnlyWhole([git]);
+  const users = mountPoints.get(git) ?? 0;
+  if (users === 0) {
+    try {
+      await mkdir(git);
+    } catch (error) {
+      // Made since it was looked at: judge what is there now.
+      if ((await lstatOrNull(git)) === null) throw error;
+      return guardGitFolder(workspace, kind);
+    }
+  }
+  mountPoints.set(git, users + 1);
+  const guard = readOnlyWhole([git]);
+  let released = false;
+  return {
+    rules: guard.rules,
+    async release() {
+      if (released) return;
+      released = true;
+      const left = (mountPoints.get(git) ?? 1) - 1;
+      if (left > 0) {
+        mountPoints.set(git, left);
+        return;
+      }
+      // Only when no command uses it: removing a mount point unmounts it in every namespace.
+      mountPoints.delete(git);
+      await rmdir(git).catch(() => {});
+    },
+  };
+}
+
+/** What a commit file in staging was when the command started, to tell whether it changed; null when absent. */
+type FileState = { readonly ino: number; readonly size: number; readonly mtimeMs: number } | null;
+
+async function stageGitFolder(git: string): Promise<GitFolderGuard> {
+  const staging = await realpath(await mkdtemp(join(tmpdir(), 'cw-git-')));
+  const mounts: { source: string; target: string; writable: boolean }[] = [
+    { source: staging, target: git, writable: true },
+  ];
+  try {
+    // git makes logs on a first commit; it must be the real one, not staging's.
+    if ((await lstatOrNull(join(git, 'logs'))) === null) await mkdir(join(git, 'logs')).catch(() => {});
+    const folders = new Set<string>();
+    for (const name of await readdir(git)) {
+      const source = join(git, name);
+      const entry = await lstat(source);
+      const writable = !isProtectedGitPath(`.git/${name}`);
+      if (entry.isSymbolicLink()) await symlink(await readlink(source), join(staging, name));
+      else if (entry.isDirectory()) {
+        mounts.push({ source, target: source, writable });
+        if (writable) folders.add(name);
+      } else if (entry.isFile()) {
+        if (writable) await copyFile(source, join(staging, name), constants.COPYFILE_FICLONE);
+        else mounts.push({ source, target: source, writable: false });
+      }
+      // Sockets and pipes (an fsmonitor daemon's) are left out: a command has no business with them.
+    }
+    const files = GIT_COMMIT_WRITABLE.filter((name) => !folders.has(name));
+    const before = new Map<string, FileState>();
+    for (const name of files) before.set(name, stateOf(await lstatOrNull(join(staging, name))));
+    let released = false;
+    return {
+      rules: { mounts, readOnly: [git], commitFolder: git },
+      async release() {
+        // Once only: a second pass would read the removed staging as "the command deleted HEAD".
+        if (released) return;
+        released = true;
+        try {
+          for (const name of files) await bringBack(staging, git, name, before.get(name) ?? null);
+        } finally {
+          await rm(staging, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function stateOf(stats: Stats | null): FileState {
+  return stats?.isFile() ? { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs } : null;
+}
+
+/** Copies one commit file back from staging when the command changed it, the way git writes it (lock, rename). */
+async function bringBack(staging: string, git: string, name: string, before: FileState): Promise<void> {
+  const now = await lstatOrNull(join(staging, name));
+  const target = join(git, name);
+  try {
+    if (now === null) {
+      if (before !== null) await rm(target, { force: true });
+      return;
+    }
+    // A link or folder in its place never leaves staging.
+    if (!now.isFile()) return;
+    const after = stateOf(now);
+    if (
+      before !== null &&
+      after !== null &&
+      before.ino === after.ino &&
+      before.size === after.size &&
+      before.mtimeMs === after.mtimeMs
+    )
+      return;
+    // A lock held by a git outside means that git is writing the file now: its write wins.
+    await copyFile(join(staging, name), `${target}.lock`, constants.COPYFILE_EXCL);
+  } catch {
+    // Left as the user's git has it.
+    return;
+  }
+  try {
+    await rename(`${target}.lock`, target);
+  } catch {
+    await rm(`${target}.lock`, { force: true });
+  }
+}
