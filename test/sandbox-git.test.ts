@@ -1,0 +1,257 @@
+// The user's own git stays theirs (docs/security.md): the BUILT CLI runs `cw send --approval workspace`
+// against a scripted model on 127.0.0.1 whose shell calls try, in the shape of real attacks, to plant
+// config that the user's next `git status` or `git commit` would run outside the sandbox. After each,
+// the user's own git runs here, outside, and a marker the payload would write must be absent. Linux
+// with bubblewrap on PATH (.ci/run installs it); without it these tests fail and say so.
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findSandboxProgram } from '@cw/core';
+import { FAKE_KEY } from './support/cw-fixture.js';
+import { useScriptedModels } from './support/scripted-model.js';
+import { runCwChild, sessionMessages } from './support/spawn-cw.js';
+
+const KEY_ENV = 'CW_SANDBOX_GIT_KEY';
+const models = useScriptedModels(KEY_ENV, FAKE_KEY);
+
+let base = '';
+let upstream = '';
+/** git's environment, outside and inside: a home of its own, no system config. */
+let gitEnv: Record<string, string> = {};
+let counter = 0;
+
+beforeAll(async () => {
+  base = await models.folder('cw-sandbox-git-');
+  const userHome = join(base, 'home');
+  await mkdir(userHome);
+  await writeFile(
+    join(userHome, '.gitconfig'),
+    '[user]\n\tname = User\n\temail = user@example.com\n[init]\n\tdefaultBranch = main\n[protocol "file"]\n\tallow = always\n',
+  );
+  gitEnv = { HOME: userHome, GIT_CONFIG_NOSYSTEM: '1' };
+  upstream = join(base, 'upstream');
+  await mkdir(upstream);
+  git(upstream, 'init', '-q');
+  git(upstream, 'commit', '-q', '--allow-empty', '-m', 'upstream');
+});
+
+/** The user's own git, outside the sandbox. */
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...gitEnv }, encoding: 'utf8' });
+}
+
+function requireBubblewrap(): void {
+  expect(
+    findSandboxProgram(process.env, 'linux'),
+    'bubblewrap (bwrap) is not on PATH: .ci/run installs it (apt-get install -y bubblewrap)',
+  ).not.toBeNull();
+}
+
+/** A fresh folder with a repository: one commit, a submodule `x` whose git folder is `.git/modules/x`. */
+async function repository(): Promise<{ ws: string; marks: string }> {
+  counter += 1;
+  const ws = join(base, `ws${counter}`);
+  const marks = join(base, `marks${counter}`);
+  await mkdir(ws);
+  await mkdir(marks);
+  git(ws, 'init', '-q');
+  await writeFile(join(ws, 'a.txt'), 'one\n');
+  git(ws, 'add', 'a.txt');
+  git(ws, 'submodule', '--quiet', 'add', upstream, 'x');
+  git(ws, 'commit', '-q', '-m', 'one');
+  return { ws, marks };
+}
+
+/** A config whose fsmonitor (run by every `git status`) writes `marker`. */
+const fsmonitorConfig = (marker: string): string =>
+  `[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = \\"touch ${marker}; echo\\"\\n`;
+
+/** Runs one `cw send` whose model issues `command` through the shell tool; returns that call's result. */
+async function attack(ws: string, command: string): Promise<{ status: string; content: string }> {
+  const model = await models.model(
+    'chat-completions',
+    { reply: { calls: [{ id: 'attack', name: 'shell', arguments: JSON.stringify({ command }) }] } },
+    { reply: { text: 'done' } },
+  );
+  const home = await models.home(model, { workspace: ws, approval: 'workspace' });
+  const run = await runCwChild(['send', '--prompt', 'go'], models.envFor(home, gitEnv));
+  expect(run.code, run.stderr).toBe(0);
+  expect(model.problems).toEqual([]);
+  const result = (await sessionMessages(home)).find((message) => message['tool_call_id'] === 'attack');
+  return { status: String(result?.['status']), content: String(result?.['content']) };
+}
+
+/** The user's next `git status` and a normal `git commit` in `cwd`: both work, and nothing planted ran. */
+async function userCommits(cwd: string, marks: string): Promise<void> {
+  git(cwd, 'status', '--short');
+  await writeFile(join(cwd, 'a.txt'), `changed by the user ${Date.now()}\n`);
+  git(cwd, 'add', 'a.txt');
+  git(cwd, 'commit', '-q', '-m', 'the user commits');
+  expect(git(cwd, 'log', '-1', '--format=%s').trim()).toBe('the user commits');
+  git(cwd, 'status', '--short');
+  expect(await readdir(marks)).toEqual([]);
+}
+
+/** The model sees each refusal as the command's own error line, and one sandbox line. */
+function expectRefused(result: { status: string; content: string }): void {
+  expect(result.status).toBe('error');
+  expect(result.content.split('\n').filter((line) => line.startsWith('[sandbox bubblewrap:'))).toHaveLength(1);
+}
+
+describe("under workspace, a command cannot plant what the user's own git runs", () => {
+  it('.git moved aside and recreated with a clean filter, an attribute and an fsmonitor', async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    const result = await attack(
+      ws,
+      [
+        'mv .git .git.old',
+        'mkdir .git',
+        'cp -a .git.old/. .git/',
+        `git config filter.p.clean "sh -c 'touch ${marks}/filter; cat'"`,
+        "echo '* filter=p' >> .git/info/attributes",
+        `git config core.fsmonitor "touch ${marks}/fsmonitor; echo"`,
+      ].join('; '),
+    );
+    expectRefused(result);
+    expect(result.content).toContain('.git cannot be renamed, removed or replaced');
+    await expect(stat(join(ws, '.git.old'))).rejects.toThrow();
+    await userCommits(ws, marks);
+  });
+
+  it('a new .git/commondir pointing at a planted common folder with config', async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    await attack(
+      ws,
+      [
+        'mkdir -p .planted',
+        'cp -r .git/objects .git/refs .planted/',
+        `printf '${fsmonitorConfig(`${marks}/commondir`)}' > .planted/config`,
+        'echo "$PWD/.planted" > .git/commondir',
+        'git status --short',
+      ].join('; '),
+    );
+    await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
+    await userCommits(ws, marks);
+  });
+
+  it('a .git file (gitdir) replacing the folder', async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    const result = await attack(
+      ws,
+      [
+        'mv .git .git.old',
+        'cp -a .git.old .gd',
+        "printf 'gitdir: .gd\\n' > .git",
+        `git config core.fsmonitor "touch ${marks}/gitfile; echo"`,
+      ].join('; '),
+    );
+    expectRefused(result);
+    expect((await stat(join(ws, '.git'))).isDirectory()).toBe(true);
+    await userCommits(ws, marks);
+  });
+
+  it("a submodule's config in .git/modules/x", async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    const result = await attack(
+      ws,
+      `git config -f .git/modules/x/config core.fsmonitor "touch ${marks}/modules; echo"`,
+    );
+    expectRefused(result);
+    expect(result.content).toContain('a write inside .git was refused');
+    await userCommits(ws, marks);
+  });
+
+  it("a linked worktree's commondir in .git/worktrees", async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    const linked = join(base, `linked${counter}`);
+    git(ws, 'worktree', 'add', '-q', linked);
+    const result = await attack(
+      ws,
+      [
+        'mkdir -p .planted',
+        'cp -r .git/objects .git/refs .planted/',
+        `printf '${fsmonitorConfig(`${marks}/worktrees`)}' > .planted/config`,
+        `echo "$PWD/.planted" > .git/worktrees/linked${counter}/commondir`,
+      ].join('; '),
+    );
+    expectRefused(result);
+    await userCommits(linked, marks);
+    await userCommits(ws, marks);
+  });
+
+  it('git init where there is no repository, and cw leaves no .git behind', async () => {
+    requireBubblewrap();
+    counter += 1;
+    const ws = join(base, `bare${counter}`);
+    const marks = join(base, `marks${counter}`);
+    await mkdir(ws);
+    await mkdir(marks);
+    await writeFile(join(ws, 'a.txt'), 'one\n');
+    const result = await attack(
+      ws,
+      [
+        "echo '* filter=p' > .gitattributes",
+        'git init -q',
+        `git config filter.p.clean "sh -c 'touch ${marks}/init-filter; cat'"`,
+        `git config core.fsmonitor "touch ${marks}/init; echo"`,
+      ].join('; '),
+    );
+    expectRefused(result);
+    await expect(stat(join(ws, '.git'))).rejects.toThrow();
+    expect(() => git(ws, 'status', '--short')).toThrow();
+    git(ws, 'init', '-q');
+    await userCommits(ws, marks);
+  });
+});
+
+describe('inside the sandbox, git still commits', () => {
+  it("the model's commit reaches the user's repository, index and all", async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    const result = await attack(ws, 'echo two > b.txt && git add b.txt && git commit -q -m "the model commits"');
+    expect(result.status, result.content).toBe('ok');
+    expect(git(ws, 'log', '-1', '--format=%s').trim()).toBe('the model commits');
+    expect(git(ws, 'status', '--short')).toBe('');
+    expect((await readdir(join(ws, '.git'))).filter((name) => name.endsWith('.lock'))).toEqual([]);
+    await userCommits(ws, marks);
+  });
+});
+
+describe('cw sandbox check', () => {
+  it('shows from inside that .git stays the user’s, and exits 0 when it does', async () => {
+    requireBubblewrap();
+    const { ws } = await repository();
+    const model = await models.model('chat-completions');
+    const home = await models.home(model, { workspace: ws });
+    const run = await runCwChild(['sandbox', 'check', '--json'], models.envFor(home, gitEnv));
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const report = JSON.parse(run.stdout) as { checks: { what: string; found: string }[]; failed: number };
+    expect(Object.fromEntries(report.checks.map((row) => [row.what, row.found]))).toMatchObject({
+      '.git/config': 'read-only',
+      '.git/hooks': 'read-only',
+      '.git/info': 'read-only',
+      '.git/commondir (new)': 'refused',
+      '.git (rename)': 'refused',
+      '.git/objects': 'writable',
+      '.git/refs': 'writable',
+    });
+    expect(report.failed).toBe(0);
+    expect(run.stdout).not.toContain(base);
+    await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
+
+    const bare = join(base, `check-bare${counter}`);
+    await mkdir(bare);
+    const bareHome = await models.home(model, { workspace: bare });
+    const none = await runCwChild(['sandbox', 'check', '--json'], models.envFor(bareHome, gitEnv));
+    expect(none.code, none.stderr + none.stdout).toBe(0);
+    const rows = (JSON.parse(none.stdout) as { checks: { what: string; found: string }[] }).checks;
+    expect(rows.find((row) => row.what === '.git (git init here)')?.found).toBe('refused');
+    expect(await readdir(bare)).toEqual([]);
+  });
+});
