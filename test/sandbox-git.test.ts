@@ -65,7 +65,7 @@ async function repository(): Promise<{ ws: string; marks: string }> {
 
 /** A config whose fsmonitor (run by every `git status`) writes `marker`. */
 const fsmonitorConfig = (marker: string): string =>
-  `[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = \\"touch ${marker}; echo\\"\\n`;
+  `[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch ${marker}; echo"\\n`;
 
 /** Runs one `cw send` whose model issues `command` through the shell tool; returns that call's result. */
 async function attack(ws: string, command: string): Promise<{ status: string; content: string }> {
@@ -82,15 +82,26 @@ async function attack(ws: string, command: string): Promise<{ status: string; co
   return { status: String(result?.['status']), content: String(result?.['content']) };
 }
 
-/** The user's next `git status` and a normal `git commit` in `cwd`: both work, and nothing planted ran. */
+/** Runs the user's git and says whether it succeeded; what it printed does not matter here. */
+function tryGit(cwd: string, ...args: string[]): boolean {
+  try {
+    git(cwd, ...args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The user's next `git status` and a normal `git commit` in `cwd`: nothing planted ran, and the commit works. */
 async function userCommits(cwd: string, marks: string): Promise<void> {
-  git(cwd, 'status', '--short');
+  tryGit(cwd, 'status', '--short');
   await writeFile(join(cwd, 'a.txt'), `changed by the user ${Date.now()}\n`);
-  git(cwd, 'add', 'a.txt');
-  git(cwd, 'commit', '-q', '-m', 'the user commits');
+  const committed = tryGit(cwd, 'add', 'a.txt') && tryGit(cwd, 'commit', '-q', '-m', 'the user commits');
+  expect(await readdir(marks), "what the model planted ran in the user's own git").toEqual([]);
+  expect(committed).toBe(true);
   expect(git(cwd, 'log', '-1', '--format=%s').trim()).toBe('the user commits');
-  git(cwd, 'status', '--short');
-  expect(await readdir(marks)).toEqual([]);
+  // Committed, index included (what the model left in the workspace may stay untracked).
+  expect(git(cwd, 'status', '--short', '--untracked-files=no')).toBe('');
 }
 
 /** The model sees each refusal as the command's own error line, and one sandbox line. */
@@ -114,10 +125,10 @@ describe("under workspace, a command cannot plant what the user's own git runs",
         `git config core.fsmonitor "touch ${marks}/fsmonitor; echo"`,
       ].join('; '),
     );
+    await userCommits(ws, marks);
+    await expect(stat(join(ws, '.git.old'))).rejects.toThrow();
     expectRefused(result);
     expect(result.content).toContain('.git cannot be renamed, removed or replaced');
-    await expect(stat(join(ws, '.git.old'))).rejects.toThrow();
-    await userCommits(ws, marks);
   });
 
   it('a new .git/commondir pointing at a planted common folder with config', async () => {
@@ -133,8 +144,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
         'git status --short',
       ].join('; '),
     );
-    await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
     await userCommits(ws, marks);
+    await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
   });
 
   it('a .git file (gitdir) replacing the folder', async () => {
@@ -149,9 +160,9 @@ describe("under workspace, a command cannot plant what the user's own git runs",
         `git config core.fsmonitor "touch ${marks}/gitfile; echo"`,
       ].join('; '),
     );
-    expectRefused(result);
-    expect((await stat(join(ws, '.git'))).isDirectory()).toBe(true);
     await userCommits(ws, marks);
+    expect((await stat(join(ws, '.git'))).isDirectory()).toBe(true);
+    expectRefused(result);
   });
 
   it("a submodule's config in .git/modules/x", async () => {
@@ -161,9 +172,9 @@ describe("under workspace, a command cannot plant what the user's own git runs",
       ws,
       `git config -f .git/modules/x/config core.fsmonitor "touch ${marks}/modules; echo"`,
     );
+    await userCommits(ws, marks);
     expectRefused(result);
     expect(result.content).toContain('a write inside .git was refused');
-    await userCommits(ws, marks);
   });
 
   it("a linked worktree's commondir in .git/worktrees", async () => {
@@ -180,9 +191,9 @@ describe("under workspace, a command cannot plant what the user's own git runs",
         `echo "$PWD/.planted" > .git/worktrees/linked${counter}/commondir`,
       ].join('; '),
     );
-    expectRefused(result);
     await userCommits(linked, marks);
     await userCommits(ws, marks);
+    expectRefused(result);
   });
 
   it('git init where there is no repository, and cw leaves no .git behind', async () => {
@@ -202,11 +213,14 @@ describe("under workspace, a command cannot plant what the user's own git runs",
         `git config core.fsmonitor "touch ${marks}/init; echo"`,
       ].join('; '),
     );
-    expectRefused(result);
+    // The user's next git status finds no repository, so nothing the model configured can run.
+    const found = tryGit(ws, 'status', '--short');
+    expect(await readdir(marks), "what the model planted ran in the user's own git").toEqual([]);
+    expect(found).toBe(false);
     await expect(stat(join(ws, '.git'))).rejects.toThrow();
-    expect(() => git(ws, 'status', '--short')).toThrow();
     git(ws, 'init', '-q');
     await userCommits(ws, marks);
+    expectRefused(result);
   });
 });
 

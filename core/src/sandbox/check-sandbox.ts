@@ -134,14 +134,15 @@ export async function checkSandbox(
   const gitKind = existsSync(git) ? (lstatSync(git).isDirectory() ? 'folder' : 'file') : 'none';
   if (gitKind === 'none') add('.git (git init here)', 'refused', { id: 'g0', kind: 'create', path: join(git, 'HEAD') });
   if (gitKind === 'file') add('.git (a gitdir file)', 'read-only', { id: 'g1', kind: 'write', path: git });
-  for (const name of gitKind === 'folder' ? ['config', 'hooks', 'info'] : [])
-    if (existsSync(join(git, name)))
-      add(`.git/${name}`, 'read-only', { id: `g-${name}`, kind: 'write', path: join(git, name) });
-  if (gitKind === 'folder') {
+  const parts = gitKind === 'folder' ? (['config', 'hooks', 'info', 'objects', 'refs'] as const) : [];
+  for (const name of parts.filter((part) => existsSync(join(git, part))))
+    add(`.git/${name}`, name === 'objects' || name === 'refs' ? 'writable' : 'read-only', {
+      id: `g-${name}`,
+      kind: 'write',
+      path: join(git, name),
+    });
+  if (gitKind === 'folder')
     add('.git/commondir (new)', 'refused', { id: 'g2', kind: 'create', path: join(git, 'commondir') });
-    for (const name of ['objects', 'refs'])
-      add(`.git/${name}`, 'writable', { id: `g-${name}`, kind: 'write', path: join(git, name) });
-  }
   if (gitKind !== 'none') add('.git (rename)', 'refused', { id: 'g3', kind: 'rename', path: git });
 
   const server = net.createServer((socket) => socket.destroy());
