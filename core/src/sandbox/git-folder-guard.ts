@@ -38,6 +38,7 @@ export interface GitFolderGuard {
 /** The workspace's `.git` is a symbolic link: a link is not a mount point, so it could be swapped for a planted one. */
 export class GitFolderLinkError extends Error {
   override readonly name = 'GitFolderLinkError';
+  readonly exitCode = 1;
   /** The message as printed: cw's own words only. */
   readonly safeMessage: string;
   constructor() {
