@@ -267,5 +267,17 @@ describe('cw sandbox check', () => {
     const rows = (JSON.parse(none.stdout) as { checks: { what: string; found: string }[] }).checks;
     expect(rows.find((row) => row.what === '.git (git init here)')?.found).toBe('refused');
     expect(await readdir(bare)).toEqual([]);
+
+    // A linked worktree: its `.git` is a file.
+    const linked = join(base, `check-linked${counter}`);
+    git(ws, 'worktree', 'add', '-q', linked);
+    const linkedHome = await models.home(model, { workspace: linked });
+    const file = await runCwChild(['sandbox', 'check', '--json'], models.envFor(linkedHome, gitEnv));
+    expect(file.code, file.stderr + file.stdout).toBe(0);
+    const fileRows = (JSON.parse(file.stdout) as { checks: { what: string; found: string }[] }).checks;
+    expect(Object.fromEntries(fileRows.map((row) => [row.what, row.found]))).toMatchObject({
+      '.git (a gitdir file)': 'read-only',
+      '.git (rename)': 'refused',
+    });
   });
 });
