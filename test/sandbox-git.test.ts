@@ -4,7 +4,7 @@
 // the user's own git runs here, outside, and a marker the payload would write must be absent. Linux
 // with bubblewrap on PATH (.ci/run installs it); without it these tests fail and say so.
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findSandboxProgram } from '@cw/core';
@@ -175,6 +175,40 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     await userCommits(ws, marks);
     expectRefused(result);
     expect(result.content).toContain('a write inside .git was refused');
+  });
+
+  it("a submodule's .git file pointed at a planted copy of its git folder", async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    const result = await attack(
+      ws,
+      [
+        'cp -r .git/modules/x .planted-x',
+        'git config -f .planted-x/config --unset core.worktree',
+        `git config -f .planted-x/config core.fsmonitor "touch ${marks}/submodule-gitfile; echo"`,
+        "printf 'gitdir: ../.planted-x\\n' > x/.git",
+      ].join('; '),
+    );
+    await userCommits(ws, marks);
+    expect(await readFile(join(ws, 'x', '.git'), 'utf8')).toBe('gitdir: ../.git/modules/x\n');
+    expectRefused(result);
+  });
+
+  it('a repository the command made, added to the index as a submodule', async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    const result = await attack(
+      ws,
+      [
+        'mkdir nested && cd nested && git init -q && git commit -q --allow-empty -m nested',
+        `git config core.fsmonitor "touch ${marks}/nested; echo"`,
+        'cd .. && git add nested && git ls-files --stage nested',
+      ].join('; '),
+    );
+    // Inside, the index had it; the user's index never gets it.
+    expect(result.content).toMatch(/^160000 /m);
+    await userCommits(ws, marks);
+    expect(git(ws, 'ls-files', '--stage', 'nested')).toBe('');
   });
 
   it("a linked worktree's commondir in .git/worktrees", async () => {

@@ -9,6 +9,10 @@ afterEach(async () => {
   for (const folder of made.splice(0)) await rm(folder, { recursive: true, force: true });
 });
 
+/** An index with no entries (version 2), then `tag`, where git keeps extensions and its checksum. */
+const index = (tag: string): Buffer =>
+  Buffer.concat([Buffer.from('DIRC'), Buffer.from([0, 0, 0, 2, 0, 0, 0, 0]), Buffer.from(tag)]);
+
 /** A workspace whose `.git` has what `git init` and one commit leave, by hand. */
 async function workspace(): Promise<{ ws: string; git: string }> {
   const ws = await realpath(await mkdtemp(join(tmpdir(), 'cw-guard-test-')));
@@ -17,7 +21,7 @@ async function workspace(): Promise<{ ws: string; git: string }> {
   for (const folder of ['objects', 'refs/heads', 'hooks', 'info']) await mkdir(join(git, folder), { recursive: true });
   await writeFile(join(git, 'HEAD'), 'ref: refs/heads/main\n');
   await writeFile(join(git, 'config'), '[core]\n');
-  await writeFile(join(git, 'index'), 'INDEX-1');
+  await writeFile(join(git, 'index'), index('INDEX-1'));
   await writeFile(join(git, 'ORIG_HEAD'), 'abc\n');
   return { ws, git };
 }
@@ -40,7 +44,7 @@ describe('guardGitFolder under bubblewrap', () => {
     expect(mode).toEqual({ objects: true, refs: true, logs: true, hooks: false, info: false, config: false });
     for (const mount of rest) expect(mount.source).toBe(mount.target);
     // The commit's files are copies in staging, not mounts: git replaces them by renaming a lock over them.
-    expect(await readFile(join(staging?.source ?? '', 'index'), 'utf8')).toBe('INDEX-1');
+    expect(await readFile(join(staging?.source ?? '', 'index'))).toEqual(index('INDEX-1'));
     expect(await exists(join(git, 'logs'))).toBe(true);
     await guard.release();
     expect(await exists(staging?.source ?? '')).toBe(false);
@@ -50,9 +54,9 @@ describe('guardGitFolder under bubblewrap', () => {
     const { ws, git } = await workspace();
     const guard = await guardGitFolder(ws, 'bubblewrap');
     const staging = guard.rules.mounts[0]?.source ?? '';
-    await writeFile(join(staging, 'index.lock'), 'INDEX-2');
+    await writeFile(join(staging, 'index.lock'), index('INDEX-2'));
     await rm(join(staging, 'index'));
-    await writeFile(join(staging, 'index'), 'INDEX-2');
+    await writeFile(join(staging, 'index'), index('INDEX-2'));
     await writeFile(join(staging, 'COMMIT_EDITMSG'), 'two\n');
     await unlink(join(staging, 'ORIG_HEAD'));
     await unlink(join(staging, 'HEAD'));
@@ -62,7 +66,7 @@ describe('guardGitFolder under bubblewrap', () => {
     await mkdir(join(staging, 'modules', 'x'), { recursive: true });
     await writeFile(join(staging, 'modules', 'x', 'config'), '[core]\n\tfsmonitor = x\n');
     await guard.release();
-    expect(await readFile(join(git, 'index'), 'utf8')).toBe('INDEX-2');
+    expect(await readFile(join(git, 'index'))).toEqual(index('INDEX-2'));
     expect(await readFile(join(git, 'COMMIT_EDITMSG'), 'utf8')).toBe('two\n');
     expect(await exists(join(git, 'ORIG_HEAD'))).toBe(false);
     // A link in a commit file's place stays behind.
@@ -71,15 +75,40 @@ describe('guardGitFolder under bubblewrap', () => {
       ['COMMIT_EDITMSG', 'HEAD', 'config', 'hooks', 'index', 'info', 'logs', 'objects', 'refs'].sort(),
     );
     await guard.release();
-    expect(await readFile(join(git, 'index'), 'utf8')).toBe('INDEX-2');
+    expect(await readFile(join(git, 'index'))).toEqual(index('INDEX-2'));
+  });
+
+  it('does not bring back an index that is not one, or that adds a submodule', async () => {
+    const { ws, git } = await workspace();
+    const garbled = await guardGitFolder(ws, 'bubblewrap');
+    await writeFile(join(garbled.rules.mounts[0]?.source ?? '', 'index'), 'not an index');
+    await garbled.release();
+    expect(await readFile(join(git, 'index'))).toEqual(index('INDEX-1'));
+    // One entry, mode 160000 (a gitlink), path `sub`: 62 bytes of header, the path, NUL padding to 72.
+    const entry = Buffer.alloc(72);
+    entry.writeUInt32BE(0o160000, 24);
+    entry.writeUInt16BE(3, 60);
+    entry.write('sub', 62, 'latin1');
+    const withLink = Buffer.concat([Buffer.from('DIRC'), Buffer.from([0, 0, 0, 2, 0, 0, 0, 1]), entry]);
+    const adding = await guardGitFolder(ws, 'bubblewrap');
+    await writeFile(join(adding.rules.mounts[0]?.source ?? '', 'index'), withLink);
+    await adding.release();
+    expect(await readFile(join(git, 'index'))).toEqual(index('INDEX-1'));
+    // Once the user's own index lists it, an index that keeps it comes back.
+    await writeFile(join(git, 'index'), withLink);
+    const keeping = await guardGitFolder(ws, 'bubblewrap');
+    const changed = Buffer.concat([withLink, Buffer.from('CHANGED')]);
+    await writeFile(join(keeping.rules.mounts[0]?.source ?? '', 'index'), changed);
+    await keeping.release();
+    expect(await readFile(join(git, 'index'))).toEqual(changed);
   });
 
   it('leaves a file the command did not touch alone, so a git outside that changed it meanwhile wins', async () => {
     const { ws, git } = await workspace();
     const guard = await guardGitFolder(ws, 'bubblewrap');
-    await writeFile(join(git, 'index'), 'INDEX-OUTSIDE');
+    await writeFile(join(git, 'index'), index('INDEX-OUTSIDE'));
     await guard.release();
-    expect(await readFile(join(git, 'index'), 'utf8')).toBe('INDEX-OUTSIDE');
+    expect(await readFile(join(git, 'index'))).toEqual(index('INDEX-OUTSIDE'));
   });
 
   it('where there is no repository, makes an empty read-only .git and removes it after the last command using it', async () => {

@@ -5,6 +5,7 @@ import {
   mkdir,
   mkdtemp,
   open,
+  readFile,
   readdir,
   readlink,
   realpath,
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxProgram } from './find-sandbox.js';
 import { GIT_COMMIT_WRITABLE, isProtectedGitPath } from './git-write-rules.js';
+import { indexGitlinks } from './index-gitlinks.js';
 
 /** How one sandboxed command sees the workspace's `.git`; both sandbox programs read it (docs/security.md). */
 export interface GitSandboxRules {
@@ -77,9 +79,11 @@ export async function guardGitFolder(workspace: string, kind: SandboxProgram['ki
   if (!found.isDirectory()) return guardGitFile(workspace, git);
   // A folder that is no repository (no HEAD) is kept as it is, read-only whole.
   if ((await lstatOrNull(join(git, 'HEAD'))) === null) return readOnlyWhole([git]);
-  if (kind === 'sandbox-exec')
-    return { rules: { mounts: [], readOnly: [git], commitFolder: git }, release: async () => {} };
-  return stageGitFolder(git);
+  if (kind === 'sandbox-exec') {
+    const { gits } = await submodulesOf(workspace, git);
+    return { rules: { mounts: [], readOnly: [git, ...gits], commitFolder: git }, release: async () => {} };
+  }
+  return stageGitFolder(workspace, git);
 }
 
 function readOnlyWhole(paths: readonly string[]): GitFolderGuard {
@@ -154,7 +158,31 @@ async function guardNoRepository(
 /** What a commit file in staging was when the command started, to tell whether it changed; null when absent. */
 type FileState = { readonly ino: number; readonly size: number; readonly mtimeMs: number } | null;
 
-async function stageGitFolder(git: string): Promise<GitFolderGuard> {
+/**
+ * The submodules the user's index lists (gitlink paths; [] when it cannot be read), and the `.git` of
+ * each that is checked out: the user's `git status` runs git in each, with its config, so these stay
+ * read-only and cannot be replaced.
+ */
+async function submodulesOf(
+  workspace: string,
+  git: string,
+): Promise<{ readonly hashBytes: 20 | 32; readonly links: string[]; readonly gits: string[] }> {
+  const config = await readFile(join(git, 'config'), 'utf8').catch(() => '');
+  const hashBytes = /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 32 : 20;
+  const index = await readFile(join(git, 'index')).catch(() => null);
+  const links = (index === null ? null : indexGitlinks(index, hashBytes)) ?? [];
+  const gits: string[] = [];
+  for (const link of links) {
+    if (link.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) continue;
+    const path = join(workspace, link, '.git');
+    const found = await lstatOrNull(path);
+    // A link is not a mount point: git follows it to a folder outside (read-only) or one kept here.
+    if (found !== null && !found.isSymbolicLink()) gits.push(path);
+  }
+  return { hashBytes, links, gits };
+}
+
+async function stageGitFolder(workspace: string, git: string): Promise<GitFolderGuard> {
   const staging = await realpath(await mkdtemp(join(tmpdir(), 'cw-git-')));
   const mounts: { source: string; target: string; writable: boolean }[] = [
     { source: staging, target: git, writable: true },
@@ -177,6 +205,8 @@ async function stageGitFolder(git: string): Promise<GitFolderGuard> {
       }
       // Sockets and pipes (an fsmonitor daemon's) are left out: a command has no business with them.
     }
+    const submodules = await submodulesOf(workspace, git);
+    for (const path of submodules.gits) mounts.push({ source: path, target: path, writable: false });
     const files = GIT_COMMIT_WRITABLE.filter((name) => !folders.has(name));
     const before = new Map<string, FileState>();
     for (const name of files) before.set(name, stateOf(await lstatOrNull(join(staging, name))));
@@ -188,7 +218,9 @@ async function stageGitFolder(git: string): Promise<GitFolderGuard> {
         if (released) return;
         released = true;
         try {
-          for (const name of files) await bringBack(staging, git, name, before.get(name) ?? null);
+          for (const name of files)
+            if (name !== 'index' || (await addsNoSubmodule(join(staging, 'index'), submodules)))
+              await bringBack(staging, git, name, before.get(name) ?? null);
         } finally {
           await rm(staging, { recursive: true, force: true });
         }
@@ -205,6 +237,20 @@ function stateOf(stats: Stats | null): FileState {
 }
 
 /** Copies one commit file back from staging when the command changed it, the way git writes it (lock, rename). */
+/**
+ * Whether an index the command left lists no submodule beyond those known when it started: `git add`
+ * of a repository the command made would have the user's `git status` run git, and its config, in
+ * it. An index that cannot be read is not brought back either.
+ */
+async function addsNoSubmodule(
+  index: string,
+  known: { readonly hashBytes: 20 | 32; readonly links: readonly string[] },
+): Promise<boolean> {
+  const bytes = await readFile(index).catch(() => null);
+  if (bytes === null) return true;
+  return indexGitlinks(bytes, known.hashBytes)?.every((link) => known.links.includes(link)) === true;
+}
+
 async function bringBack(staging: string, git: string, name: string, before: FileState): Promise<void> {
   const now = await lstatOrNull(join(staging, name));
   const target = join(git, name);
