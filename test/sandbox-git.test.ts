@@ -194,6 +194,19 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expectRefused(result);
   });
 
+  it('a repository made where a submodule is not checked out', async () => {
+    requireBubblewrap();
+    const { ws, marks } = await repository();
+    git(ws, 'submodule', '--quiet', 'deinit', '-f', 'x');
+    const result = await attack(
+      ws,
+      ['git init -q x', `git -C x config core.fsmonitor "touch ${marks}/unpopulated; echo"`].join('; '),
+    );
+    await userCommits(ws, marks);
+    expect(await readdir(join(ws, 'x'))).toEqual([]);
+    expectRefused(result);
+  });
+
   it('a repository the command made, added to the index as a submodule', async () => {
     requireBubblewrap();
     const { ws, marks } = await repository();

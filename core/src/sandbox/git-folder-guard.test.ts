@@ -111,6 +111,32 @@ describe('guardGitFolder under bubblewrap', () => {
     expect(await readFile(join(git, 'index'))).toEqual(index('INDEX-OUTSIDE'));
   });
 
+  it('holds a read-only .git where a submodule is not checked out, and makes nothing through a link', async () => {
+    const { ws, git } = await workspace();
+    const entry = Buffer.alloc(80);
+    entry.writeUInt32BE(0o160000, 24);
+    entry.writeUInt16BE(8, 60);
+    entry.write('sub/deep', 62, 'latin1');
+    await writeFile(
+      join(git, 'index'),
+      Buffer.concat([Buffer.from('DIRC'), Buffer.from([0, 0, 0, 2, 0, 0, 0, 1]), entry]),
+    );
+    const guard = await guardGitFolder(ws, 'bubblewrap');
+    const target = join(ws, 'sub', 'deep', '.git');
+    expect(guard.rules.mounts).toContainEqual({ source: target, target, writable: false });
+    expect(await readdir(target)).toEqual([]);
+    await guard.release();
+    expect(await exists(join(ws, 'sub'))).toBe(false);
+
+    const elsewhere = await realpath(await mkdtemp(join(tmpdir(), 'cw-guard-test-')));
+    made.push(elsewhere);
+    await symlink(elsewhere, join(ws, 'sub'));
+    const linked = await guardGitFolder(ws, 'bubblewrap');
+    expect(linked.rules.mounts.some((mount) => mount.target.startsWith(join(ws, 'sub')))).toBe(false);
+    expect(await readdir(elsewhere)).toEqual([]);
+    await linked.release();
+  });
+
   it('where there is no repository, makes an empty read-only .git and removes it after the last command using it', async () => {
     const ws = await realpath(await mkdtemp(join(tmpdir(), 'cw-guard-test-')));
     made.push(ws);

@@ -51,8 +51,47 @@ export class GitFolderLinkError extends Error {
   }
 }
 
-// Empty `.git` mount points this process made where there was no repository, with how many commands use each.
-const mountPoints = new Map<string, number>();
+// Empty `.git` mount points this process made where there was none, with the folders it made for each
+// (outermost first) and how many commands use it.
+const mountPoints = new Map<string, { users: number; readonly made: readonly string[] }>();
+
+/**
+ * Holds an empty folder at `path` (a `.git` inside the workspace) as a mount point while commands
+ * use it: made here, with any missing folders above it, and removed after the last command. Null when
+ * something is there now, or a folder on the way is a link (cw never makes folders through a link).
+ */
+async function holdMountPoint(workspace: string, path: string): Promise<(() => Promise<void>) | null> {
+  const held = mountPoints.get(path);
+  const made: string[] = [];
+  if (held === undefined) {
+    let folder = workspace;
+    for (const segment of path.slice(workspace.length + 1).split(sep)) {
+      folder = join(folder, segment);
+      const found = await lstatOrNull(folder);
+      if (found !== null && folder !== path && found.isDirectory() && !found.isSymbolicLink()) continue;
+      try {
+        if (found !== null) throw new Error('in the way');
+        await mkdir(folder);
+        made.push(folder);
+      } catch {
+        for (const done of made.reverse()) await rmdir(done).catch(() => {});
+        return null;
+      }
+    }
+    mountPoints.set(path, { users: 1, made });
+  } else held.users += 1;
+  let released = false;
+  return async () => {
+    const entry = mountPoints.get(path);
+    if (released || entry === undefined) return;
+    released = true;
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    // Only when no command uses it: removing a mount point unmounts it in every namespace.
+    mountPoints.delete(path);
+    for (const folder of [...entry.made].reverse()) await rmdir(folder).catch(() => {});
+  };
+}
 
 async function lstatOrNull(path: string): Promise<Stats | null> {
   try {
@@ -80,7 +119,7 @@ export async function guardGitFolder(workspace: string, kind: SandboxProgram['ki
   // A folder that is no repository (no HEAD) is kept as it is, read-only whole.
   if ((await lstatOrNull(join(git, 'HEAD'))) === null) return readOnlyWhole([git]);
   if (kind === 'sandbox-exec') {
-    const { gits } = await submodulesOf(workspace, git);
+    const { gits } = await submodulesOf(workspace, git, kind);
     return { rules: { mounts: [], readOnly: [git, ...gits], commitFolder: git }, release: async () => {} };
   }
   return stageGitFolder(workspace, git);
@@ -125,34 +164,13 @@ async function guardNoRepository(
   kind: SandboxProgram['kind'],
 ): Promise<GitFolderGuard> {
   if (kind === 'sandbox-exec') return readOnlyWhole([git]);
-  const users = mountPoints.get(git) ?? 0;
-  if (users === 0) {
-    try {
-      await mkdir(git);
-    } catch (error) {
-      // Made since it was looked at: judge what is there now.
-      if ((await lstatOrNull(git)) === null) throw error;
-      return guardGitFolder(workspace, kind);
-    }
+  const release = await holdMountPoint(workspace, git);
+  if (release === null) {
+    // Made since it was looked at: judge what is there now.
+    if ((await lstatOrNull(git)) !== null) return guardGitFolder(workspace, kind);
+    throw new Error('the workspace refused a mount point for .git');
   }
-  mountPoints.set(git, users + 1);
-  const guard = readOnlyWhole([git]);
-  let released = false;
-  return {
-    rules: guard.rules,
-    async release() {
-      if (released) return;
-      released = true;
-      const left = (mountPoints.get(git) ?? 1) - 1;
-      if (left > 0) {
-        mountPoints.set(git, left);
-        return;
-      }
-      // Only when no command uses it: removing a mount point unmounts it in every namespace.
-      mountPoints.delete(git);
-      await rmdir(git).catch(() => {});
-    },
-  };
+  return { rules: readOnlyWhole([git]).rules, release };
 }
 
 /** What a commit file in staging was when the command started, to tell whether it changed; null when absent. */
@@ -166,20 +184,31 @@ type FileState = { readonly ino: number; readonly size: number; readonly mtimeMs
 async function submodulesOf(
   workspace: string,
   git: string,
-): Promise<{ readonly hashBytes: 20 | 32; readonly links: string[]; readonly gits: string[] }> {
+  kind: SandboxProgram['kind'],
+): Promise<{
+  readonly hashBytes: 20 | 32;
+  readonly links: string[];
+  readonly gits: string[];
+  readonly releases: (() => Promise<void>)[];
+}> {
   const config = await readFile(join(git, 'config'), 'utf8').catch(() => '');
   const hashBytes = /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 32 : 20;
   const index = await readFile(join(git, 'index')).catch(() => null);
   const links = (index === null ? null : indexGitlinks(index, hashBytes)) ?? [];
   const gits: string[] = [];
+  const releases: (() => Promise<void>)[] = [];
   for (const link of links) {
     if (link.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) continue;
     const path = join(workspace, link, '.git');
-    const found = await lstatOrNull(path);
+    const found = mountPoints.has(path) ? null : await lstatOrNull(path);
     // A link is not a mount point: git follows it to a folder outside (read-only) or one kept here.
-    if (found !== null && !found.isSymbolicLink()) gits.push(path);
+    if (found?.isSymbolicLink()) continue;
+    // Not checked out: nothing may be made there (bubblewrap needs a mount point to say so).
+    const release = found === null && kind === 'bubblewrap' ? await holdMountPoint(workspace, path) : null;
+    if (release !== null) releases.push(release);
+    if (found !== null || release !== null || kind === 'sandbox-exec') gits.push(path);
   }
-  return { hashBytes, links, gits };
+  return { hashBytes, links, gits, releases };
 }
 
 async function stageGitFolder(workspace: string, git: string): Promise<GitFolderGuard> {
@@ -205,7 +234,7 @@ async function stageGitFolder(workspace: string, git: string): Promise<GitFolder
       }
       // Sockets and pipes (an fsmonitor daemon's) are left out: a command has no business with them.
     }
-    const submodules = await submodulesOf(workspace, git);
+    const submodules = await submodulesOf(workspace, git, 'bubblewrap');
     for (const path of submodules.gits) mounts.push({ source: path, target: path, writable: false });
     const files = GIT_COMMIT_WRITABLE.filter((name) => !folders.has(name));
     const before = new Map<string, FileState>();
@@ -223,6 +252,7 @@ async function stageGitFolder(workspace: string, git: string): Promise<GitFolder
               await bringBack(staging, git, name, before.get(name) ?? null);
         } finally {
           await rm(staging, { recursive: true, force: true });
+          for (const done of submodules.releases) await done();
         }
       },
     };
