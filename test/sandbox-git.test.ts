@@ -4,7 +4,7 @@
 // the user's own git runs here, outside, and a marker the payload would write must be absent. Linux
 // with bubblewrap on PATH (.ci/run installs it); without it these tests fail and say so.
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findSandboxProgram } from '@cw/core';
@@ -268,6 +268,26 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     git(ws, 'init', '-q');
     await userCommits(ws, marks);
     expectRefused(result);
+  });
+});
+
+describe('a .git that is a symbolic link', () => {
+  it('runs no command, and cw sandbox check says what to fix in one line and exits 1', async () => {
+    requireBubblewrap();
+    const { ws } = await repository();
+    await rename(join(ws, '.git'), join(ws, 'real-git'));
+    await symlink('real-git', join(ws, '.git'));
+    const result = await attack(ws, 'echo ran > ran.txt');
+    expect(result.status).toBe('error');
+    expect(result.content).toContain('GitFolderLinkError');
+    await expect(stat(join(ws, 'ran.txt'))).rejects.toThrow();
+
+    const model = await models.model('chat-completions');
+    const home = await models.home(model, { workspace: ws });
+    const run = await runCwChild(['sandbox', 'check'], models.envFor(home, gitEnv));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^cw: the workspace's \.git is a symbolic link[^\n]*replace the link[^\n]*\n$/);
+    expect(run.stderr).not.toContain(base);
   });
 });
 
