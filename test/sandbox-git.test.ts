@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findSandboxProgram } from '@cw/core';
+import { checkSandbox, findSandboxProgram } from '@cw/core';
 import { FAKE_KEY } from './support/cw-fixture.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild, sessionMessages } from './support/spawn-cw.js';
@@ -324,6 +324,37 @@ describe('cw sandbox check', () => {
     });
     expect(report.failed).toBe(0);
     expect(run.stdout).not.toContain(base);
+    await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
+
+    // The same probe run with no sandbox at all finds the promise broken, row by row.
+    const unguarded: Parameters<typeof checkSandbox>[0] = {
+      kind: 'bubblewrap',
+      network: 'on',
+      hidden: [],
+      readOnly: [],
+      wrap: async (argv, options) => ({
+        file: argv[0] ?? '',
+        args: argv.slice(1),
+        env: { ...options.env, TMPDIR: base },
+        release: async () => {},
+      }),
+      reason: () => '',
+      close: async () => {},
+    };
+    const broken = await checkSandbox(unguarded, {
+      workspace: ws,
+      home: join(base, 'home'),
+      cwHome: join(base, 'no-cw-home'),
+      denyRead: [],
+      env: { PATH: process.env['PATH'] ?? '' },
+    });
+    expect(broken.filter((row) => row.what.startsWith('.git') && !row.ok).map((row) => row.what)).toEqual([
+      '.git/config',
+      '.git/hooks',
+      '.git/info',
+      '.git/commondir (new)',
+      '.git (rename)',
+    ]);
     await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
 
     const bare = join(base, `check-bare${counter}`);
