@@ -37,6 +37,27 @@ describe('bwrapArguments', () => {
     expect(args.slice(at('--chdir', '/w/sub'))).toEqual(['--chdir', '/w/sub', '--', '/bin/sh', '-c', 'ls']);
   });
 
+  it("binds the workspace's .git staging folder over the workspace, then the real parts back, before hidden paths", () => {
+    const git = {
+      mounts: [
+        { source: '/s', target: '/w/.git', writable: true },
+        { source: '/w/.git/objects', target: '/w/.git/objects', writable: true },
+        { source: '/w/.git/config', target: '/w/.git/config', writable: false },
+      ],
+      readOnly: ['/w/.git'],
+      commitFolder: '/w/.git',
+    };
+    const args = bwrapArguments({ ...policy({ kind: 'off' }), git }, kinds, ['x']);
+    const at = (...words: string[]): number =>
+      args.findIndex((_, index) => words.every((word, offset) => args[index + offset] === word));
+    expect(at('--bind', '/s', '/w/.git')).toBeGreaterThan(at('--bind', '/t', '/t'));
+    expect(at('--bind', '/w/.git/objects', '/w/.git/objects')).toBeGreaterThan(at('--bind', '/s', '/w/.git'));
+    expect(at('--ro-bind', '/w/.git/config', '/w/.git/config')).toBeGreaterThan(
+      at('--bind', '/w/.git/objects', '/w/.git/objects'),
+    );
+    expect(at('--tmpfs', '/w/secrets')).toBeGreaterThan(at('--ro-bind', '/w/.git/config', '/w/.git/config'));
+  });
+
   it('keeps the host network only when the policy says on, and binds the proxy socket folder for an allowlist', () => {
     expect(bwrapArguments(policy({ kind: 'on' }), kinds, ['x'])).not.toContain('--unshare-net');
     const proxied = bwrapArguments(policy({ kind: 'proxy', socket: '/p/proxy.sock', port: 3128 }), kinds, ['x']);

@@ -25,6 +25,9 @@ export function bwrapArguments(
   if (policy.network.kind !== 'on') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   for (const folder of policy.writable) args.push('--bind', folder, folder);
+  // The workspace's `.git`: a staging folder over it, the real one's parts bound back (git-folder-guard.ts).
+  for (const mount of policy.git?.mounts ?? [])
+    args.push(mount.writable ? '--bind' : '--ro-bind', mount.source, mount.target);
   for (const hidden of policy.hidden) {
     if (hiddenKinds.get(hidden.path) === 'file') args.push('--ro-bind', '/dev/null', hidden.path);
     else args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { CommandSandbox } from './command-sandbox.js';
 import { hiddenPaths } from './hidden-paths.js';
 
@@ -29,6 +29,24 @@ const read = (target) => {
     return error.code === 'ENOENT' || error.code === 'EACCES' || error.code === 'EPERM' ? 'hidden' : 'error';
   }
 };
+const refused = (error) => (['EROFS', 'EACCES', 'EPERM', 'EBUSY', 'EEXIST'].includes(error.code) ? 'refused' : 'error');
+const create = (target) => {
+  try {
+    fs.writeFileSync(target, '', { flag: 'wx' });
+    return 'writable';
+  } catch (error) {
+    return refused(error);
+  }
+};
+const rename = (target) => {
+  try {
+    fs.renameSync(target, target + '-cw-check-' + process.pid);
+    fs.renameSync(target + '-cw-check-' + process.pid, target);
+    return 'writable';
+  } catch (error) {
+    return refused(error);
+  }
+};
 const write = (target) => {
   try {
     if (fs.statSync(target).isDirectory()) {
@@ -49,6 +67,8 @@ const write = (target) => {
     if (check.path === '$TMPDIR') check.path = process.env.TMPDIR;
     if (check.kind === 'read') out[check.id] = read(check.path);
     else if (check.kind === 'write') out[check.id] = write(check.path);
+    else if (check.kind === 'create') out[check.id] = create(check.path);
+    else if (check.kind === 'rename') out[check.id] = rename(check.path);
     else out[check.id] = await new Promise((resolve) => {
       const socket = net.connect(check.port, '127.0.0.1');
       socket.setTimeout(2000, () => { socket.destroy(); resolve('refused'); });
@@ -60,7 +80,9 @@ const write = (target) => {
 })();
 `;
 
-type Check = { id: string; kind: 'read' | 'write'; path: string } | { id: string; kind: 'connect'; port: number };
+type Check =
+  | { id: string; kind: 'read' | 'write' | 'create' | 'rename'; path: string }
+  | { id: string; kind: 'connect'; port: number };
 
 // node:child_process, node:net and node:fs load when a check runs.
 const requireBuiltin = createRequire(import.meta.url);
@@ -80,7 +102,7 @@ export async function checkSandbox(
     readonly env: Readonly<Record<string, string>>;
   },
 ): Promise<SandboxCheckRow[]> {
-  const { existsSync } = requireBuiltin('node:fs') as typeof import('node:fs');
+  const { existsSync, lstatSync, unlinkSync } = requireBuiltin('node:fs') as typeof import('node:fs');
   const net = requireBuiltin('node:net') as typeof import('node:net');
   const { execFile } = requireBuiltin('node:child_process') as typeof import('node:child_process');
   const rows: { what: string; expected: SandboxCheckRow['expected']; check: Check | null }[] = [];
@@ -106,6 +128,22 @@ export async function checkSandbox(
       kind: 'write',
       path,
     });
+  // The `.git` promise (docs/security.md, "The user's own git stays theirs"); `create` is judged
+  // outside, after the command: what a command makes in `.git` must not reach the user's git.
+  const git = join(options.workspace, '.git');
+  const gitKind = existsSync(git) ? (lstatSync(git).isDirectory() ? 'folder' : 'file') : 'none';
+  if (gitKind === 'none') add('.git (git init here)', 'refused', { id: 'g0', kind: 'create', path: join(git, 'HEAD') });
+  if (gitKind === 'file') add('.git (a gitdir file)', 'read-only', { id: 'g1', kind: 'write', path: git });
+  const parts = gitKind === 'folder' ? (['config', 'hooks', 'info', 'objects', 'refs'] as const) : [];
+  for (const name of parts.filter((part) => existsSync(join(git, part))))
+    add(`.git/${name}`, name === 'objects' || name === 'refs' ? 'writable' : 'read-only', {
+      id: `g-${name}`,
+      kind: 'write',
+      path: join(git, name),
+    });
+  if (gitKind === 'folder')
+    add('.git/commondir (new)', 'refused', { id: 'g2', kind: 'create', path: join(git, 'commondir') });
+  if (gitKind !== 'none') add('.git (rename)', 'refused', { id: 'g3', kind: 'rename', path: git });
 
   const server = net.createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -120,28 +158,34 @@ export async function checkSandbox(
     cwd: options.workspace,
     env: options.env,
   });
+  let found: Record<string, string> = {};
   try {
     const stdout = await new Promise<string>((resolve) => {
       execFile(wrapped.file, [...wrapped.args], { env: wrapped.env, timeout: 20_000 }, (_error, out) =>
         resolve(String(out)),
       );
     });
-    let found: Record<string, string> = {};
     try {
       found = JSON.parse(stdout) as Record<string, string>;
     } catch {
       // The probe did not answer: every row says `error`.
     }
-    return rows.map((row) => {
-      const result = (row.check === null ? 'absent' : (found[row.check.id] ?? 'error')) as SandboxCheckRow['found'];
-      const ok =
-        result === 'absent' ||
-        result === row.expected ||
-        (row.expected === 'writable' && row.check?.kind === 'connect' && result === 'connected');
-      return { what: row.what, expected: row.expected, found: result, ok };
-    });
   } finally {
     server.close();
     await wrapped.release();
   }
+  for (const { check } of rows) {
+    if (check?.kind !== 'create' || found[check.id] !== 'writable') continue;
+    // Made inside but kept from the user's git, or there: then the probe's own empty file goes again.
+    if (existsSync(check.path)) unlinkSync(check.path);
+    else found[check.id] = 'refused';
+  }
+  return rows.map((row) => {
+    const result = (row.check === null ? 'absent' : (found[row.check.id] ?? 'error')) as SandboxCheckRow['found'];
+    const ok =
+      result === 'absent' ||
+      result === row.expected ||
+      (row.expected === 'writable' && row.check?.kind === 'connect' && result === 'connected');
+    return { what: row.what, expected: row.expected, found: result, ok };
+  });
 }

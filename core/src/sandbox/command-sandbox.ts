@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BRIDGE_PORT, bwrapArguments } from './bwrap-arguments.js';
 import type { SandboxProgram } from './find-sandbox.js';
+import { guardGitFolder } from './git-folder-guard.js';
 import { type HiddenPath, hiddenPaths } from './hidden-paths.js';
 import { BRIDGE_SOURCE } from './network-bridge.js';
 import type { NetworkProxy } from './network-proxy.js';
@@ -28,11 +29,12 @@ export interface CommandSandbox {
   readonly network: SandboxNetworkPolicy;
   /** What it hides, as found when it opened (only paths that exist); paths never printed. */
   readonly hidden: readonly HiddenPath[];
-  /** What stays read-only inside the workspace (`.git/hooks`, `.git/config`). */
+  /** What stays read-only inside the workspace besides `.git`, which each command's wrap guards. */
   readonly readOnly: readonly string[];
   /**
    * Wraps a command's argv: it starts in `cwd`, may write only the workspace, its private temp folder
-   * and `writable`, and sees neither the hidden paths nor (unless allowed) the network.
+   * and `writable`, in `.git` only what a commit writes, and sees neither the hidden paths nor (unless
+   * allowed) the network.
    */
   wrap(
     argv: readonly string[],
@@ -98,13 +100,6 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
     hidden.push({ path: real, label: entry.label });
   }
   const readOnly: string[] = [];
-  const git = join(options.workspace, '.git');
-  if ((await kindOf(git)) === 'folder') {
-    // Made if missing, so a command cannot create it and plant a hook that runs later, outside.
-    await mkdir(join(git, 'hooks'), { recursive: true });
-    readOnly.push(join(git, 'hooks'));
-    if ((await kindOf(join(git, 'config'))) === 'file') readOnly.push(join(git, 'config'));
-  }
   let proxy: NetworkProxy | null = null;
   let proxyFolder: string | null = null;
   if (Array.isArray(config.network)) {
@@ -128,7 +123,12 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
     hidden,
     readOnly,
     async wrap(argv, wrapOptions) {
-      const temp = await realpath(await mkdtemp(join(tmpdir(), 'cw-sandbox-')));
+      // Looked at for each command: a repository may have appeared or gone since the last one.
+      const git = await guardGitFolder(options.workspace, program.kind);
+      const temp = await realpath(await mkdtemp(join(tmpdir(), 'cw-sandbox-'))).catch(async (error: unknown) => {
+        await git.release();
+        throw error;
+      });
       const extra: string[] = [];
       for (const path of wrapOptions.writable ?? []) {
         const real = await realOrNull(path);
@@ -138,6 +138,7 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
         writable: [options.workspace, temp, ...extra],
         hidden,
         readOnly,
+        git: git.rules,
         network,
         cwd: wrapOptions.cwd,
       };
@@ -162,7 +163,11 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
         file: program.file,
         args,
         env,
-        release: () => rm(temp, { recursive: true, force: true }),
+        async release() {
+          // The command has ended (nothing outlives bubblewrap's pid namespace): its commit comes back.
+          await git.release();
+          await rm(temp, { recursive: true, force: true });
+        },
       };
     },
     reason: (output) => sandboxReason(output, { kind: program.kind, network: networkPolicy, hidden }),

@@ -1,3 +1,4 @@
+import type { GitSandboxRules } from './git-folder-guard.js';
 import type { HiddenPath } from './hidden-paths.js';
 
 /** What one sandboxed command may touch, as both sandbox programs are told it. Every path is absolute and real. */
@@ -6,8 +7,10 @@ export interface SandboxPolicy {
   readonly writable: readonly string[];
   /** Paths it may not see at all; only those that exist. */
   readonly hidden: readonly HiddenPath[];
-  /** Paths inside a writable folder that stay read-only: `.git/hooks`, `.git/config`. */
+  /** Paths inside a writable folder that stay read-only. */
   readonly readOnly: readonly string[];
+  /** How the workspace's `.git` is kept the user's (docs/security.md, "The user's own git stays theirs"). */
+  readonly git?: GitSandboxRules;
   /** `off`: no network; `on`: the host's; `proxy`: only through cw's filtering proxy. */
   readonly network:
     | { readonly kind: 'off' }

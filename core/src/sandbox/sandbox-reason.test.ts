@@ -25,6 +25,17 @@ describe('sandboxReason', () => {
     expect(sandboxReason('ECONNREFUSED', { ...sandbox, network: 'allowlist' })).toContain('allowlist');
   });
 
+  it('names a refused write inside .git, and a refused rename of .git, in the same one line', () => {
+    const line = sandboxReason(
+      "mv: cannot move '.git' to '.git.old': Device or resource busy\nsh: 1: cannot create .git/config: Read-only file system",
+      sandbox,
+    );
+    expect(line).toContain('a write inside .git was refused');
+    expect(line).toContain('.git cannot be renamed, removed or replaced');
+    expect(line).not.toContain('outside the workspace was refused');
+    expect(line.split('\n')).toHaveLength(1);
+  });
+
   it('still states the rules when the output names no cause', () => {
     expect(sandboxReason('make: *** [all] Error 1', sandbox)).toMatch(/^\[sandbox bubblewrap: only the workspace/);
   });

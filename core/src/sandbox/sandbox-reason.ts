@@ -7,6 +7,8 @@ const DENIED = /permission denied|operation not permitted|EACCES|EPERM/i;
 const NETWORK =
   /network is unreachable|connection refused|could not resolve|name resolution|ENETUNREACH|ECONNREFUSED|EAI_AGAIN|ENOTFOUND|403 Forbidden|sandbox\.network allowlist/i;
 const MISSING = /no such file or directory|ENOENT/i;
+// A mount point (`.git`) cannot be renamed or removed.
+const BUSY = /device or resource busy|EBUSY/i;
 
 /**
  * The line a failed sandboxed command's result ends with: what the sandbox enforces and, when the
@@ -18,7 +20,12 @@ export function sandboxReason(
   sandbox: { readonly kind: string; readonly network: SandboxNetworkPolicy; readonly hidden: readonly HiddenPath[] },
 ): string {
   const causes: string[] = [];
-  if (READ_ONLY.test(output)) causes.push('a write outside the workspace was refused (read-only outside it)');
+  if (READ_ONLY.test(output))
+    causes.push(
+      /\.git\b/.test(output)
+        ? 'a write inside .git was refused (read-only but for what a commit writes)'
+        : 'a write outside the workspace was refused (read-only outside it)',
+    );
   if (NETWORK.test(output))
     causes.push(
       sandbox.network === 'off'
@@ -28,8 +35,9 @@ export function sandboxReason(
           : 'a connection failed',
     );
   if (DENIED.test(output)) causes.push('access was denied (a hidden or read-only path)');
+  if (BUSY.test(output)) causes.push(".git cannot be renamed, removed or replaced (it stays the user's)");
   if (MISSING.test(output) && sandbox.hidden.length > 0) causes.push('a path was not found (hidden paths look empty)');
   const hidden = sandbox.hidden.map((entry) => entry.label).join(', ');
-  const rules = `only the workspace and a private temp folder are writable; .git/hooks and .git/config are read-only; hidden: ${hidden === '' ? 'none found' : hidden}; network ${sandbox.network}`;
+  const rules = `only the workspace and a private temp folder are writable; in .git only what a commit writes (objects, refs, index, HEAD); hidden: ${hidden === '' ? 'none found' : hidden}; network ${sandbox.network}`;
   return `[sandbox ${sandbox.kind}: ${causes.length > 0 ? `${causes.join('; ')}. ` : ''}${rules}. Ask the user if the task needs more.]`;
 }

@@ -33,6 +33,24 @@ describe('seatbeltProfile', () => {
     expect(parameters.map(([, value]) => value)).toContain('/Users/me/.ssh');
   });
 
+  it('denies writes to .git, renaming and creating it included, then allows back only what a commit writes', () => {
+    const git = '/Users/me/project "quoted"/.git';
+    const { profile, parameters } = seatbeltProfile(
+      { ...policy, git: { mounts: [], readOnly: [git], commitFolder: git } },
+      kinds,
+    );
+    const lines = profile.trim().split('\n');
+    const named = (path: string): string => `(param "${parameters.find(([, value]) => value === path)?.[0]}")`;
+    const deny = lines.indexOf(`(deny file-write* (subpath ${named(git)}))`);
+    const allow = lines.findIndex((line) => line.includes(`(subpath ${named(`${git}/objects`)})`));
+    expect(deny).toBeGreaterThan(lines.findIndex((line) => line.startsWith('(allow file-write* (subpath')));
+    expect(allow).toBeGreaterThan(deny);
+    expect(lines[allow]).toContain(`(literal ${named(`${git}/index.lock`)})`);
+    expect(lines[allow]).toContain(`(subpath ${named(`${git}/HEAD`)})`);
+    expect(parameters.map(([, value]) => value)).not.toContain(`${git}/config`);
+    expect(profile).not.toContain('/Users/me');
+  });
+
   it('passes every path as a -D parameter before the profile and the command', () => {
     const profile = seatbeltProfile({ ...policy, network: { kind: 'off' } }, kinds);
     const args = sandboxExecArguments(profile, ['/bin/sh', '-c', 'ls']);

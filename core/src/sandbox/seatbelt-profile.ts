@@ -1,3 +1,4 @@
+import { GIT_COMMIT_WRITABLE } from './git-write-rules.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** A sandbox-exec profile and the parameters it refers to (paths go in as `-D` parameters, never into the text). */
@@ -8,7 +9,7 @@ export interface SeatbeltProfile {
 
 /**
  * The macOS profile for one command: reads everywhere but the hidden paths, writes only in the
- * writable folders (and the terminal devices), `.git/hooks` and `.git/config` read-only, and network
+ * writable folders (and the terminal devices), `.git` read-only but for what a commit writes, and network
  * as the policy says. Deny rules come after allow rules: in SBPL the last matching rule wins.
  */
 export function seatbeltProfile(
@@ -33,6 +34,13 @@ export function seatbeltProfile(
   ];
   if (policy.writable.length > 0)
     lines.push(`(allow file-write* ${policy.writable.map((folder) => filter(folder, 'folder')).join(' ')})`);
+  // `.git` read-only, renaming and creating it too, but for what a commit writes (docs/security.md).
+  for (const path of policy.git?.readOnly ?? []) lines.push(`(deny file-write* ${filter(path, 'folder')})`);
+  const commitFolder = policy.git?.commitFolder ?? null;
+  if (commitFolder !== null)
+    lines.push(
+      `(allow file-write* ${GIT_COMMIT_WRITABLE.map((name) => `${filter(`${commitFolder}/${name}`, 'folder')} ${filter(`${commitFolder}/${name}.lock`, 'file')}`).join(' ')})`,
+    );
   for (const hidden of policy.hidden)
     lines.push(`(deny file-read* file-write* ${filter(hidden.path, hiddenKinds.get(hidden.path) ?? 'folder')})`);
   for (const path of policy.readOnly) lines.push(`(deny file-write* ${filter(path, 'folder')})`);
