@@ -357,6 +357,7 @@ describe('cw sandbox check', () => {
       '.git/hooks': 'read-only',
       '.git/config': 'read-only',
       'network (a loopback port of this machine)': 'refused',
+      'sandbox program (a trusted system folder)': 'trusted',
     });
     expect(report.failed).toBe(0);
     expect(run.stdout).not.toContain(base);

@@ -20,7 +20,7 @@ export default class SandboxCheck extends Command {
       const home = cwHome();
       const config = await core.loadConfig(home);
       const workspace = await core.workspaceRoot(config.workspace);
-      const program = core.findSandboxProgram(process.env);
+      const program = core.findSandboxProgram(process.env, process.platform, { workspace });
       if (program === null) throw new core.SandboxUnavailableError('check');
       const sandbox = await core.openCommandSandbox({
         program,
