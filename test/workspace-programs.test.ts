@@ -82,6 +82,7 @@ async function previewAndSend(options: {
   userHome: string;
   model?: ScriptedModel;
   extraEnv?: Record<string, string>;
+  branch?: string;
 }): Promise<{ home: string; model: ScriptedModel }> {
   const model = options.model ?? (await models.model('chat-completions', { reply: { text: 'ok' } }));
   const home = await models.home(model, { workspace: options.ws, approval: 'workspace' });
@@ -92,6 +93,8 @@ async function previewAndSend(options: {
   const sent = await runCwChild(['send', '--prompt', 'look'], env, { cwd: options.ws });
   expect(sent.code, sent.stderr).toBe(0);
   expect(existsSync(options.marker), 'cw send ran a program the workspace planted').toBe(false);
+  // The turn context did read the repository: its branch leads the message sent.
+  if (options.branch !== undefined) expect(model.requests[0]?.view.raw).toContain(`git branch: ${options.branch}`);
   expect(preview.stdout + sent.stdout + sent.stderr).not.toContain(FAKE_KEY);
   return { home, model };
 }
@@ -125,7 +128,7 @@ describe.skipIf(!hasGit)('a git filter the model planted is not run by cw', () =
     if (!config.includes('filter')) await plantFilter(join(ws, '.git'), ws, marker);
     else await touch(join(ws, 'a.txt'));
     expect(existsSync(marker)).toBe(false);
-    await previewAndSend({ ws, marker, userHome });
+    await previewAndSend({ ws, marker, userHome, branch: 'main' });
   });
 
   it('a .git file whose gitdir points at a repository with the filter', async () => {
@@ -134,7 +137,7 @@ describe.skipIf(!hasGit)('a git filter the model planted is not run by cw', () =
     await rename(join(ws, '.git'), elsewhere);
     await writeFile(join(ws, '.git'), `gitdir: ${elsewhere}\n`);
     await plantFilter(elsewhere, ws, marker);
-    await previewAndSend({ ws, marker, userHome });
+    await previewAndSend({ ws, marker, userHome, branch: 'main' });
   });
 
   it('a .git folder whose commondir names a repository with the filter', async () => {
@@ -145,7 +148,7 @@ describe.skipIf(!hasGit)('a git filter the model planted is not run by cw', () =
     for (const file of ['HEAD', 'index']) await writeFile(join(ws, '.git', file), await readFile(join(common, file)));
     await writeFile(join(ws, '.git', 'commondir'), `${common}\n`);
     await plantFilter(common, ws, marker);
-    await previewAndSend({ ws, marker, userHome });
+    await previewAndSend({ ws, marker, userHome, branch: 'main' });
   });
 
   it('a submodule checkout whose .git/modules/*/config holds the filter', async () => {
@@ -157,7 +160,7 @@ describe.skipIf(!hasGit)('a git filter the model planted is not run by cw', () =
     git(outer, 'commit', '-q', '-m', 'with a submodule');
     const ws = join(outer, 'sub');
     await plantFilter(join(outer, '.git', 'modules', 'sub'), ws, marker);
-    await previewAndSend({ ws, marker, userHome });
+    await previewAndSend({ ws, marker, userHome, branch: 'main' });
   });
 
   it('git init where there was no repository, with a filter in its config', async () => {
@@ -171,7 +174,7 @@ describe.skipIf(!hasGit)('a git filter the model planted is not run by cw', () =
     git(ws, 'init', '-q', '-b', 'main');
     git(ws, 'add', 'a.txt');
     await plantFilter(join(ws, '.git'), ws, marker);
-    await previewAndSend({ ws, marker, userHome });
+    await previewAndSend({ ws, marker, userHome, branch: 'main' });
   });
 });
 
