@@ -217,3 +217,33 @@ describe('a bwrap the workspace planted on PATH is not run; the system one is', 
     expect(session).not.toContain('FAKE-SSH-KEY');
   });
 });
+
+describe('a hook started outside the sandbox is not looked up inside the workspace', () => {
+  it('with the sandbox off, a bare hook name resolves past a planted .venv/bin copy to the one outside', async () => {
+    const base = await models.folder('cw-planted-');
+    const ws = join(base, 'ws');
+    const userHome = join(base, 'home');
+    const marker = join(base, 'marker');
+    const planted = join(ws, '.venv', 'bin');
+    const outside = join(base, 'bin');
+    for (const folder of [planted, outside, userHome]) await mkdir(folder, { recursive: true });
+    // Both answer "keep the prompt" (exit 0); only the planted one leaves the marker.
+    await writeFile(join(planted, 'check-prompt'), `#!/bin/sh\nenv > ${marker}\ncat > /dev/null\n`);
+    await writeFile(
+      join(outside, 'check-prompt'),
+      `#!/bin/sh\necho outside > ${join(base, 'outside-ran')}\ncat > /dev/null\n`,
+    );
+    for (const folder of [planted, outside]) await chmod(join(folder, 'check-prompt'), 0o755);
+    const model = await models.model('chat-completions', { reply: { text: 'ok' } });
+    const home = await models.home(model, {
+      workspace: ws,
+      sandbox: { mode: 'off' },
+      hooks: { message_submit: [{ command: ['check-prompt'], timeout_ms: 10_000 }] },
+    });
+    const env = models.envFor(home, { HOME: userHome, PATH: `${planted}:${outside}:${process.env['PATH'] ?? ''}` });
+    const sent = await runCwChild(['send', '--prompt', 'hello'], env, { cwd: ws });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(existsSync(marker), 'cw started the hook program the workspace planted').toBe(false);
+    expect(existsSync(join(base, 'outside-ran'))).toBe(true);
+  });
+});

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findTrustedProgram, folderTrust, trustedProgramFile } from './trusted-program.js';
+import { findTrustedProgram, folderTrust, trustedProgramFile, userProgramOutsideWorkspace } from './trusted-program.js';
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -52,4 +52,27 @@ describe('folderTrust', () => {
     await chown(root, 1000, 1000);
     expect(folderTrust(root)).toBe('not-root-owned');
   });
+});
+
+describe('userProgramOutsideWorkspace', () => {
+  it.skipIf(!posix)(
+    'skips PATH folders inside the workspace, node_modules and relative ones; keeps a path the user wrote',
+    async () => {
+      const root = await folder();
+      const ws = join(root, 'ws');
+      const planted = join(ws, '.venv', 'bin');
+      const packageBin = join(root, 'pkg', 'node_modules', '.bin');
+      const userBin = join(root, 'user-bin');
+      for (const made of [planted, packageBin, userBin]) {
+        await mkdir(made, { recursive: true });
+        await writeFile(join(made, 'tool'), '#!/bin/sh\n');
+        await chmod(join(made, 'tool'), 0o755);
+      }
+      const PATH = `relative:${planted}:${packageBin}:${userBin}`;
+      expect(userProgramOutsideWorkspace('tool', { PATH }, { workspace: ws })).toBe(join(userBin, 'tool'));
+      expect(userProgramOutsideWorkspace('tool', { PATH: `${planted}:${packageBin}` }, { workspace: ws })).toBeNull();
+      expect(userProgramOutsideWorkspace('./scripts/tool', { PATH }, { workspace: ws })).toBe('./scripts/tool');
+      expect(userProgramOutsideWorkspace('', { PATH }, { workspace: ws })).toBeNull();
+    },
+  );
 });

@@ -89,3 +89,32 @@ function inside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === '' || !(rel.startsWith('..') || isAbsolute(rel));
 }
+
+/**
+ * The file a user-configured command (a hook, an MCP server) starts when it runs outside the
+ * sandbox. A bare name is looked up on PATH, skipping relative folders, folders inside the workspace
+ * and `node_modules/.bin`, all of which the model can fill; the user's own folders (`~/.local/bin`,
+ * a version manager's) still count, since the user chose the command. A name with a `/` is the
+ * user's explicit choice and is kept. Null when no folder has it.
+ */
+export function userProgramOutsideWorkspace(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+  options: { readonly workspace?: string } = {},
+): string | null {
+  if (command.includes('/')) return command;
+  if (command === '') return null;
+  for (const folder of (env['PATH'] ?? '').split(delimiter)) {
+    const trust = folderTrust(folder, options);
+    if (trust === 'relative' || trust === 'missing' || trust === 'in-workspace' || trust === 'node-modules') continue;
+    const file = join(folder, command);
+    try {
+      if (!statSync(file).isFile()) continue;
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // Not here; the next folder.
+    }
+  }
+  return null;
+}
