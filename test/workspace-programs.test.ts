@@ -247,3 +247,26 @@ describe('a hook started outside the sandbox is not looked up inside the workspa
     expect(existsSync(join(base, 'outside-ran'))).toBe(true);
   });
 });
+
+describe('cw preview-request starts no program', () => {
+  it.skipIf(!hasGit)(
+    'a git, bwrap and sh first on PATH are not run by preview, nor by a send that runs no tool',
+    async () => {
+      const { ws, marker, userHome } = await makeRepository();
+      const planted = join(ws, '.venv', 'bin');
+      await mkdir(planted, { recursive: true });
+      for (const name of ['git', 'bwrap', 'sh']) {
+        await writeFile(join(planted, name), `#!/bin/sh\necho ${name} >> ${marker}\n`);
+        await chmod(join(planted, name), 0o755);
+      }
+      await touch(join(ws, 'a.txt'));
+      await previewAndSend({
+        ws,
+        marker,
+        userHome,
+        branch: 'main',
+        extraEnv: { PATH: `${planted}:${process.env['PATH'] ?? ''}` },
+      });
+    },
+  );
+});
