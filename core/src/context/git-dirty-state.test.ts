@@ -288,7 +288,7 @@ describe.skipIf(!hasGit)('gitDirtyState against git status', () => {
     expect(verified).toMatch(/chain length = [1-9]/);
   });
 
-  it('says unknown for what it does not read: index version 4, SHA-256 objects, a missing object', async () => {
+  it('says unknown for what it does not read: index version 4, SHA-256 objects, a missing object, a bare HEAD', async () => {
     const v4 = committed({ 'a.txt': 'one\n' });
     git(v4, 'update-index', '--index-version', '4');
     expect(await gitDirtyState(v4)).toBe('unknown');
@@ -299,6 +299,11 @@ describe.skipIf(!hasGit)('gitDirtyState against git status', () => {
     rmSync(join(broken, '.git', 'objects'), { recursive: true });
     mkdirSync(join(broken, '.git', 'objects'));
     expect(await gitDirtyState(broken)).toBe('unknown');
+    // A .git folder with a HEAD and nothing else is not a repository to git either.
+    const headOnly = folder();
+    mkdirSync(join(headOnly, '.git'));
+    writeFileSync(join(headOnly, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(await gitDirtyState(headOnly)).toBe('unknown');
   });
 
   it('agrees with git status after any sequence of writes, adds, removals and commits', async () => {

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -82,6 +82,10 @@ export function gitRepositoryFolders(workspace: string): GitRepositoryFolders | 
   if (readText(join(gitDir, 'HEAD')) === null) return null;
   const common = readText(join(gitDir, 'commondir'))?.trim();
   const commonDir = common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir;
+  // What git itself asks of a repository folder; without them git would not call it one either.
+  for (const folder of ['objects', 'refs'])
+    if (!statSync(join(commonDir, folder), { throwIfNoEntry: false })?.isDirectory())
+      throw new GitUnreadable('not a complete git folder');
   const config = readText(join(commonDir, 'config')) ?? '';
   // Only SHA-1 objects and file refs are read; anything else is `unknown`, not a wrong answer.
   if (/^\s*objectformat\s*=\s*(?!sha1\b)/im.test(config)) throw new GitUnreadable('not a SHA-1 repository');
