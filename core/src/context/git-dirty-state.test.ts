@@ -138,6 +138,16 @@ const cases: { name: string; expected: 'clean' | 'dirty'; make: () => string }[]
     },
   },
   {
+    name: 'made executable where core.filemode is false',
+    expected: 'clean',
+    make: () => {
+      const repo = committed({ 'run.sh': 'echo\n' });
+      git(repo, 'config', 'core.filemode', 'false');
+      chmodSync(join(repo, 'run.sh'), 0o755);
+      return repo;
+    },
+  },
+  {
     name: 'a tracked link, unchanged',
     expected: 'clean',
     make: () => {

@@ -72,7 +72,7 @@ function readDirtyState(workspace: string, checkTime: () => void): GitDirtyState
   } finally {
     store.close();
   }
-  const tree = new WorkTree(workspace);
+  const tree = new WorkTree(workspace, folders.fileMode);
   for (const entry of index.entries) {
     checkTime();
     if (entry.stage !== 0) return 'dirty';
@@ -141,7 +141,10 @@ function collectTree(
 class WorkTree {
   private readonly realFolders = new Map<string, boolean>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly fileMode: boolean,
+  ) {}
 
   /** True when the file at the entry's path differs from the entry: gone, another type or mode, other bytes. */
   changed(entry: GitIndexEntry, indexTime: BigIntStats | null, checkTime: () => void): boolean {
@@ -161,7 +164,7 @@ class WorkTree {
       return blobId(Buffer.from(readlinkSync(file, { encoding: 'buffer' }))) !== entry.id;
     }
     if (type !== REGULAR) return true;
-    if ((entry.mode & 0o100) !== (Number(info.mode) & 0o100)) return true;
+    if (this.fileMode && (entry.mode & 0o100) !== (Number(info.mode) & 0o100)) return true;
     if (sameStat(entry, info, indexTime)) return false;
     return fileBlobId(file, info, checkTime) !== entry.id;
   }

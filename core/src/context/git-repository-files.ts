@@ -15,6 +15,8 @@ export interface GitRepositoryFolders {
   readonly gitDir: string;
   /** Objects, branches and packed refs live here: `commondir` of a linked worktree, else `gitDir`. */
   readonly commonDir: string;
+  /** `core.filemode`: whether a changed executable bit counts as a change (git's default, true). */
+  readonly fileMode: boolean;
 }
 
 /** What HEAD names: a commit, or a branch with no commit yet. */
@@ -90,7 +92,9 @@ export function gitRepositoryFolders(workspace: string): GitRepositoryFolders | 
   // Only SHA-1 objects and file refs are read; anything else is `unknown`, not a wrong answer.
   if (/^\s*objectformat\s*=\s*(?!sha1\b)/im.test(config)) throw new GitUnreadable('not a SHA-1 repository');
   if (/^\s*refstorage\s*=\s*(?!files\b)/im.test(config)) throw new GitUnreadable('refs not stored as files');
-  return { gitDir, commonDir };
+  // Read as data from the one setting it needs; nothing in the config is followed or run.
+  const fileMode = !/^\s*filemode\s*=\s*(?:false|no|off|0)\s*$/im.test(config);
+  return { gitDir, commonDir, fileMode };
 }
 
 /** The commit HEAD names, following symbolic refs through loose files and `packed-refs`. */
