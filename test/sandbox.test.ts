@@ -265,7 +265,9 @@ describe('without bubblewrap', () => {
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^cw: sandbox mode required, but bubblewrap \(bwrap\) is not on PATH: nothing was run/);
+    expect(lines[0]).toMatch(
+      /^cw: sandbox mode required, but bubblewrap \(bwrap\) is not in a system folder on PATH: nothing was run/,
+    );
     expect(model.requests).toHaveLength(0);
     expect(await readdir(outside)).toEqual([]);
   });
@@ -275,7 +277,9 @@ describe('without bubblewrap', () => {
     const home = await models.home(model);
     const run = await runCwChild(['sandbox', 'check'], models.envFor(home, noBwrapPath()));
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^cw: no sandbox to check: bubblewrap \(bwrap\) is not on PATH;[^\n]*\n$/);
+    expect(run.stderr).toMatch(
+      /^cw: no sandbox to check: bubblewrap \(bwrap\) is not in a system folder on PATH;[^\n]*\n$/,
+    );
     expect(run.stdout).toBe('');
   });
 
@@ -357,6 +361,7 @@ describe('cw sandbox check', () => {
       '.git/hooks': 'read-only',
       '.git/config': 'read-only',
       'network (a loopback port of this machine)': 'refused',
+      'sandbox program (a trusted system folder)': 'trusted',
     });
     expect(report.failed).toBe(0);
     expect(run.stdout).not.toContain(base);

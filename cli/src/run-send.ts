@@ -107,6 +107,7 @@ export async function runSend(
             ref: serverPrompt.ref,
             args: serverPrompt.args,
             signal: controller.signal,
+            ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
           });
     if (prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
     const { renderPluginProblems } = await import('./render-plugin-problems.js');

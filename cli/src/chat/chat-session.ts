@@ -200,6 +200,7 @@ async function serverPromptText(
       servers: snapshot.config.mcpServers,
       ref: choice.ref,
       args: choice.args,
+      ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
     });
   } catch (error) {
     const { errorLine } = await import('../error-line.js');

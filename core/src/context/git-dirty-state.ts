@@ -1,51 +1,240 @@
-import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  readlinkSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { type GitIndexEntry, parseGitIndex } from './git-index-file.js';
+import { type GitObjectStore, openObjectStore } from './git-object-store.js';
+import {
+  GitUnreadable,
+  gitHead,
+  gitRepositoryFolders,
+  indexFile,
+  objectsFolder,
+  readRegularFile,
+} from './git-repository-files.js';
 
-/** Whether a repository's tracked files differ from HEAD: `unknown` when git could not say in time. */
+/** Whether a repository's tracked files differ from HEAD: `unknown` when cw could not say in time. */
 export type GitDirtyState = 'clean' | 'dirty' | 'unknown';
 
-/** How long the turn context waits for git before it says `unknown` (docs/project-context.md). */
+/** How long the turn context reads git's files before it says `unknown` (docs/project-context.md). */
 export const GIT_STATUS_TIMEOUT_MS = 2000;
 
+const GITLINK = 0o160000;
+const SYMLINK = 0o120000;
+const REGULAR = 0o100000;
+const TYPE_MASK = 0o170000;
+const MAX_INDEX_BYTES = 1 << 30;
+
 /**
- * Asks `git status` whether tracked files have uncommitted changes, staged or not. Git's own files
- * cannot answer that without rehashing the tree, so this is the one git process the turn context
- * starts; it is bounded: the first line of output settles it (the process is stopped), and past
- * `timeoutMs` the answer is `unknown`. Untracked files and submodules are not looked at, which is
- * what makes a big repository slow, and `--no-optional-locks` keeps git from writing its index, so
- * a preview stays read-only.
+ * Whether tracked files differ from HEAD, staged or not, as `git status --porcelain
+ * --untracked-files=no --ignore-submodules=all` would say, read from git's own files: no git
+ * process, so nothing the workspace planted in `.git` (a filter, an fsmonitor, a hook, a config
+ * include) runs outside the sandbox (docs/security.md). Untracked files and submodules are not
+ * looked at; past `timeoutMs`, or for anything cw does not read, the answer is `unknown`. Reads only.
  */
-export function gitDirtyState(
+export async function gitDirtyState(
   workspace: string,
-  options: { readonly timeoutMs?: number; readonly command?: string } = {},
+  options: { readonly timeoutMs?: number } = {},
 ): Promise<GitDirtyState> {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
-  // The workspace's repository, whatever repository the caller's environment points git at.
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR']) delete env[name];
-  return new Promise((settle) => {
-    let done = false;
-    const finish = (state: GitDirtyState): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      settle(state);
-    };
-    const child = spawn(
-      options.command ?? 'git',
-      [
-        '-c',
-        'core.fsmonitor=false',
-        '--no-optional-locks',
-        'status',
-        '--porcelain',
-        '--untracked-files=no',
-        '--ignore-submodules=all',
-      ],
-      { cwd: workspace, env, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true },
-    );
-    const timer = setTimeout(() => finish('unknown'), options.timeoutMs ?? GIT_STATUS_TIMEOUT_MS);
-    child.stdout.on('data', () => finish('dirty'));
-    child.on('error', () => finish('unknown'));
-    child.on('close', (code) => finish(code === 0 ? 'clean' : 'unknown'));
-  });
+  const deadline = Date.now() + (options.timeoutMs ?? GIT_STATUS_TIMEOUT_MS);
+  try {
+    return readDirtyState(workspace, () => {
+      if (Date.now() > deadline) throw new GitUnreadable('out of time');
+    });
+  } catch {
+    return 'unknown';
+  }
+}
+
+function readDirtyState(workspace: string, checkTime: () => void): GitDirtyState {
+  const folders = gitRepositoryFolders(workspace);
+  if (folders === null) return 'unknown';
+  const indexPath = indexFile(folders);
+  const indexBytes = readRegularFile(indexPath, { maxBytes: MAX_INDEX_BYTES });
+  const index = indexBytes === null ? { entries: [], rootTree: null } : parseGitIndex(indexBytes);
+  const indexTime = indexBytes === null ? null : lstatSync(indexPath, { bigint: true });
+  checkTime();
+  const head = gitHead(folders);
+  const store = openObjectStore(objectsFolder(folders));
+  try {
+    const headTree = head.kind === 'unborn' ? null : commitTree(store.read(head.id).data);
+    if (index.rootTree === null || index.rootTree !== headTree) {
+      if (stagedChanges(index.entries, headTree, store, checkTime)) return 'dirty';
+    }
+  } finally {
+    store.close();
+  }
+  const tree = new WorkTree(workspace, folders.fileMode);
+  for (const entry of index.entries) {
+    checkTime();
+    if (entry.stage !== 0) return 'dirty';
+    if ((entry.mode & TYPE_MASK) === GITLINK || entry.skipWorkTree) continue;
+    if (tree.changed(entry, indexTime, checkTime)) return 'dirty';
+  }
+  return 'clean';
+}
+
+function commitTree(commit: Buffer): string {
+  const tree = /^tree ([0-9a-f]{40})\n/.exec(commit.toString('latin1', 0, 46))?.[1];
+  if (tree === undefined) throw new GitUnreadable('a commit names no tree');
+  return tree;
+}
+
+/** Index entries against HEAD's tree, submodules left out: true when any path, mode or object differs. */
+function stagedChanges(
+  entries: readonly GitIndexEntry[],
+  headTree: string | null,
+  store: GitObjectStore,
+  checkTime: () => void,
+): boolean {
+  const committed = new Map<string, string>();
+  if (headTree !== null) collectTree(store, headTree, '', committed, checkTime);
+  let staged = 0;
+  for (const entry of entries) {
+    if (entry.stage !== 0) return true;
+    if ((entry.mode & TYPE_MASK) === GITLINK) continue;
+    staged += 1;
+    if (committed.get(entry.path) !== `${normalMode(entry.mode)} ${entry.id}`) return true;
+  }
+  return staged !== committed.size;
+}
+
+function normalMode(mode: number): string {
+  if ((mode & TYPE_MASK) === SYMLINK) return '120000';
+  return mode & 0o111 ? '100755' : '100644';
+}
+
+function collectTree(
+  store: GitObjectStore,
+  id: string,
+  prefix: string,
+  into: Map<string, string>,
+  checkTime: () => void,
+): void {
+  checkTime();
+  const tree = store.read(id);
+  if (tree.type !== 'tree') throw new GitUnreadable('a tree entry is not a tree');
+  const data = tree.data;
+  let at = 0;
+  while (at < data.length) {
+    const space = data.indexOf(32, at);
+    const nul = data.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > data.length) throw new GitUnreadable('a tree is malformed');
+    const mode = Number.parseInt(data.toString('latin1', at, space), 8);
+    const path = prefix + data.toString('utf8', space + 1, nul);
+    const child = data.toString('hex', nul + 1, nul + 21);
+    at = nul + 21;
+    if ((mode & TYPE_MASK) === 0o040000) collectTree(store, child, `${path}/`, into, checkTime);
+    else if ((mode & TYPE_MASK) !== GITLINK) into.set(path, `${normalMode(mode)} ${child}`);
+  }
+}
+
+/** The work tree, looked at through `lstat` only: a link is never followed, not even a folder on the way. */
+class WorkTree {
+  private readonly realFolders = new Map<string, boolean>();
+
+  constructor(
+    private readonly root: string,
+    private readonly fileMode: boolean,
+  ) {}
+
+  /** True when the file at the entry's path differs from the entry: gone, another type or mode, other bytes. */
+  changed(entry: GitIndexEntry, indexTime: BigIntStats | null, checkTime: () => void): boolean {
+    const slash = entry.path.lastIndexOf('/');
+    if (slash >= 0 && !this.realFolder(entry.path.slice(0, slash))) return true;
+    const file = join(this.root, entry.path);
+    let info: BigIntStats;
+    try {
+      info = lstatSync(file, { bigint: true });
+    } catch {
+      return true;
+    }
+    const type = Number(info.mode) & TYPE_MASK;
+    if ((entry.mode & TYPE_MASK) === SYMLINK) {
+      if (type !== SYMLINK) return true;
+      if (sameStat(entry, info, indexTime)) return false;
+      return blobId(Buffer.from(readlinkSync(file, { encoding: 'buffer' }))) !== entry.id;
+    }
+    if (type !== REGULAR) return true;
+    if (this.fileMode && (entry.mode & 0o100) !== (Number(info.mode) & 0o100)) return true;
+    if (sameStat(entry, info, indexTime)) return false;
+    return fileBlobId(file, info, checkTime) !== entry.id;
+  }
+
+  private realFolder(folder: string): boolean {
+    const known = this.realFolders.get(folder);
+    if (known !== undefined) return known;
+    const slash = folder.lastIndexOf('/');
+    let real = slash < 0 || this.realFolder(folder.slice(0, slash));
+    if (real) {
+      try {
+        real = lstatSync(join(this.root, folder)).isDirectory();
+      } catch {
+        real = false;
+      }
+    }
+    this.realFolders.set(folder, real);
+    return real;
+  }
+}
+
+/**
+ * The stat data git recorded still matches, and the file was not written in the same instant as the
+ * index (a "racily clean" entry git itself would rehash). Any doubt falls through to hashing.
+ */
+function sameStat(entry: GitIndexEntry, info: BigIntStats, indexTime: BigIntStats | null): boolean {
+  const seconds = (ns: bigint): number => Number((ns / 1_000_000_000n) & 0xffffffffn);
+  const nanos = (ns: bigint): number => Number(ns % 1_000_000_000n);
+  const same =
+    entry.mtimeSeconds === seconds(info.mtimeNs) &&
+    entry.mtimeNanoseconds === nanos(info.mtimeNs) &&
+    entry.ctimeSeconds === seconds(info.ctimeNs) &&
+    entry.ctimeNanoseconds === nanos(info.ctimeNs) &&
+    entry.ino === Number(info.ino & 0xffffffffn) &&
+    entry.uid === Number(info.uid & 0xffffffffn) &&
+    entry.gid === Number(info.gid & 0xffffffffn) &&
+    entry.size === Number(info.size & 0xffffffffn);
+  return same && indexTime !== null && info.mtimeNs < indexTime.mtimeNs;
+}
+
+/** Git's id of a blob with these bytes: SHA-1 of `blob <length>\0` and the bytes. */
+export function blobId(content: Buffer): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+// The work-tree file is hashed as it is: content filters and line-ending conversion are git
+// programs and settings cw does not run, so a file that only differs by them reads as changed.
+function fileBlobId(file: string, seen: BigIntStats, checkTime: () => void): string | null {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const info = fstatSync(descriptor, { bigint: true });
+    // The file looked at is the file that was stat'ed, not one swapped in since.
+    if (!info.isFile() || info.ino !== seen.ino || info.dev !== seen.dev) return null;
+    const hash = createHash('sha1').update(`blob ${info.size}\0`);
+    const chunk = Buffer.alloc(1 << 20);
+    let total = 0n;
+    for (;;) {
+      checkTime();
+      const count = readSync(descriptor, chunk, 0, chunk.length, null);
+      if (count === 0) break;
+      hash.update(chunk.subarray(0, count));
+      total += BigInt(count);
+    }
+    return total === info.size ? hash.digest('hex') : null;
+  } finally {
+    closeSync(descriptor);
+  }
 }

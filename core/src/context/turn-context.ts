@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { gitDirtyState, type GitDirtyState } from './git-dirty-state.js';
+import { readRegularFile } from './git-repository-files.js';
 
 /** The environment variable that fixes the turn-context date (YYYY-MM-DD), for reproducible requests. */
 export const TURN_DATE_ENV = 'CW_DATE';
@@ -81,7 +82,7 @@ export function turnDate(env: NodeJS.ProcessEnv, now: Date): string {
 export async function gitBranch(workspace: string): Promise<string | null> {
   const gitDir = await gitDirOf(workspace);
   if (gitDir === null) return null;
-  const head = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => null);
+  const head = readSmallText(join(gitDir, 'HEAD'));
   if (head === null) return null;
   const ref = /^ref:\s*refs\/heads\/(.+?)\s*$/m.exec(head);
   if (ref?.[1]) return cleanName(ref[1]);
@@ -94,8 +95,17 @@ export async function gitDirOf(workspace: string): Promise<string | null> {
   const info = await stat(dotGit).catch(() => null);
   if (info === null) return null;
   if (!info.isFile()) return dotGit;
-  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readSmallText(dotGit) ?? '');
   return pointer?.[1] ? resolve(workspace, pointer[1]) : null;
+}
+
+// A FIFO or device planted as `.git` or `HEAD` is not waited on: only a regular file is read.
+function readSmallText(file: string): string | null {
+  try {
+    return readRegularFile(file, { maxBytes: 1 << 16 })?.toString('utf8') ?? null;
+  } catch {
+    return null;
+  }
 }
 
 // Folder and branch names are the user's text; control characters and markup brackets never reach the prompt.

@@ -1,6 +1,7 @@
 // Only types are imported from the SDK here: the SDK itself is loaded inside connectMcpServer, so a
 // preview (which never connects) never loads it.
 import type { CommandSandbox } from '../sandbox/command-sandbox.js';
+import { userProgramOutsideWorkspace } from '../sandbox/trusted-program.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonValue } from '../canonical/canonical-json.js';
@@ -165,6 +166,8 @@ export interface ConnectMcpServerOptions {
   readonly clientVersion?: string;
   /** Where a stdio server with `"sandbox": true` runs; without one such a server is not started. */
   readonly sandbox?: CommandSandbox;
+  /** The workspace: a server started outside the sandbox is never looked up inside it (docs/security.md). */
+  readonly workspace?: string;
   /**
    * The cw home: a stdio server's stderr (redacted, its last lines) is kept in
    * `mcp/logs/<name>.log` there when the connection ends or fails. Absent: kept nowhere.
@@ -256,8 +259,13 @@ export async function connectMcpServer(
           })
         : null;
     release = wrapped?.release;
+    // Outside the sandbox, a bare command is looked up on PATH past the folders the model can fill.
+    const command =
+      wrapped?.file ??
+      userProgramOutsideWorkspace(server.command, serverEnv, options.workspace ? { workspace: options.workspace } : {});
+    if (command === null) throw new McpServerError(serverName, 'spawn-failed', 'the command was not found');
     const stdio = new StdioClientTransport({
-      command: wrapped?.file ?? server.command,
+      command,
       args: wrapped === null ? [...server.args] : [...wrapped.args],
       env: wrapped?.env ?? serverEnv,
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),

@@ -22,6 +22,8 @@ export interface McpPromptOptions {
   readonly servers: Readonly<Record<string, McpServerConfig>>;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal;
+  /** The workspace: a server started outside the sandbox is never looked up inside it (docs/security.md). */
+  readonly workspace?: string;
   /** The connector, for tests. */
   readonly connect?: (
     name: string,
@@ -40,6 +42,7 @@ async function withServer<T>(
     home: options.home,
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
   });
   try {
     return await work(connection);

@@ -36,6 +36,8 @@ export interface RefreshMcpSnapshotOptions {
   readonly now?: () => Date;
   /** Where servers with `"sandbox": true` run (docs/mcp.md). */
   readonly sandbox?: ConnectMcpServerOptions['sandbox'];
+  /** The workspace: a server started outside the sandbox is never looked up inside it (docs/security.md). */
+  readonly workspace?: string;
   /** The connector, for tests. Default: connectMcpServer. */
   readonly connect?: (
     name: string,
@@ -114,6 +116,7 @@ async function refreshOne(name: string, server: McpServerConfig, options: Refres
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(signal === undefined ? {} : { signal }),
       ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     });
     const tools = await connection.listTools({ timeoutMs, ...(signal === undefined ? {} : { signal }) });
     return {

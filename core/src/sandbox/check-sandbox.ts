@@ -2,14 +2,25 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import type { CommandSandbox } from './command-sandbox.js';
 import { hiddenPaths } from './hidden-paths.js';
+import { trustedProgramFile } from './trusted-program.js';
 
 /** One line of `cw sandbox check`: what was tried from inside the sandbox, what it should find and what it found. */
 export interface SandboxCheckRow {
   /** A label, never a path: `~/.ssh`, `cw home`, `workspace`, `network`. */
   readonly what: string;
-  readonly expected: 'hidden' | 'read-only' | 'writable' | 'refused';
+  readonly expected: 'hidden' | 'read-only' | 'writable' | 'refused' | 'trusted';
   /** What the probe inside found; `absent` when there is nothing at that path on this machine. */
-  readonly found: 'hidden' | 'visible' | 'read-only' | 'writable' | 'refused' | 'connected' | 'absent' | 'error';
+  readonly found:
+    | 'hidden'
+    | 'visible'
+    | 'read-only'
+    | 'writable'
+    | 'refused'
+    | 'connected'
+    | 'absent'
+    | 'error'
+    | 'trusted'
+    | 'untrusted';
   readonly ok: boolean;
 }
 
@@ -180,7 +191,11 @@ export async function checkSandbox(
     if (existsSync(check.path)) unlinkSync(check.path);
     else found[check.id] = 'refused';
   }
-  return rows.map((row) => {
+  // Checked from outside: where the program that confines everything else was found (docs/security.md).
+  const program: SandboxCheckRow = trustedProgramFile(wrapped.file, { workspace: options.workspace })
+    ? { what: 'sandbox program (a trusted system folder)', expected: 'trusted', found: 'trusted', ok: true }
+    : { what: 'sandbox program (a trusted system folder)', expected: 'trusted', found: 'untrusted', ok: false };
+  const probed = rows.map((row) => {
     const result = (row.check === null ? 'absent' : (found[row.check.id] ?? 'error')) as SandboxCheckRow['found'];
     const ok =
       result === 'absent' ||
@@ -188,4 +203,5 @@ export async function checkSandbox(
       (row.expected === 'writable' && row.check?.kind === 'connect' && result === 'connected');
     return { what: row.what, expected: row.expected, found: result, ok };
   });
+  return [program, ...probed];
 }

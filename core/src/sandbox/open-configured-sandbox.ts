@@ -26,7 +26,7 @@ export async function openConfiguredSandbox(options: {
 }): Promise<ConfiguredSandbox> {
   const { config } = options;
   if (config.mode === 'off') return { state: 'off', sandbox: null, askForCommands: false };
-  const program = findSandboxProgram(options.env);
+  const program = findSandboxProgram(options.env, process.platform, { workspace: options.workspace });
   if (program === null) {
     if (config.mode === 'required') throw new SandboxUnavailableError();
     return { state: 'unavailable', sandbox: null, askForCommands: true };

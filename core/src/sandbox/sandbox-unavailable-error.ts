@@ -9,7 +9,7 @@ export class SandboxUnavailableError extends Error {
       platform === 'darwin'
         ? 'sandbox-exec was not found'
         : platform === 'linux'
-          ? 'bubblewrap (bwrap) is not on PATH'
+          ? 'bubblewrap (bwrap) is not in a system folder on PATH'
           : 'this system has no sandbox cw can use';
     super(
       during === 'required'

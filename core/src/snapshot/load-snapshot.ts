@@ -64,7 +64,13 @@ export async function loadSnapshot(options: {
     pending: NOTHING_PENDING,
     features: {},
     // Looked up on PATH only, never run: preview stays offline and fast (docs/security.md).
-    ...(options.env === undefined ? {} : { sandbox: sandboxState(config.sandbox.mode, options.env) }),
+    ...(options.env === undefined
+      ? {}
+      : {
+          sandbox: sandboxState(config.sandbox.mode, options.env, process.platform, {
+            ...(workspace === null ? {} : { workspace }),
+          }),
+        }),
     ...(options.cwd === undefined || workspace === null
       ? {}
       : await workingPart(options.home, config, workspace, options.cwd, options.env ?? process.env)),

@@ -26,6 +26,7 @@ export default class McpPrompts extends Command {
       const listings = await core.mcp.listMcpPrompts({
         home,
         servers,
+        workspace: await core.workspaceRoot((await core.loadConfig(home)).workspace),
         ...(args.server === undefined ? {} : { only: args.server }),
       });
       failed = listings.filter((listing) => !listing.ok).length;

@@ -52,11 +52,12 @@ export default class McpRefresh extends Command {
       }
       // Servers that ask for the sandbox are listed inside it, as cw send starts them.
       const config = await core.loadConfig(home);
+      const workspace = await core.workspaceRoot(config.workspace);
       const configured = Object.values(servers).some((server) => 'command' in server && server.sandbox === true)
         ? await core.openConfiguredSandbox({
             config: { ...config.sandbox, mode: config.sandbox.mode === 'required' ? 'on' : config.sandbox.mode },
             env: process.env,
-            workspace: await core.workspaceRoot(config.workspace),
+            workspace,
             cwHome: home,
           })
         : null;
@@ -66,6 +67,7 @@ export default class McpRefresh extends Command {
           servers,
           ...(args.name === undefined ? {} : { only: [args.name] }),
           ...(configured?.sandbox ? { sandbox: configured.sandbox } : {}),
+          workspace,
           ...(flags.debug ? { env: { ...process.env, CW_DEBUG: 'mcp' } } : {}),
         })
         .finally(() => configured?.sandbox?.close());

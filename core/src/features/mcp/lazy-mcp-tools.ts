@@ -23,6 +23,8 @@ export async function lazyMcpTools(options: {
   readonly callTimeoutMs: number;
   /** Where servers with `"sandbox": true` run (docs/mcp.md); without it such a server is not started. */
   readonly sandbox?: CommandSandbox;
+  /** The workspace: a server started outside the sandbox is never looked up inside it (docs/security.md). */
+  readonly workspace?: string;
   /** Shows a long MCP call's progress (docs/mcp.md). */
   readonly onProgress?: (toolName: string, line: string) => void;
 }): Promise<ToolImplementation[] | null> {
@@ -52,6 +54,7 @@ export async function lazyMcpTools(options: {
             home: options.home,
             signal,
             ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+            ...(options.workspace ? { workspace: options.workspace } : {}),
           });
         },
         options.callTimeoutMs,

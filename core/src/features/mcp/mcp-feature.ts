@@ -44,6 +44,7 @@ export function applyMcp(hooks: CoreTurnHooks): void {
       callTimeoutMs,
       onProgress,
       ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+      ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
     };
     const lazy = await lazyMcpTools({ ...servers, pool: sessionPool ?? ownPool });
     if (lazy !== null) {

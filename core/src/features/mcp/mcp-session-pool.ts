@@ -61,6 +61,7 @@ export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } 
           ...(home ? { home } : {}),
           ...(options?.signal ? { signal: options.signal } : {}),
           ...(options?.sandbox ? { sandbox: options.sandbox } : {}),
+          ...(options?.workspace ? { workspace: options.workspace } : {}),
           // The stored snapshot follows what a running server now lists, so the next turn and the
           // next preview offer its new tools (docs/mcp.md, "When servers start").
           ...(home

@@ -41,6 +41,8 @@ export async function openMcpForSend(options: {
   readonly pool?: McpSessionPool;
   /** Where servers with `"sandbox": true` run (docs/mcp.md). */
   readonly sandbox?: CommandSandbox;
+  /** The workspace: a server started outside the sandbox is never looked up inside it (docs/security.md). */
+  readonly workspace?: string;
   /** Shows a long MCP call's progress (docs/mcp.md). */
   readonly onProgress?: (toolName: string, line: string) => void;
 }): Promise<OpenMcp> {
@@ -59,6 +61,7 @@ export async function openMcpForSend(options: {
           home: options.home,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+          ...(options.workspace ? { workspace: options.workspace } : {}),
         };
         const connection = await (options.pool
           ? options.pool.connect(name, server, connectOptions)

@@ -30,6 +30,7 @@ export function applyPromptResolution(hooks: CoreTurnHooks): void {
                 env: context.env,
                 ...(context.signal ? { signal: context.signal } : {}),
                 ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+                ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
               },
             }
           : null;

@@ -1,4 +1,5 @@
 import type { CommandSandbox } from '../../sandbox/command-sandbox.js';
+import { userProgramOutsideWorkspace } from '../../sandbox/trusted-program.js';
 import { createRequire } from 'node:module';
 import type { MessageSubmitHookConfig } from '../../config/cw-config.js';
 import { safeErrorText } from '../../redaction/index.js';
@@ -53,14 +54,21 @@ export async function runMessageSubmitHooks(
     readonly signal?: AbortSignal;
     /** When present, each hook runs inside it, as the model's commands do (docs/security.md). */
     readonly sandbox?: CommandSandbox;
+    /** Without a sandbox, a hook's program is never looked up inside it (docs/security.md). */
+    readonly workspace?: string;
   },
 ): Promise<string> {
   let prompt = input.prompt;
   for (const [at, hook] of hooks.entries()) {
     const index = at + 1;
     const wrapped = options.sandbox ? await options.sandbox.wrap(hook.command, options) : null;
+    const [program = '', ...args] = hook.command;
+    const file =
+      wrapped?.file ??
+      userProgramOutsideWorkspace(program, options.env, options.workspace ? { workspace: options.workspace } : {});
+    if (file === null) throw new HookFailedError(index, 'could not be started (ENOENT)');
     const result = await runHook(
-      wrapped === null ? hook : { ...hook, command: [wrapped.file, ...wrapped.args] },
+      { ...hook, command: wrapped === null ? [file, ...args] : [wrapped.file, ...wrapped.args] },
       JSON.stringify({ event: 'message_submit', prompt, session: input.session }),
       wrapped === null ? options : { ...options, env: wrapped.env },
     ).finally(() => wrapped?.release());

@@ -38,6 +38,7 @@ export function applySubmitHooks(hooks: CoreTurnHooks): void {
           env: toolEnvironment(context.env, snapshot.registry.rows, snapshot.config),
           ...(context.signal ? { signal: context.signal } : {}),
           ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+          ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
         },
       );
       return { snapshot: withFeatureState(snapshot, SUBMIT_HOOKS_FEATURE, true), prompt: rewritten };
