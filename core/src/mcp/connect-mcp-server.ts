@@ -243,6 +243,7 @@ export async function connectMcpServer(
     });
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { SandboxedStdioTransport } = await import('./sandboxed-stdio-transport.js');
     const serverEnv = stdioServerEnvironment(expanded, env);
     // Fail closed: a server that asked for the sandbox never runs without one.
     if (server.sandbox === true && options.sandbox === undefined)
@@ -256,13 +257,17 @@ export async function connectMcpServer(
           })
         : null;
     release = wrapped?.release;
-    const stdio = new StdioClientTransport({
-      command: wrapped?.file ?? server.command,
-      args: wrapped === null ? [...server.args] : [...wrapped.args],
-      env: wrapped?.env ?? serverEnv,
-      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-      stderr: 'pipe',
-    });
+    // Inside the sandbox the spawn carries its filter too (docs/security.md), which the SDK's cannot.
+    const stdio =
+      wrapped !== null
+        ? new SandboxedStdioTransport(wrapped, server.cwd)
+        : new StdioClientTransport({
+            command: server.command,
+            args: [...server.args],
+            env: serverEnv,
+            ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+            stderr: 'pipe',
+          });
     // Kept only as redacted last lines: a server's stderr can hold anything, including what it was given.
     const kept = new StderrTail((text) => scrub(text, secrets));
     tail = kept;

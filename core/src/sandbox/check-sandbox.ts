@@ -1,15 +1,32 @@
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import type { CommandSandbox } from './command-sandbox.js';
+import { HARDENING_PROBE, capabilitiesLabel, hardeningRows, plantedSocketVariables } from './hardening-checks.js';
 import { hiddenPaths } from './hidden-paths.js';
 
 /** One line of `cw sandbox check`: what was tried from inside the sandbox, what it should find and what it found. */
 export interface SandboxCheckRow {
   /** A label, never a path: `~/.ssh`, `cw home`, `workspace`, `network`. */
   readonly what: string;
-  readonly expected: 'hidden' | 'read-only' | 'writable' | 'refused';
+  readonly expected: 'hidden' | 'read-only' | 'writable' | 'refused' | 'none' | 'unset' | 'in force';
   /** What the probe inside found; `absent` when there is nothing at that path on this machine. */
-  readonly found: 'hidden' | 'visible' | 'read-only' | 'writable' | 'refused' | 'connected' | 'absent' | 'error';
+  readonly found:
+    | 'hidden'
+    | 'visible'
+    | 'read-only'
+    | 'writable'
+    | 'refused'
+    | 'connected'
+    | 'absent'
+    | 'error'
+    // The hardening rows (docs/security.md, "Root, host sockets and limits").
+    | 'none'
+    | 'some'
+    | 'allowed'
+    | 'unset'
+    | 'set'
+    | 'in force'
+    | 'missing';
   readonly ok: boolean;
 }
 
@@ -19,7 +36,8 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const checks = JSON.parse(process.argv[1]);
-const out = {};
+const out = { uid: process.getuid() };
+${HARDENING_PROBE}
 const read = (target) => {
   try {
     const info = fs.statSync(target);
@@ -49,6 +67,7 @@ const write = (target) => {
     if (check.path === '$TMPDIR') check.path = process.env.TMPDIR;
     if (check.kind === 'read') out[check.id] = read(check.path);
     else if (check.kind === 'write') out[check.id] = write(check.path);
+    else if (check.kind in HARDENING) out[check.id] = await HARDENING[check.kind](check);
     else out[check.id] = await new Promise((resolve) => {
       const socket = net.connect(check.port, '127.0.0.1');
       socket.setTimeout(2000, () => { socket.destroy(); resolve('refused'); });
@@ -60,7 +79,12 @@ const write = (target) => {
 })();
 `;
 
-type Check = { id: string; kind: 'read' | 'write'; path: string } | { id: string; kind: 'connect'; port: number };
+type Check =
+  | { id: string; kind: 'read' | 'write' | 'unix'; path: string }
+  | { id: string; kind: 'connect'; port: number }
+  | { id: string; kind: 'caps' | 'mount' }
+  | { id: string; kind: 'env'; names: readonly string[] }
+  | { id: string; kind: 'limits'; processes: number; fileSize: number };
 
 // node:child_process, node:net and node:fs load when a check runs.
 const requireBuiltin = createRequire(import.meta.url);
@@ -82,7 +106,9 @@ export async function checkSandbox(
 ): Promise<SandboxCheckRow[]> {
   const { existsSync } = requireBuiltin('node:fs') as typeof import('node:fs');
   const net = requireBuiltin('node:net') as typeof import('node:net');
-  const { execFile } = requireBuiltin('node:child_process') as typeof import('node:child_process');
+  const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
+  const { mkdtemp, rm } = requireBuiltin('node:fs/promises') as typeof import('node:fs/promises');
+  const { tmpdir } = requireBuiltin('node:os') as typeof import('node:os');
   const rows: { what: string; expected: SandboxCheckRow['expected']; check: Check | null }[] = [];
   const hiddenLabels = new Map(sandbox.hidden.map((entry) => [entry.label, entry.path]));
   for (const entry of hiddenPaths({ ...options, cwd: options.workspace })) {
@@ -115,20 +141,35 @@ export async function checkSandbox(
     kind: 'connect',
     port,
   });
+  // A Unix socket this process listens on, named by every socket variable the probe is given.
+  const socketFolder = await mkdtemp(`${tmpdir()}/cw-check-`);
+  const socketPath = `${socketFolder}/host.sock`;
+  const unixServer = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => unixServer.listen(socketPath, resolve));
+  for (const row of hardeningRows(sandbox, socketPath)) rows.push({ ...row, check: row.check as Check });
   const spec = JSON.stringify(rows.flatMap((row) => (row.check === null ? [] : [row.check])));
   const wrapped = await sandbox.wrap([process.execPath, '-e', PROBE_SOURCE, spec], {
     cwd: options.workspace,
-    env: options.env,
+    env: plantedSocketVariables(options.env, socketPath),
   });
   try {
     const stdout = await new Promise<string>((resolve) => {
-      execFile(wrapped.file, [...wrapped.args], { env: wrapped.env, timeout: 20_000 }, (_error, out) =>
-        resolve(String(out)),
-      );
+      let out = '';
+      const child = spawn(wrapped.file, [...wrapped.args], {
+        env: wrapped.env,
+        timeout: 20_000,
+        stdio: ['ignore', 'pipe', 'ignore', ...wrapped.stdio],
+      });
+      wrapped.attach(child);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += String(chunk);
+      });
+      child.on('close', () => resolve(out));
+      child.on('error', () => resolve(out));
     });
-    let found: Record<string, string> = {};
+    let found: Record<string, unknown> = {};
     try {
-      found = JSON.parse(stdout) as Record<string, string>;
+      found = JSON.parse(stdout) as Record<string, unknown>;
     } catch {
       // The probe did not answer: every row says `error`.
     }
@@ -138,10 +179,13 @@ export async function checkSandbox(
         result === 'absent' ||
         result === row.expected ||
         (row.expected === 'writable' && row.check?.kind === 'connect' && result === 'connected');
-      return { what: row.what, expected: row.expected, found: result, ok };
+      const what = row.check?.kind === 'caps' ? capabilitiesLabel(found['uid']) : row.what;
+      return { what, expected: row.expected, found: result, ok };
     });
   } finally {
     server.close();
+    unixServer.close();
+    await rm(socketFolder, { recursive: true, force: true });
     await wrapped.release();
   }
 }

@@ -1,23 +1,37 @@
-import { mkdir, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, open, realpath, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BRIDGE_PORT, bwrapArguments } from './bwrap-arguments.js';
 import type { SandboxProgram } from './find-sandbox.js';
 import { type HiddenPath, hiddenPaths } from './hidden-paths.js';
-import { BRIDGE_SOURCE } from './network-bridge.js';
+import { hostSocketFolders, withoutHostSockets } from './host-sockets.js';
+import { BRIDGE_MESSAGE, BRIDGE_SOURCE } from './network-bridge.js';
 import type { NetworkProxy } from './network-proxy.js';
 import { type SandboxConfig, type SandboxNetworkPolicy, networkPolicyOf } from './sandbox-config.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { sandboxReason } from './sandbox-reason.js';
+import { SandboxIncompleteError } from './sandbox-incomplete-error.js';
+import { type SandboxLimits, findPrlimit, limitsPrelude } from './sandbox-limits.js';
 import { sandboxExecArguments, seatbeltProfile } from './seatbelt-profile.js';
+import { unixSocketFilter } from './unix-socket-filter.js';
 
 /** A command ready to spawn inside the sandbox. */
 export interface WrappedCommand {
   /** The sandbox program; spawn it with `args`. */
   readonly file: string;
   readonly args: readonly string[];
-  /** The command's environment: the one given, with its private temp folder (and the proxy) set. */
+  /** The command's environment: the one given, without the session's socket variables, with its private temp folder (and the proxy) set. */
   readonly env: Record<string, string>;
+  /**
+   * Spawn with these right after stdin, stdout and stderr (`stdio: [in, out, err, ...wrapped.stdio]`):
+   * the Unix-socket filter bubblewrap reads, and the bridge's IPC channel under a network allowlist.
+   * Empty for sandbox-exec.
+   */
+  readonly stdio: readonly (number | 'ipc')[];
+  /** Call with the spawned process, at once: it closes cw's copy of the filter and serves the bridge. */
+  attach(child: ChildProcess): void;
   /** Removes the command's private temp folder; call it once the command has ended. */
   release(): Promise<void>;
 }
@@ -30,6 +44,8 @@ export interface CommandSandbox {
   readonly hidden: readonly HiddenPath[];
   /** What stays read-only inside the workspace (`.git/hooks`, `.git/config`). */
   readonly readOnly: readonly string[];
+  /** The resource limits each command runs under; null where the sandbox cannot apply them (sandbox-exec). */
+  readonly limits: SandboxLimits | null;
   /**
    * Wraps a command's argv: it starts in `cwd`, may write only the workspace, its private temp folder
    * and `writable`, and sees neither the hidden paths nor (unless allowed) the network.
@@ -97,6 +113,22 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
     kinds.set(real, kind);
     hidden.push({ path: real, label: entry.label });
   }
+  if (program.kind === 'bubblewrap') {
+    // The session's socket folders, unless the workspace or temp folders live in them (then they stay).
+    const inside = [options.workspace, await realOrNull(tmpdir())];
+    for (const entry of hostSocketFolders(process.env, process.getuid?.() ?? null)) {
+      const real = await realOrNull(entry.path);
+      if (real === null || kinds.has(real) || (await kindOf(real)) !== 'folder') continue;
+      if (inside.some((path) => path !== null && (path === real || path.startsWith(`${real}/`)))) continue;
+      kinds.set(real, 'folder');
+      hidden.push({ path: real, label: entry.label });
+    }
+  }
+  // Fail closed: bubblewrap never runs a command without the filter and the limits.
+  const filter = program.kind === 'bubblewrap' ? unixSocketFilter(process.arch) : null;
+  if (program.kind === 'bubblewrap' && filter === null) throw new SandboxIncompleteError('seccomp');
+  const prlimit = program.kind === 'bubblewrap' ? await findPrlimit() : null;
+  if (program.kind === 'bubblewrap' && prlimit === null) throw new SandboxIncompleteError('prlimit');
   const readOnly: string[] = [];
   const git = join(options.workspace, '.git');
   if ((await kindOf(git)) === 'folder') {
@@ -106,27 +138,25 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
     if ((await kindOf(join(git, 'config'))) === 'file') readOnly.push(join(git, 'config'));
   }
   let proxy: NetworkProxy | null = null;
-  let proxyFolder: string | null = null;
   if (Array.isArray(config.network)) {
     const { startNetworkProxy } = await import('./network-proxy.js');
-    if (program.kind === 'bubblewrap') {
-      proxyFolder = await mkdtemp(join(tmpdir(), 'cw-proxy-'));
-      proxy = await startNetworkProxy(config.network, join(proxyFolder, 'proxy.sock'));
-    } else {
-      proxy = await startNetworkProxy(config.network, null);
-    }
+    // bubblewrap: the bridge hands connections over; sandbox-exec: the profile allows one loopback port.
+    proxy = await startNetworkProxy(config.network, program.kind !== 'bubblewrap');
   }
   const networkPolicy = networkPolicyOf(config.network);
+  const bridged = program.kind === 'bubblewrap';
   const network: SandboxPolicy['network'] =
     proxy === null
       ? { kind: networkPolicy === 'on' ? 'on' : 'off' }
-      : { kind: 'proxy', socket: proxy.socket, port: proxy.socket === null ? proxy.port : BRIDGE_PORT };
+      : { kind: 'proxy', bridged, port: bridged ? BRIDGE_PORT : proxy.port };
+  const limits = program.kind === 'bubblewrap' ? config.limits : null;
 
   return {
     kind: program.kind,
     network: networkPolicy,
     hidden,
     readOnly,
+    limits,
     async wrap(argv, wrapOptions) {
       const temp = await realpath(await mkdtemp(join(tmpdir(), 'cw-sandbox-')));
       const extra: string[] = [];
@@ -141,7 +171,12 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
         network,
         cwd: wrapOptions.cwd,
       };
-      const env: Record<string, string> = { ...wrapOptions.env, TMPDIR: temp, TMP: temp, TEMP: temp };
+      const env: Record<string, string> = {
+        ...withoutHostSockets(wrapOptions.env),
+        TMPDIR: temp,
+        TMP: temp,
+        TEMP: temp,
+      };
       if (network.kind === 'proxy') {
         const url = `http://127.0.0.1:${network.port}`;
         for (const name of ['http_proxy', 'https_proxy', 'all_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'])
@@ -151,24 +186,54 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
         env['NO_PROXY'] = '';
       }
       const inner =
-        network.kind === 'proxy' && network.socket !== null
-          ? [process.execPath, '-e', BRIDGE_SOURCE, network.socket, String(network.port), ...argv]
+        network.kind === 'proxy' && network.bridged
+          ? [process.execPath, '-e', BRIDGE_SOURCE, String(network.port), ...argv]
           : [...argv];
-      const args =
-        program.kind === 'bubblewrap'
-          ? bwrapArguments(policy, kinds, inner)
-          : sandboxExecArguments(seatbeltProfile(policy, kinds), inner);
+      if (program.kind !== 'bubblewrap' || filter === null || prlimit === null || limits === null) {
+        const args = sandboxExecArguments(seatbeltProfile(policy, kinds), inner);
+        return {
+          file: program.file,
+          args,
+          env,
+          stdio: [],
+          attach: () => {},
+          release: () => rm(temp, { recursive: true, force: true }),
+        };
+      }
+      // The filter reaches bubblewrap as an open file, unlinked before anything runs.
+      const filterPath = join(temp, '.cw-seccomp');
+      await writeFile(filterPath, filter, { mode: 0o600 });
+      const filterFile = await open(filterPath, 'r');
+      await unlink(filterPath);
+      let filterOpen = true;
+      const closeFilter = async (): Promise<void> => {
+        if (!filterOpen) return;
+        filterOpen = false;
+        await filterFile.close();
+      };
+      const args = bwrapArguments(policy, kinds, [...limitsPrelude(prlimit, limits), ...inner]);
       return {
         file: program.file,
         args,
         env,
-        release: () => rm(temp, { recursive: true, force: true }),
+        stdio: network.kind === 'proxy' ? [filterFile.fd, 'ipc'] : [filterFile.fd],
+        attach(child) {
+          void closeFilter();
+          if (proxy === null) return;
+          const served = proxy;
+          child.on('message', (message: unknown, handle: unknown) => {
+            if (message === BRIDGE_MESSAGE && handle !== undefined) served.accept(handle as Socket);
+          });
+        },
+        release: async () => {
+          await closeFilter();
+          await rm(temp, { recursive: true, force: true });
+        },
       };
     },
     reason: (output) => sandboxReason(output, { kind: program.kind, network: networkPolicy, hidden }),
     async close() {
       await proxy?.close();
-      if (proxyFolder !== null) await rm(proxyFolder, { recursive: true, force: true });
     },
   };
 }

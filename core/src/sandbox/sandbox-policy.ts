@@ -8,11 +8,11 @@ export interface SandboxPolicy {
   readonly hidden: readonly HiddenPath[];
   /** Paths inside a writable folder that stay read-only: `.git/hooks`, `.git/config`. */
   readonly readOnly: readonly string[];
-  /** `off`: no network; `on`: the host's; `proxy`: only through cw's filtering proxy. */
+  /** `off`: no network; `on`: the host's; `proxy`: only through cw's filtering proxy (`bridged`: reached through the bridge inside). */
   readonly network:
     | { readonly kind: 'off' }
     | { readonly kind: 'on' }
-    | { readonly kind: 'proxy'; readonly socket: string | null; readonly port: number };
+    | { readonly kind: 'proxy'; readonly bridged: boolean; readonly port: number };
   /** The folder the command starts in. */
   readonly cwd: string;
 }
