@@ -84,7 +84,7 @@ type Check =
   | { id: string; kind: 'connect'; port: number }
   | { id: string; kind: 'caps' | 'mount' }
   | { id: string; kind: 'env'; names: readonly string[] }
-  | { id: string; kind: 'limits'; processes: number; fileSize: number };
+  | { id: string; kind: 'limits'; processes: number; fileSize: number; root: boolean };
 
 // node:child_process, node:net and node:fs load when a check runs.
 const requireBuiltin = createRequire(import.meta.url);

@@ -12,6 +12,7 @@ import type { NetworkProxy } from './network-proxy.js';
 import { type SandboxConfig, type SandboxNetworkPolicy, networkPolicyOf } from './sandbox-config.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { sandboxReason } from './sandbox-reason.js';
+import { findPidsController, joinCgroupPrelude, makeProcessCgroup } from './process-cgroup.js';
 import { SandboxIncompleteError } from './sandbox-incomplete-error.js';
 import { type SandboxLimits, findPrlimit, limitsPrelude } from './sandbox-limits.js';
 import { sandboxExecArguments, seatbeltProfile } from './seatbelt-profile.js';
@@ -129,6 +130,8 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
   if (program.kind === 'bubblewrap' && filter === null) throw new SandboxIncompleteError('seccomp');
   const prlimit = program.kind === 'bubblewrap' ? await findPrlimit() : null;
   if (program.kind === 'bubblewrap' && prlimit === null) throw new SandboxIncompleteError('prlimit');
+  // Root's processes are not counted by RLIMIT_NPROC: as root, a pids cgroup per command bounds them.
+  const pidsController = program.kind === 'bubblewrap' && process.getuid?.() === 0 ? await findPidsController() : null;
   const readOnly: string[] = [];
   const git = join(options.workspace, '.git');
   if ((await kindOf(git)) === 'folder') {
@@ -212,9 +215,12 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
         await filterFile.close();
       };
       const args = bwrapArguments(policy, kinds, [...limitsPrelude(prlimit, limits), ...inner]);
+      const cgroup = pidsController === null ? null : await makeProcessCgroup(pidsController, limits.processes);
+      const [file, ...withCgroup] =
+        cgroup === null ? [program.file, ...args] : joinCgroupPrelude(cgroup, [program.file, ...args]);
       return {
-        file: program.file,
-        args,
+        file: file as string,
+        args: withCgroup,
         env,
         stdio: network.kind === 'proxy' ? [filterFile.fd, 'ipc'] : [filterFile.fd],
         attach(child) {
@@ -227,6 +233,7 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
         },
         release: async () => {
           await closeFilter();
+          await cgroup?.remove();
           await rm(temp, { recursive: true, force: true });
         },
       };

@@ -28,7 +28,9 @@ const HARDENING = {
   limits: (check) => {
     const text = fs.readFileSync('/proc/self/limits', 'utf8');
     const soft = (name) => (new RegExp('^' + name + '\\s+(\\S+)', 'm').exec(text) ?? [])[1];
-    return soft('Max processes') === String(check.processes) && soft('Max file size') === String(check.fileSize)
+    // As root the process limit is the command's pids cgroup (RLIMIT_NPROC does not count root).
+    const counted = !check.root || /cw-sandbox-/.test(fs.readFileSync('/proc/self/cgroup', 'utf8'));
+    return counted && soft('Max processes') === String(check.processes) && soft('Max file size') === String(check.fileSize)
       ? 'in force' : 'missing';
   },
 };
@@ -67,7 +69,13 @@ export function hardeningRows(sandbox: CommandSandbox, socket: string): Hardenin
     rows.push({
       what: `limits (${processes} processes, ${file_size_mb} MiB a file)`,
       expected: 'in force',
-      check: { id: 'limits', kind: 'limits', processes, fileSize: file_size_mb * 1024 * 1024 },
+      check: {
+        id: 'limits',
+        kind: 'limits',
+        processes,
+        fileSize: file_size_mb * 1024 * 1024,
+        root: process.getuid?.() === 0,
+      },
     });
   }
   return rows;
