@@ -110,7 +110,7 @@ describe('the sandbox keeps the session sockets out of reach', () => {
         shell(
           'connect',
           node(
-            `require('node:net').connect('${agentPath}').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(1); })`,
+            `require('node:net').connect('${agentPath}').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.syscall, e.code); process.exit(1); })`,
           ),
         ),
         shell('runtime', `ls -A "${runtime}"; echo listed`),
@@ -141,6 +141,7 @@ describe('the sandbox keeps the session sockets out of reach', () => {
       expect(results.get(id)?.status, `${id}: ${results.get(id)?.content}`).toBe('error');
     expect(results.get('connect')?.content).toContain('EPERM');
     expect(results.get('connect')?.content).not.toContain('CONNECTED');
+    expect(results.get('connect')?.content).toContain('a Unix socket was refused');
     // The runtime folder is hidden: its sockets are not even listed.
     expect(results.get('runtime')?.content).not.toContain('agent.sock');
     expect(results.get('runtime')?.content).toContain('listed');
@@ -204,6 +205,7 @@ describe('the sandbox bounds processes and file size', () => {
     expect(bomb?.content).not.toContain('started 300');
     expect(bomb?.content).toMatch(/fork/i);
     expect(bomb?.content).not.toContain('timeout');
+    expect(bomb?.content).toContain('a new process was refused (sandbox.limits.processes)');
     expect(results.get('big')?.content).not.toContain('exit 0');
     expect((await stat(join(ws, 'big.bin'))).size).toBeLessThanOrEqual(1024 * 1024);
     expect(results.get('small')?.content).toContain('small-ok');

@@ -7,6 +7,10 @@ const DENIED = /permission denied|operation not permitted|EACCES|EPERM/i;
 const NETWORK =
   /network is unreachable|connection refused|could not resolve|name resolution|ENETUNREACH|ECONNREFUSED|EAI_AGAIN|ENOTFOUND|403 Forbidden|sandbox\.network allowlist/i;
 const MISSING = /no such file or directory|ENOENT/i;
+// The Unix-socket filter, the process limit and the file size limit (docs/security.md, "Root, host sockets and limits").
+const UNIX_SOCKET = /connect\w*\b[^\n]*(?:EPERM|operation not permitted)/i;
+const NO_FORK = /cannot fork|fork: (?:retry: )?resource temporarily unavailable|spawn[^\n]*EAGAIN/i;
+const TOO_LARGE = /file size limit exceeded|file too large|EFBIG/i;
 
 /**
  * The line a failed sandboxed command's result ends with: what the sandbox enforces and, when the
@@ -27,7 +31,10 @@ export function sandboxReason(
           ? 'a connection to a host not on the sandbox.network allowlist was refused'
           : 'a connection failed',
     );
-  if (DENIED.test(output)) causes.push('access was denied (a hidden or read-only path)');
+  if (UNIX_SOCKET.test(output)) causes.push('a Unix socket was refused (none can be made inside the sandbox)');
+  if (NO_FORK.test(output)) causes.push('a new process was refused (sandbox.limits.processes)');
+  if (TOO_LARGE.test(output)) causes.push('a file grew past sandbox.limits.file_size_mb');
+  if (DENIED.test(output) && !UNIX_SOCKET.test(output)) causes.push('access was denied (a hidden or read-only path)');
   if (MISSING.test(output) && sandbox.hidden.length > 0) causes.push('a path was not found (hidden paths look empty)');
   const hidden = sandbox.hidden.map((entry) => entry.label).join(', ');
   const rules = `only the workspace and a private temp folder are writable; .git/hooks and .git/config are read-only; hidden: ${hidden === '' ? 'none found' : hidden}; network ${sandbox.network}`;
