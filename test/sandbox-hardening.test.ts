@@ -88,6 +88,9 @@ describe('the sandbox keeps the session sockets out of reach', () => {
     await mkdir(join(runtime, 'tmux-0'), { recursive: true });
     const agentPath = join(runtime, 'agent.sock');
     const tmuxPath = join(runtime, 'tmux-0', 'default');
+    // A daemon's socket outside any hidden folder, as docker's is: only the seccomp filter stands in the way.
+    const daemonPath = join(base, 'daemon.sock');
+    const daemon = await unixListener(daemonPath);
     const agent = await unixListener(agentPath);
     const tmux = await unixListener(tmuxPath);
     const web = createHttpServer((_request, response) => response.end('HELLO-THROUGH-PROXY'));
@@ -111,6 +114,12 @@ describe('the sandbox keeps the session sockets out of reach', () => {
           'connect',
           node(
             `require('node:net').connect('${agentPath}').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.syscall, e.code); process.exit(1); })`,
+          ),
+        ),
+        shell(
+          'daemon',
+          node(
+            `require('node:net').connect('${daemonPath}').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.syscall, e.code); process.exit(1); })`,
           ),
         ),
         shell('runtime', `ls -A "${runtime}"; echo listed`),
@@ -137,7 +146,7 @@ describe('the sandbox keeps the session sockets out of reach', () => {
     );
 
     expect(results.get('env')?.content).toContain('ssh=[] tmux=[] pane=[] display=[] dbus=[] runtime=[]');
-    for (const id of ['tmux_env', 'tmux_path', 'ssh_env', 'ssh_path', 'connect'])
+    for (const id of ['tmux_env', 'tmux_path', 'ssh_env', 'ssh_path', 'connect', 'daemon'])
       expect(results.get(id)?.status, `${id}: ${results.get(id)?.content}`).toBe('error');
     expect(results.get('connect')?.content).toContain('EPERM');
     expect(results.get('connect')?.content).not.toContain('CONNECTED');
@@ -145,6 +154,8 @@ describe('the sandbox keeps the session sockets out of reach', () => {
     // The runtime folder is hidden: its sockets are not even listed.
     expect(results.get('runtime')?.content).not.toContain('agent.sock');
     expect(results.get('runtime')?.content).toContain('listed');
+    expect(results.get('daemon')?.content).toContain('connect EPERM');
+    expect(daemon.connections()).toBe(0);
     expect(agent.connections()).toBe(0);
     expect(tmux.connections()).toBe(0);
     expect(results.get('proxied')?.status, results.get('proxied')?.content).toBe('ok');
@@ -202,10 +213,11 @@ describe('the sandbox bounds processes and file size', () => {
     );
 
     const bomb = results.get('bomb');
-    expect(bomb?.content).not.toContain('started 300');
-    expect(bomb?.content).toMatch(/fork/i);
-    expect(bomb?.content).not.toContain('timeout');
-    expect(bomb?.content).toContain('a new process was refused (sandbox.limits.processes)');
+    // Soft, so that the file size is judged too when the bomb is not bounded.
+    expect.soft(bomb?.content).not.toContain('started 300');
+    expect.soft(bomb?.content).toMatch(/fork/i);
+    expect.soft(bomb?.content).not.toContain('timeout');
+    expect.soft(bomb?.content).toContain('a new process was refused (sandbox.limits.processes)');
     expect(results.get('big')?.content).not.toContain('exit 0');
     expect((await stat(join(ws, 'big.bin'))).size).toBeLessThanOrEqual(1024 * 1024);
     expect(results.get('small')?.content).toContain('small-ok');
