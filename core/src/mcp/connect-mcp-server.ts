@@ -260,7 +260,7 @@ export async function connectMcpServer(
     // Inside the sandbox the spawn carries its filter too (docs/security.md), which the SDK's cannot.
     const stdio =
       wrapped !== null
-        ? new SandboxedStdioTransport(wrapped, server.cwd)
+        ? new SandboxedStdioTransport(wrapped, server.cwd, await import('@modelcontextprotocol/sdk/shared/stdio.js'))
         : new StdioClientTransport({
             command: server.command,
             args: [...server.args],

@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { WrappedCommand } from '../sandbox/command-sandbox.js';
@@ -20,12 +20,16 @@ export class SandboxedStdioTransport implements Transport {
   /** The server's stderr, readable before `start`, so no early line is lost. */
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer: ReadBuffer;
 
+  /** `framing` is the SDK's stdio framing, which the caller loads lazily (the SDK stays off the preview path). */
   constructor(
     private readonly wrapped: WrappedCommand,
     private readonly cwd: string | undefined,
-  ) {}
+    private readonly framing: { ReadBuffer: typeof ReadBuffer; serializeMessage: typeof serializeMessage },
+  ) {
+    this.buffer = new framing.ReadBuffer();
+  }
 
   start(): Promise<void> {
     if (this.child !== undefined) throw new Error('the transport has started already');
@@ -72,7 +76,7 @@ export class SandboxedStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin) return reject(new Error('Not connected'));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(this.framing.serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }
