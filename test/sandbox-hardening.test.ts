@@ -163,6 +163,52 @@ describe('the sandbox keeps the session sockets out of reach', () => {
   });
 });
 
+describe('an MCP stdio server with "sandbox": true gets the same filter and bridge', () => {
+  it('reaches no Unix socket and sees no SSH_AUTH_SOCK, while its allowlisted request goes through the proxy', async () => {
+    requireBubblewrap();
+    const base = await models.folder('cw-hardening-');
+    const ws = join(base, 'ws');
+    const marks = join(base, 'marks');
+    await mkdir(ws);
+    await mkdir(marks);
+    const daemonPath = join(base, 'daemon.sock');
+    const daemon = await unixListener(daemonPath);
+    const web = createHttpServer((_request, response) => response.end('MCP-THROUGH-PROXY'));
+    servers.push(web);
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const port = (web.address() as { port: number }).port;
+    const launcher = join(base, 'launch.mjs');
+    await writeFile(
+      launcher,
+      [
+        "import { writeFileSync } from 'node:fs';",
+        "import { connect } from 'node:net';",
+        "import { get } from 'node:http';",
+        `const unix = await new Promise((resolve) => connect(${JSON.stringify(daemonPath)}).on('connect', () => resolve('connected')).on('error', (error) => resolve(error.code)));`,
+        'const proxy = new URL(process.env.http_proxy);',
+        `const web = await new Promise((resolve) => get({ host: proxy.hostname, port: proxy.port, path: 'http://127.0.0.1:${port}/' }, (response) => { let body = ''; response.on('data', (chunk) => { body += chunk; }); response.on('end', () => resolve(body)); }).on('error', (error) => resolve(error.code)));`,
+        "writeFileSync(process.argv[2] + '/probe.json', JSON.stringify({ unix, web, agent: process.env.SSH_AUTH_SOCK ?? null }));",
+        `await import(${JSON.stringify(join(process.cwd(), 'test', 'fixtures', 'mcp', 'fixture-server.mjs'))});`,
+        '',
+      ].join('\n'),
+    );
+    const model = await models.model('chat-completions');
+    const home = await models.home(model, {
+      workspace: ws,
+      sandbox: { network: ['127.0.0.1'] },
+      mcpServers: { boxed: { command: process.execPath, args: [launcher, marks], sandbox: true } },
+    });
+    const refresh = await runCwChild(['mcp', 'refresh'], models.envFor(home, { SSH_AUTH_SOCK: daemonPath }));
+    expect(refresh.code, refresh.stderr + refresh.stdout).toBe(0);
+    expect(JSON.parse(await readFile(join(marks, 'probe.json'), 'utf8'))).toEqual({
+      unix: 'EPERM',
+      web: 'MCP-THROUGH-PROXY',
+      agent: null,
+    });
+    expect(daemon.connections()).toBe(0);
+  });
+});
+
 describe('the sandbox holds when cw runs as root', () => {
   // Only root can show it: for another user, mount fails whether or not capabilities are dropped.
   it.skipIf(process.getuid?.() !== 0)(
