@@ -14,7 +14,7 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 import { sandboxReason } from './sandbox-reason.js';
 import { findPidsController, joinCgroupPrelude, makeProcessCgroup } from './process-cgroup.js';
 import { SandboxIncompleteError } from './sandbox-incomplete-error.js';
-import { type SandboxLimits, findPrlimit, limitsPrelude } from './sandbox-limits.js';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, findPrlimit, limitsPrelude } from './sandbox-limits.js';
 import { sandboxExecArguments, seatbeltProfile } from './seatbelt-profile.js';
 import { unixSocketFilter } from './unix-socket-filter.js';
 
@@ -152,7 +152,8 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
     proxy === null
       ? { kind: networkPolicy === 'on' ? 'on' : 'off' }
       : { kind: 'proxy', bridged, port: bridged ? BRIDGE_PORT : proxy.port };
-  const limits = program.kind === 'bubblewrap' ? config.limits : null;
+  // A config built by an embedder without the schema may lack the key: the defaults still hold.
+  const limits = program.kind === 'bubblewrap' ? (config.limits ?? DEFAULT_SANDBOX_LIMITS) : null;
 
   return {
     kind: program.kind,
