@@ -229,7 +229,14 @@ export async function openCommandSandbox(options: CommandSandboxOptions): Promis
           if (proxy === null) return;
           const served = proxy;
           child.on('message', (message: unknown, handle: unknown) => {
-            if (message === BRIDGE_MESSAGE && handle !== undefined) served.accept(handle as Socket);
+            // Only a TCP connection is served: the bridge runs inside, so what it sends is not trusted.
+            if (message === BRIDGE_MESSAGE && typeof handle === 'object' && handle !== null && 'setNoDelay' in handle)
+              served.accept(handle as Socket);
+            else if (typeof handle === 'object' && handle !== null) {
+              const unwanted = handle as { destroy?: () => void; close?: () => void };
+              if (typeof unwanted.destroy === 'function') unwanted.destroy();
+              else unwanted.close?.();
+            }
           });
         },
         release: async () => {
