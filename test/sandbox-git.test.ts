@@ -329,6 +329,8 @@ describe('cw sandbox check', () => {
     // The same probe run with no sandbox at all finds the promise broken, row by row.
     const unguarded: Parameters<typeof checkSandbox>[0] = {
       kind: 'bubblewrap',
+      file: '/usr/bin/bwrap',
+      limits: null,
       network: 'on',
       hidden: [],
       readOnly: [],
@@ -336,6 +338,8 @@ describe('cw sandbox check', () => {
         file: argv[0] ?? '',
         args: argv.slice(1),
         env: { ...options.env, TMPDIR: base },
+        stdio: [],
+        attach: () => {},
         release: async () => {},
       }),
       reason: () => '',

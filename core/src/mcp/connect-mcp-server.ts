@@ -246,6 +246,7 @@ export async function connectMcpServer(
     });
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { SandboxedStdioTransport } = await import('./sandboxed-stdio-transport.js');
     const serverEnv = stdioServerEnvironment(expanded, env);
     // Fail closed: a server that asked for the sandbox never runs without one.
     if (server.sandbox === true && options.sandbox === undefined)
@@ -259,18 +260,27 @@ export async function connectMcpServer(
           })
         : null;
     release = wrapped?.release;
-    // Outside the sandbox, a bare command is looked up on PATH past the folders the model can fill.
+    // Inside the sandbox the spawn carries its filter too (docs/security.md), which the SDK's cannot.
+    // Outside it, a bare command is looked up on PATH past the folders the model can fill.
     const command =
-      wrapped?.file ??
-      userProgramOutsideWorkspace(server.command, serverEnv, options.workspace ? { workspace: options.workspace } : {});
+      wrapped !== null
+        ? wrapped.file
+        : userProgramOutsideWorkspace(
+            server.command,
+            serverEnv,
+            options.workspace ? { workspace: options.workspace } : {},
+          );
     if (command === null) throw new McpServerError(serverName, 'spawn-failed', 'the command was not found');
-    const stdio = new StdioClientTransport({
-      command,
-      args: wrapped === null ? [...server.args] : [...wrapped.args],
-      env: wrapped?.env ?? serverEnv,
-      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-      stderr: 'pipe',
-    });
+    const stdio =
+      wrapped !== null
+        ? new SandboxedStdioTransport(wrapped, server.cwd, await import('@modelcontextprotocol/sdk/shared/stdio.js'))
+        : new StdioClientTransport({
+            command,
+            args: [...server.args],
+            env: serverEnv,
+            ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+            stderr: 'pipe',
+          });
     // Kept only as redacted last lines: a server's stderr can hold anything, including what it was given.
     const kept = new StderrTail((text) => scrub(text, secrets));
     tail = kept;

@@ -58,10 +58,19 @@ describe('bwrapArguments', () => {
     expect(at('--tmpfs', '/w/secrets')).toBeGreaterThan(at('--ro-bind', '/w/.git/config', '/w/.git/config'));
   });
 
-  it('keeps the host network only when the policy says on, and binds the proxy socket folder for an allowlist', () => {
+  it('keeps the host network only when the policy says on; an allowlist binds no socket folder in', () => {
     expect(bwrapArguments(policy({ kind: 'on' }), kinds, ['x'])).not.toContain('--unshare-net');
-    const proxied = bwrapArguments(policy({ kind: 'proxy', socket: '/p/proxy.sock', port: 3128 }), kinds, ['x']);
+    const proxied = bwrapArguments(policy({ kind: 'proxy', bridged: true, port: 3128 }), kinds, ['x']);
     expect(proxied).toContain('--unshare-net');
-    expect(proxied.join(' ')).toContain('--bind /p /p');
+    expect(proxied.filter((word) => word === '--bind')).toHaveLength(2);
+  });
+
+  it('drops every capability and installs the Unix-socket filter from fd 3, before the command', () => {
+    const args = bwrapArguments(policy({ kind: 'off' }), kinds, ['x']);
+    const end = args.indexOf('--');
+    expect(args.indexOf('--cap-drop')).toBeLessThan(end);
+    expect(args[args.indexOf('--cap-drop') + 1]).toBe('ALL');
+    expect(args[args.indexOf('--seccomp') + 1]).toBe('3');
+    expect(args.indexOf('--seccomp')).toBeLessThan(end);
   });
 });

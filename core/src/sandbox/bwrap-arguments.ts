@@ -1,4 +1,5 @@
 import type { SandboxPolicy } from './sandbox-policy.js';
+import { SECCOMP_FD } from './unix-socket-filter.js';
 
 /** The port cw's proxy answers on inside the sandbox's own network namespace (nothing else listens there). */
 export const BRIDGE_PORT = 3128;
@@ -20,6 +21,12 @@ export function bwrapArguments(
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
+    // No capability inside, even when cw runs as root: no mount, umount or remount (docs/security.md).
+    '--cap-drop',
+    'ALL',
+    // The Unix-socket filter, read from the fd the spawn puts it on (docs/security.md, "Host sockets").
+    '--seccomp',
+    String(SECCOMP_FD),
   ];
   // Without the host's network the namespace has only `lo`: every connection out is refused.
   if (policy.network.kind !== 'on') args.push('--unshare-net');
@@ -33,11 +40,6 @@ export function bwrapArguments(
     else args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
   }
   for (const path of policy.readOnly) args.push('--ro-bind', path, path);
-  if (policy.network.kind === 'proxy' && policy.network.socket !== null) {
-    // The proxy's socket folder, so the bridge inside can reach the proxy outside.
-    const folder = policy.network.socket.slice(0, policy.network.socket.lastIndexOf('/'));
-    args.push('--bind', folder, folder);
-  }
   args.push('--chdir', policy.cwd, '--', ...argv);
   return args;
 }

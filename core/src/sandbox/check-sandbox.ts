@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import type { CommandSandbox } from './command-sandbox.js';
+import { HARDENING_PROBE, capabilitiesLabel, hardeningRows, plantedSocketVariables } from './hardening-checks.js';
 import { hiddenPaths } from './hidden-paths.js';
 import { trustedProgramFile } from './trusted-program.js';
 
@@ -8,7 +9,7 @@ import { trustedProgramFile } from './trusted-program.js';
 export interface SandboxCheckRow {
   /** A label, never a path: `~/.ssh`, `cw home`, `workspace`, `network`. */
   readonly what: string;
-  readonly expected: 'hidden' | 'read-only' | 'writable' | 'refused' | 'trusted';
+  readonly expected: 'hidden' | 'read-only' | 'writable' | 'refused' | 'trusted' | 'none' | 'unset' | 'in force';
   /** What the probe inside found; `absent` when there is nothing at that path on this machine. */
   readonly found:
     | 'hidden'
@@ -20,7 +21,15 @@ export interface SandboxCheckRow {
     | 'absent'
     | 'error'
     | 'trusted'
-    | 'untrusted';
+    | 'untrusted'
+    // The hardening rows (docs/security.md, "Root, host sockets and limits").
+    | 'none'
+    | 'some'
+    | 'allowed'
+    | 'unset'
+    | 'set'
+    | 'in force'
+    | 'missing';
   readonly ok: boolean;
 }
 
@@ -30,7 +39,8 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const checks = JSON.parse(process.argv[1]);
-const out = {};
+const out = { uid: process.getuid() };
+${HARDENING_PROBE}
 const read = (target) => {
   try {
     const info = fs.statSync(target);
@@ -80,6 +90,7 @@ const write = (target) => {
     else if (check.kind === 'write') out[check.id] = write(check.path);
     else if (check.kind === 'create') out[check.id] = create(check.path);
     else if (check.kind === 'rename') out[check.id] = rename(check.path);
+    else if (check.kind in HARDENING) out[check.id] = await HARDENING[check.kind](check);
     else out[check.id] = await new Promise((resolve) => {
       const socket = net.connect(check.port, '127.0.0.1');
       socket.setTimeout(2000, () => { socket.destroy(); resolve('refused'); });
@@ -92,8 +103,11 @@ const write = (target) => {
 `;
 
 type Check =
-  | { id: string; kind: 'read' | 'write' | 'create' | 'rename'; path: string }
-  | { id: string; kind: 'connect'; port: number };
+  | { id: string; kind: 'read' | 'write' | 'create' | 'rename' | 'unix'; path: string }
+  | { id: string; kind: 'connect'; port: number }
+  | { id: string; kind: 'caps' | 'mount' }
+  | { id: string; kind: 'env'; names: readonly string[] }
+  | { id: string; kind: 'limits'; processes: number; fileSize: number; root: boolean };
 
 // node:child_process, node:net and node:fs load when a check runs.
 const requireBuiltin = createRequire(import.meta.url);
@@ -115,7 +129,9 @@ export async function checkSandbox(
 ): Promise<SandboxCheckRow[]> {
   const { existsSync, lstatSync, unlinkSync } = requireBuiltin('node:fs') as typeof import('node:fs');
   const net = requireBuiltin('node:net') as typeof import('node:net');
-  const { execFile } = requireBuiltin('node:child_process') as typeof import('node:child_process');
+  const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
+  const { mkdtemp, rm } = requireBuiltin('node:fs/promises') as typeof import('node:fs/promises');
+  const { tmpdir } = requireBuiltin('node:os') as typeof import('node:os');
   const rows: { what: string; expected: SandboxCheckRow['expected']; check: Check | null }[] = [];
   const hiddenLabels = new Map(sandbox.hidden.map((entry) => [entry.label, entry.path]));
   for (const entry of hiddenPaths({ ...options, cwd: options.workspace })) {
@@ -164,25 +180,42 @@ export async function checkSandbox(
     kind: 'connect',
     port,
   });
+  // A Unix socket this process listens on, named by every socket variable the probe is given.
+  const socketFolder = await mkdtemp(`${tmpdir()}/cw-check-`);
+  const socketPath = `${socketFolder}/host.sock`;
+  const unixServer = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => unixServer.listen(socketPath, resolve));
+  for (const row of hardeningRows(sandbox, socketPath)) rows.push({ ...row, check: row.check as Check });
   const spec = JSON.stringify(rows.flatMap((row) => (row.check === null ? [] : [row.check])));
   const wrapped = await sandbox.wrap([process.execPath, '-e', PROBE_SOURCE, spec], {
     cwd: options.workspace,
-    env: options.env,
+    env: plantedSocketVariables(options.env, socketPath),
   });
-  let found: Record<string, string> = {};
+  let found: Record<string, unknown> = {};
   try {
     const stdout = await new Promise<string>((resolve) => {
-      execFile(wrapped.file, [...wrapped.args], { env: wrapped.env, timeout: 20_000 }, (_error, out) =>
-        resolve(String(out)),
-      );
+      let out = '';
+      const child = spawn(wrapped.file, [...wrapped.args], {
+        env: wrapped.env,
+        timeout: 20_000,
+        stdio: ['ignore', 'pipe', 'ignore', ...wrapped.stdio],
+      });
+      wrapped.attach(child);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += String(chunk);
+      });
+      child.on('close', () => resolve(out));
+      child.on('error', () => resolve(out));
     });
     try {
-      found = JSON.parse(stdout) as Record<string, string>;
+      found = JSON.parse(stdout) as Record<string, unknown>;
     } catch {
       // The probe did not answer: every row says `error`.
     }
   } finally {
     server.close();
+    unixServer.close();
+    await rm(socketFolder, { recursive: true, force: true });
     await wrapped.release();
   }
   for (const { check } of rows) {
@@ -192,7 +225,7 @@ export async function checkSandbox(
     else found[check.id] = 'refused';
   }
   // Checked from outside: where the program that confines everything else was found (docs/security.md).
-  const program: SandboxCheckRow = trustedProgramFile(wrapped.file, { workspace: options.workspace })
+  const program: SandboxCheckRow = trustedProgramFile(sandbox.file, { workspace: options.workspace })
     ? { what: 'sandbox program (a trusted system folder)', expected: 'trusted', found: 'trusted', ok: true }
     : { what: 'sandbox program (a trusted system folder)', expected: 'trusted', found: 'untrusted', ok: false };
   const probed = rows.map((row) => {
@@ -201,7 +234,8 @@ export async function checkSandbox(
       result === 'absent' ||
       result === row.expected ||
       (row.expected === 'writable' && row.check?.kind === 'connect' && result === 'connected');
-    return { what: row.what, expected: row.expected, found: result, ok };
+    const what = row.check?.kind === 'caps' ? capabilitiesLabel(found['uid']) : row.what;
+    return { what, expected: row.expected, found: result, ok };
   });
   return [program, ...probed];
 }

@@ -1,16 +1,17 @@
 // Runs inside bubblewrap's network namespace, as `node -e`: it listens on the namespace's loopback
-// port and carries each connection to cw's proxy over the Unix socket bound in, then runs the command
-// and exits as it does. Plain JavaScript in a string, so it needs no file of cw's inside the sandbox.
-/** The bridge's source: argv is the socket, the port, then the command's argv. */
+// port and hands each connection it accepts to cw over the IPC channel cw spawned it with, where the
+// proxy serves it; then it runs the command and exits as it does. The seccomp filter refuses every
+// Unix socket, so the bridge cannot dial out: the channel is made by cw and inherited, and file
+// descriptors passed over it need no new socket. Plain JavaScript in a string, so it needs no file of
+// cw's inside the sandbox.
+/** The bridge's source: argv is the port, then the command's argv. */
 export const BRIDGE_SOURCE = `
 const net = require('node:net');
 const { spawn } = require('node:child_process');
 const { constants } = require('node:os');
-const [socket, port, ...argv] = process.argv.slice(1);
-const server = net.createServer((inner) => {
-  const outer = net.connect(socket);
-  inner.pipe(outer); outer.pipe(inner);
-  inner.on('error', () => outer.destroy()); outer.on('error', () => inner.destroy());
+const [port, ...argv] = process.argv.slice(1);
+const server = net.createServer({ pauseOnConnect: true }, (inner) => {
+  process.send('connection', inner, (error) => { if (error) inner.destroy(); });
 });
 server.listen(Number(port), '127.0.0.1', () => {
   const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit' });
@@ -18,3 +19,6 @@ server.listen(Number(port), '127.0.0.1', () => {
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 });
 `;
+
+/** The message the bridge sends with each connection it hands over. */
+export const BRIDGE_MESSAGE = 'connection';

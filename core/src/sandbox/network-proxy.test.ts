@@ -38,7 +38,7 @@ describe('startNetworkProxy', () => {
     open.push(upstream);
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const port = (upstream.address() as { port: number }).port;
-    const proxy = await startNetworkProxy(['127.0.0.1'], null);
+    const proxy = await startNetworkProxy(['127.0.0.1'], true);
     open.push(proxy);
     expect(await ask(proxy, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)).toMatch(
       /^HTTP\/1\.1 200 /,

@@ -4,10 +4,10 @@ import type { Socket } from 'node:net';
 
 /** cw's filtering proxy: reachable only from this machine, it connects sandboxed commands to allowed hosts only. */
 export interface NetworkProxy {
-  /** The Unix socket it listens on (Linux, for the bridge inside bubblewrap); null on macOS. */
-  readonly socket: string | null;
-  /** The loopback TCP port it listens on (macOS); 0 on Linux. */
+  /** The loopback TCP port it listens on (macOS); 0 when it only takes connections handed to it (Linux). */
   readonly port: number;
+  /** Serves a connection the bridge inside bubblewrap accepted and handed over (docs/security.md). */
+  accept(connection: Socket): void;
   close(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ const REFUSAL = 'cw sandbox: host not on the sandbox.network allowlist\n';
  * only; anything else is answered 403 with a line that names the sandbox as the reason. It filters by
  * host name, as a command asks for it, so a name that resolves elsewhere is still only that name.
  */
-export async function startNetworkProxy(allowlist: readonly string[], socket: string | null): Promise<NetworkProxy> {
+export async function startNetworkProxy(allowlist: readonly string[], listen: boolean): Promise<NetworkProxy> {
   const http = requireBuiltin('node:http') as typeof import('node:http');
   const net = requireBuiltin('node:net') as typeof import('node:net');
   const sockets = new Set<Socket>();
@@ -88,19 +88,24 @@ export async function startNetworkProxy(allowlist: readonly string[], socket: st
     sockets.add(connection);
     connection.on('close', () => sockets.delete(connection));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    if (socket !== null) server.listen(socket, resolve);
-    else server.listen(0, '127.0.0.1', resolve);
-  });
+  // On Linux nothing listens: the bridge hands each connection over cw's IPC channel with the command.
+  if (listen)
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
   const address = server.address();
   return {
-    socket,
     port: typeof address === 'object' && address !== null ? address.port : 0,
+    accept: (connection) => {
+      server.emit('connection', connection);
+      connection.resume();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const connection of sockets) connection.destroy();
-        server.close(() => resolve());
+        if (listen) server.close(() => resolve());
+        else resolve();
       }),
   };
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { lazySchema } from '../validation/lazy-zod.js';
+import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits.js';
 
 /** How commands the model runs are confined: config `sandbox.mode`, flag `--sandbox` (docs/security.md). */
 export const SANDBOX_MODES = ['off', 'on', 'required'] as const;
@@ -27,6 +28,14 @@ export const sandboxConfigSchema = lazySchema((z) =>
         .default('off'),
       /** More paths hidden from commands, besides the built-in list; `~/` is the home folder. */
       deny_read: z.array(z.string().min(1).max(4096)).max(256).default([]),
+      /** Resource limits inside the sandbox: processes (and threads) at once, largest file in MiB. */
+      limits: z
+        .object({
+          processes: z.number().int().min(16).max(1_000_000).default(DEFAULT_SANDBOX_LIMITS.processes),
+          file_size_mb: z.number().int().min(1).max(16_777_216).default(DEFAULT_SANDBOX_LIMITS.file_size_mb),
+        })
+        .strict()
+        .default(DEFAULT_SANDBOX_LIMITS),
     })
     .strict(),
 );
@@ -35,7 +44,12 @@ export const sandboxConfigSchema = lazySchema((z) =>
 export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
 
 /** The sandbox settings when config.json says nothing. */
-export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = { mode: 'on', network: 'off', deny_read: [] };
+export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = {
+  mode: 'on',
+  network: 'off',
+  deny_read: [],
+  limits: DEFAULT_SANDBOX_LIMITS,
+};
 
 /** The network policy as the manifest reports it: a list is `allowlist`, its hosts never shown. */
 export type SandboxNetworkPolicy = 'off' | 'on' | 'allowlist';

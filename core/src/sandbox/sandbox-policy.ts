@@ -11,11 +11,11 @@ export interface SandboxPolicy {
   readonly readOnly: readonly string[];
   /** How the workspace's `.git` is kept the user's (docs/security.md, "The user's own git stays theirs"). */
   readonly git?: GitSandboxRules;
-  /** `off`: no network; `on`: the host's; `proxy`: only through cw's filtering proxy. */
+  /** `off`: no network; `on`: the host's; `proxy`: only through cw's filtering proxy (`bridged`: reached through the bridge inside). */
   readonly network:
     | { readonly kind: 'off' }
     | { readonly kind: 'on' }
-    | { readonly kind: 'proxy'; readonly socket: string | null; readonly port: number };
+    | { readonly kind: 'proxy'; readonly bridged: boolean; readonly port: number };
   /** The folder the command starts in. */
   readonly cwd: string;
 }

@@ -36,6 +36,22 @@ describe('sandboxReason', () => {
     expect(line.split('\n')).toHaveLength(1);
   });
 
+  it('names a refused Unix socket, a refused fork and a file over the size limit', () => {
+    for (const output of [
+      'Error connecting to agent: Operation not permitted',
+      'error connecting to /tmp/tmux-0/default (Operation not permitted)',
+      'Error: connect EPERM /run/docker.sock',
+    ]) {
+      const line = sandboxReason(output, sandbox);
+      expect(line, output).toContain('a Unix socket was refused');
+      expect(line, output).not.toContain('hidden or read-only path');
+    }
+    expect(sandboxReason('/bin/sh: 0: Cannot fork', sandbox)).toContain('sandbox.limits.processes');
+    expect(sandboxReason('bash: fork: retry: Resource temporarily unavailable', sandbox)).toContain('limits.processes');
+    expect(sandboxReason('File size limit exceeded (core dumped)', sandbox)).toContain('sandbox.limits.file_size_mb');
+    expect(sandboxReason('cat: x: Permission denied', sandbox)).not.toContain('Unix socket');
+  });
+
   it('still states the rules when the output names no cause', () => {
     expect(sandboxReason('make: *** [all] Error 1', sandbox)).toMatch(/^\[sandbox bubblewrap: only the workspace/);
   });

@@ -9,6 +9,10 @@ const NETWORK =
 const MISSING = /no such file or directory|ENOENT/i;
 // A mount point (`.git`) cannot be renamed or removed.
 const BUSY = /device or resource busy|EBUSY/i;
+// The Unix-socket filter, the process limit and the file size limit (docs/security.md, "Root, host sockets and limits").
+const UNIX_SOCKET = /connect\w*\b[^\n]*(?:EPERM|operation not permitted)/i;
+const NO_FORK = /cannot fork|fork: (?:retry: )?resource temporarily unavailable|spawn[^\n]*EAGAIN/i;
+const TOO_LARGE = /file size limit exceeded|file too large|EFBIG/i;
 
 /**
  * The line a failed sandboxed command's result ends with: what the sandbox enforces and, when the
@@ -34,7 +38,10 @@ export function sandboxReason(
           ? 'a connection to a host not on the sandbox.network allowlist was refused'
           : 'a connection failed',
     );
-  if (DENIED.test(output)) causes.push('access was denied (a hidden or read-only path)');
+  if (UNIX_SOCKET.test(output)) causes.push('a Unix socket was refused (none can be made inside the sandbox)');
+  if (NO_FORK.test(output)) causes.push('a new process was refused (sandbox.limits.processes)');
+  if (TOO_LARGE.test(output)) causes.push('a file grew past sandbox.limits.file_size_mb');
+  if (DENIED.test(output) && !UNIX_SOCKET.test(output)) causes.push('access was denied (a hidden or read-only path)');
   if (BUSY.test(output)) causes.push(".git cannot be renamed, removed or replaced (it stays the user's)");
   if (MISSING.test(output) && sandbox.hidden.length > 0) causes.push('a path was not found (hidden paths look empty)');
   const hidden = sandbox.hidden.map((entry) => entry.label).join(', ');

@@ -9,7 +9,7 @@ const policy: SandboxPolicy = {
     { path: '/Users/me/.netrc', label: '~/.netrc' },
   ],
   readOnly: ['/Users/me/project "quoted"/.git/hooks'],
-  network: { kind: 'proxy', socket: null, port: 41234 },
+  network: { kind: 'proxy', bridged: false, port: 41234 },
   cwd: '/Users/me/project "quoted"',
 };
 const kinds = new Map<string, 'file' | 'folder'>([

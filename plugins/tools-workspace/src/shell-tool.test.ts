@@ -186,6 +186,8 @@ describe('shell inside a sandbox', () => {
         file: '/bin/sh',
         args: ['-c', 'echo "cannot create x: Read-only file system" >&2; exit 2'],
         env: { ...options.env },
+        stdio: [],
+        attach: () => {},
         release: async () => {
           released.push('temp');
         },

@@ -92,7 +92,13 @@ async function runSandboxed(
 ): Promise<CommandOutcome> {
   const wrapped = await sandbox.wrap(['/bin/sh', '-c', command], { cwd: context.workspace, env: context.env });
   try {
-    return await runCommand([wrapped.file, ...wrapped.args], timeoutMs, { ...context, env: wrapped.env }, sandbox);
+    return await runCommand(
+      [wrapped.file, ...wrapped.args],
+      timeoutMs,
+      { ...context, env: wrapped.env },
+      sandbox,
+      wrapped,
+    );
   } finally {
     await wrapped.release();
   }
@@ -103,6 +109,8 @@ function runCommand(
   timeoutMs: number,
   context: ToolContext,
   sandbox: ToolContext['sandbox'] | null,
+  // What the sandbox adds to the spawn: its filter and bridge descriptors (docs/security.md).
+  wrapped?: Pick<Awaited<ReturnType<NonNullable<ToolContext['sandbox']>['wrap']>>, 'stdio' | 'attach'>,
 ): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     const output = new HeadTailBuffer(context.limits);
@@ -117,10 +125,11 @@ function runCommand(
       cwd: context.workspace,
       // Exactly the loop's environment: it has already removed the routes' key variables.
       env: { ...context.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(wrapped?.stdio ?? [])],
       // Its own process group, so a kill reaches everything the command started.
       detached: true,
     });
+    wrapped?.attach(child);
 
     const killGroup = (): void => {
       if (child.pid === undefined) return;

@@ -1,4 +1,4 @@
-import type { CommandSandbox } from '../../sandbox/command-sandbox.js';
+import type { CommandSandbox, WrappedCommand } from '../../sandbox/command-sandbox.js';
 import { userProgramOutsideWorkspace } from '../../sandbox/trusted-program.js';
 import { createRequire } from 'node:module';
 import type { MessageSubmitHookConfig } from '../../config/cw-config.js';
@@ -70,7 +70,7 @@ export async function runMessageSubmitHooks(
     const result = await runHook(
       { ...hook, command: wrapped === null ? [file, ...args] : [wrapped.file, ...wrapped.args] },
       JSON.stringify({ event: 'message_submit', prompt, session: input.session }),
-      wrapped === null ? options : { ...options, env: wrapped.env },
+      wrapped === null ? options : { ...options, env: wrapped.env, wrapped },
     ).finally(() => wrapped?.release());
     if (result.kind === 'spawn-failed') throw new HookFailedError(index, `could not be started (${result.code})`);
     if (result.kind === 'timed-out') throw new HookFailedError(index, `did not finish within ${hook.timeout_ms} ms`);
@@ -120,12 +120,24 @@ const requireBuiltin = createRequire(import.meta.url);
 function runHook(
   hook: MessageSubmitHookConfig,
   stdin: string,
-  options: { readonly cwd: string; readonly env: Record<string, string>; readonly signal?: AbortSignal },
+  options: {
+    readonly cwd: string;
+    readonly env: Record<string, string>;
+    readonly signal?: AbortSignal;
+    /** The sandbox's additions to the spawn: its filter and bridge descriptors. */
+    readonly wrapped?: Pick<WrappedCommand, 'stdio' | 'attach'>;
+  },
 ): Promise<HookResult> {
   const [program, ...args] = hook.command;
   return new Promise((resolve) => {
     const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
-    const child = spawn(program ?? '', args, { cwd: options.cwd, env: options.env, stdio: 'pipe', shell: false });
+    const child = spawn(program ?? '', args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe', ...(options.wrapped?.stdio ?? [])],
+      shell: false,
+    }) as import('node:child_process').ChildProcessWithoutNullStreams;
+    options.wrapped?.attach(child);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
