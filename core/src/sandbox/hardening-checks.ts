@@ -12,11 +12,22 @@ export const HARDENING_PROBE = String.raw`
 const HARDENING = {
   caps: () => /^CapEff:\s*0+$/m.test(fs.readFileSync('/proc/self/status', 'utf8')) ? 'none' : 'some',
   mount: () => {
-    // A tmpfs over the command's own temp folder: harmless if it were allowed, in a private mount table.
+    // A tmpfs over a folder the probe makes for it, taken down again at once if it was allowed: were
+    // the probe ever run unconfined, nothing of the machine's is covered and nothing stays mounted.
     const mount = ['/usr/bin/mount', '/bin/mount'].find((file) => fs.existsSync(file));
-    if (mount === undefined) return 'error';
-    const tried = require('node:child_process').spawnSync(mount, ['-t', 'tmpfs', 'cw-check', process.env.TMPDIR], { stdio: 'ignore' });
-    return tried.status === 0 ? 'allowed' : 'refused';
+    const umount = ['/usr/bin/umount', '/bin/umount'].find((file) => fs.existsSync(file));
+    if (mount === undefined || umount === undefined) return 'error';
+    let target;
+    try {
+      target = fs.mkdtempSync(require('node:path').join(process.env.TMPDIR || '/tmp', 'cw-mount-check-'));
+    } catch {
+      return 'error';
+    }
+    const run = (file, args) => require('node:child_process').spawnSync(file, args, { stdio: 'ignore' }).status;
+    const allowed = run(mount, ['-t', 'tmpfs', 'cw-check', target]) === 0;
+    if (allowed) run(umount, [target]);
+    try { fs.rmdirSync(target); } catch {}
+    return allowed ? 'allowed' : 'refused';
   },
   unix: (check) => new Promise((resolve) => {
     const socket = net.connect(check.path);
