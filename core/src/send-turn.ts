@@ -2,6 +2,8 @@ import { type CoreSendResources as SendResources, turnHooksOf } from './turn/cor
 import type { ApprovalRules } from './agent/approval-policy.js';
 import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
+import { commandBinding } from './agent/spawn-bound-to-cw.js';
+import { testPauseOf } from './agent/test-pause.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import type { CommandSandbox } from './sandbox/command-sandbox.js';
 import type { Entrypoint } from './body/wire-body.js';
@@ -16,6 +18,7 @@ import type { TurnPrompt } from './prompt/user-message.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
+import { startedCallsOf } from './state/started-calls.js';
 import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
 import type { ToolProjectionWarning } from './tools/tool-projection-types.js';
 import { apiKeyFor } from './transport/api-key.js';
@@ -214,6 +217,13 @@ async function loop(
   const agent = options.loop;
   const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
   const alwaysAllowed = new Set<string>();
+  // The step's own signal: subscribed before the reply is saved, so a Ctrl-C landing at any await
+  // from here on stops every call that has not started (docs/agent-loop.md, "Ctrl-C").
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
+  const pause = testPauseOf(options.env, controller.signal);
   return withSessionLock(
     options.home,
     key,
@@ -257,6 +267,7 @@ async function loop(
         // The user message as this route was sent it: mentioned files inline, images it took.
         const user = ready.prepared.userMessage;
         const added: ConversationMessage[] = user === null ? [assistant] : [user, assistant];
+        await pause?.('reply-received');
         messages = await save(
           options.home,
           snapshot.session,
@@ -264,6 +275,7 @@ async function loop(
           added,
           reply,
           ready.prepared.route.row.route_id,
+          pause,
         );
         current = { ...current, session: { name, key, messages } };
         await turn.afterSave.promise({ home: options.home, snapshot: current, plan: ready, userMessage: user, prompt });
@@ -302,36 +314,35 @@ async function loop(
         };
         if (reply.toolCalls.length === 0) return done('answered');
         if (agent === undefined || agent.posture === 'never') return done('tool-calls-returned');
-        const controller = new AbortController();
-        const onAbort = (): void => controller.abort();
-        options.signal?.addEventListener('abort', onAbort, { once: true });
-        let records: ToolCallRecord[];
-        try {
-          records = await runToolCalls(reply.toolCalls, {
-            registry: snapshot.registry,
-            extraTools: turn.stepTools.call(new Map(resources.tools.map((tool) => [tool.name, tool] as const)), {
-              snapshot: current,
-              plan: ready,
-              resources,
-            }),
-            posture: agent.posture,
-            rules: agent.rules,
-            context: {
-              workspace: agent.workspace,
-              signal: controller.signal,
-              env: toolEnv,
-              limits: agent.limits,
-              ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
-            },
-            ...(agent.askForCommands ? { askForCommands: true } : {}),
-            ...(agent.ask ? { ask: agent.ask } : {}),
-            alwaysAllowed,
-            ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
-            ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
-          });
-        } finally {
-          options.signal?.removeEventListener('abort', onAbort);
-        }
+        await pause?.('reply-saved');
+        // Each call is marked started before it starts, so a crash is answered with the truth.
+        const started = await startedCallsOf(options.home, key, messages.length);
+        const records = await runToolCalls(reply.toolCalls, {
+          registry: snapshot.registry,
+          extraTools: turn.stepTools.call(new Map(resources.tools.map((tool) => [tool.name, tool] as const)), {
+            snapshot: current,
+            plan: ready,
+            resources,
+          }),
+          posture: agent.posture,
+          rules: agent.rules,
+          context: {
+            workspace: agent.workspace,
+            signal: controller.signal,
+            env: toolEnv,
+            limits: agent.limits,
+            ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
+            binding: commandBinding(pause),
+          },
+          ...(agent.askForCommands ? { askForCommands: true } : {}),
+          ...(agent.ask ? { ask: agent.ask } : {}),
+          alwaysAllowed,
+          ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
+          ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
+          beforeStart: (calls) => started.mark(calls.map((call) => call.id)),
+          ...(pause ? { pause } : {}),
+        });
+        await pause?.('results-ready');
         const results: ConversationMessage[] = records.map((record) => ({
           role: 'tool',
           tool_call_id: record.call.id,
@@ -340,7 +351,8 @@ async function loop(
           status: record.status,
           ...(record.images ? { images: record.images } : {}),
         }));
-        messages = await save(options.home, snapshot.session, messages, results, null);
+        messages = await save(options.home, snapshot.session, messages, results, null, undefined, pause);
+        await started.clear().catch(() => undefined);
         if (options.signal?.aborted) return done('interrupted', records);
         if (step >= agent.maxSteps) return done('step-limit', records);
         const finished = stepOf(records);
@@ -350,7 +362,7 @@ async function loop(
       }
     },
     options,
-  );
+  ).finally(() => options.signal?.removeEventListener('abort', onAbort));
 }
 
 /** One request of the loop: the prepared bytes out, the decoded reply back. */
@@ -386,9 +398,10 @@ async function save(
   added: readonly ConversationMessage[],
   reply: AssistantReply | null,
   route?: string,
+  pause?: (point: string) => Promise<void>,
 ): Promise<readonly ConversationMessage[]> {
   try {
-    await writeTurn(home, session.key, history.length, added, route);
+    await writeTurn(home, session.key, history.length, added, route, pause);
   } catch (error) {
     const location = await writeRecoveryFile(home, session.name, { session: session.name, turn: added });
     throw new ReplyNotSavedError(location, reply, errorCode(error));

@@ -1,5 +1,6 @@
 // Only types are imported from the SDK here: the SDK itself is loaded inside connectMcpServer, so a
 // preview (which never connects) never loads it.
+import { boundServerCommand } from '../agent/spawn-bound-to-cw.js';
 import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -256,9 +257,15 @@ export async function connectMcpServer(
           })
         : null;
     release = wrapped?.release;
+    // The server dies with cw, however cw ends (docs/agent-loop.md, "Nothing outlives cw").
+    const bound = boundServerCommand(
+      wrapped?.file ?? server.command,
+      wrapped === null ? server.args : wrapped.args,
+      wrapped?.env ?? serverEnv,
+    );
     const stdio = new StdioClientTransport({
-      command: wrapped?.file ?? server.command,
-      args: wrapped === null ? [...server.args] : [...wrapped.args],
+      command: bound.command,
+      args: bound.args,
       env: wrapped?.env ?? serverEnv,
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       stderr: 'pipe',

@@ -1,8 +1,9 @@
 import { readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import { withFileLock } from './file-lock.js';
+import { removeInterruptedWrites } from './interrupted-writes.js';
 import { storedSessions } from './select-session.js';
 import { parseSessionKey, sessionKeyOf, SESSION_NAME_PATTERN, workspaceSessionsFolder } from './session-location.js';
 import { readStoredSession, SessionError, sessionPath } from './session-store.js';
@@ -108,7 +109,9 @@ export function messageView(message: ConversationMessage): SessionMessageView {
 export async function removeSession(home: string, key: string): Promise<void> {
   await mustExist(home, key);
   await withFileLock(sessionPath(home, key), async () => {
-    for (const file of await filesOf(home, key)) await rm(file.path, { force: true });
+    for (const file of await filesOf(home, key)) await rm(file.path, { recursive: true, force: true });
+    // Copies of the conversation an interrupted write left go with it.
+    await removeInterruptedWrites(dirname(sessionPath(home, key)));
   });
 }
 
