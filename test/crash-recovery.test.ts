@@ -224,12 +224,43 @@ describe('SIGKILL at the fork of the sandboxed command (bubblewrap)', () => {
     const marker = uniqueSleep();
     crash.model.andThen({ reply: { calls: [shell('call_run', `sleep ${marker} & sleep ${marker}`)] } });
     const cw = spawnCw(['send', '--prompt', 'run'], models.envFor(crash.home));
-    const sleeping = (): number =>
-      processesNaming(marker).filter((line) => /^\S+\s+sleep /.test(line)).length;
+    const sleeping = (): number => processesNaming(marker).filter((line) => /^\S+\s+sleep /.test(line)).length;
     await waitFor(() => sleeping() >= 2, 10_000, 'both sleeps to run');
     cw.child.kill('SIGKILL');
     await cw.done;
     await waitFor(() => processesNaming(marker).length === 0, 2_000, 'the command to die').catch(() => undefined);
     expect(processesNaming(marker)).toEqual([]);
+  });
+});
+
+describe('Ctrl-C at every await boundary of a step', () => {
+  const BOUNDARIES = [
+    'reply-received',
+    'inside-write',
+    'reply-saved',
+    'before-start',
+    'marked-started',
+    'command-spawned',
+  ];
+  const CALLS = 12;
+
+  it.each(BOUNDARIES)('at %s: exit 130 within 1 s, and no call starts after the signal', async (boundary) => {
+    const crash = await rig();
+    const calls = Array.from({ length: CALLS }, (_, index) => shell(`call_${index}`, `echo ${index} >> ran.txt`));
+    crash.model.andThen({ reply: { calls } });
+    await rm(join(crash.pauses, boundary), { force: true });
+    const cw = spawnCw(['send', '--prompt', 'run them all'], crash.env(boundary));
+    await waitFor(() => existsSync(join(crash.pauses, boundary)), 10_000, `cw to reach ${boundary}`);
+    const signalled = Date.now();
+    cw.child.kill('SIGINT');
+    const exit = await cw.done;
+    const tookMs = Date.now() - signalled;
+    expect(exit.code, exit.stderr).toBe(130);
+    expect(tookMs).toBeLessThan(1_000);
+    expect(existsSync(join(crash.ws, 'ran.txt'))).toBe(false);
+    // Every call is answered, none as run.
+    const answers = (await savedMessages(crash.home)).filter((message) => message['role'] === 'tool');
+    expect(answers).toHaveLength(CALLS);
+    expect(answers.filter((message) => message['status'] === 'ok')).toEqual([]);
   });
 });
