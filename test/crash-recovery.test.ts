@@ -116,6 +116,13 @@ describe('SIGKILL after a call ran and before its result was saved', () => {
       const effects = (await readFile(join(crash.ws, 'effects.txt'), 'utf8')).trim().split('\n');
       expect(effects.at(-1)).toBe(String(round));
     }
+    // Preview, before anything is written, already counts every call whose effects are unknown.
+    const preview = await runCwChild(
+      ['preview-request', 'json', '--prompt', 'what happened?'],
+      models.envFor(crash.home),
+    );
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(JSON.parse(preview.stdout).session.unknown_effect_calls).toBe(KILLS);
     crash.model.andThen({ carries: [{ id: `call_${KILLS - 1}`, includes: UNKNOWN }], reply: { text: 'checked' } });
     const last = await runCwChild(['send', '--prompt', 'what happened?'], models.envFor(crash.home));
     expect(last.code, last.stderr).toBe(0);
