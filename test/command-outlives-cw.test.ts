@@ -55,3 +55,24 @@ describe('SIGKILL at the fork of the sandboxed command (bubblewrap)', () => {
     expect(processesNaming(marker)).toEqual([]);
   });
 });
+
+describe('SIGKILL at the fork of an unsandboxed command (setpriv)', () => {
+  it('5 times: the command never starts after cw is gone; one let go dies with cw', async () => {
+    const crash = await rigs.rig({ sandbox: { mode: 'off' } });
+    const marker = uniqueSleep();
+    for (let round = 0; round < 5; round++) {
+      crash.model.andThen({ reply: { calls: [shell(`call_${round}`, `touch started-${round}; sleep ${marker}`)] } });
+      await killAt(crash, 'command-spawned', `round ${round}`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(existsSync(join(crash.ws, `started-${round}`))).toBe(false);
+      expect(processesNaming(marker)).toEqual([]);
+    }
+    crash.model.andThen({ reply: { calls: [shell('call_run', `exec sleep ${marker}`)] } });
+    const cw = spawnCw(['send', '--prompt', 'run'], crash.plainEnv());
+    await waitFor(() => processesNaming(marker).length > 0, 10_000, 'the command to run');
+    cw.child.kill('SIGKILL');
+    await cw.done;
+    await waitFor(() => processesNaming(marker).length === 0, 2_000, 'the command to die').catch(() => undefined);
+    expect(processesNaming(marker)).toEqual([]);
+  });
+});

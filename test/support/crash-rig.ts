@@ -45,17 +45,17 @@ export interface CrashRig {
 }
 
 /** Scripted models and rigs for the calling test file. */
-export function useCrashRigs(): { rig(): Promise<CrashRig> } {
+export function useCrashRigs(): { rig(config?: Record<string, unknown>): Promise<CrashRig> } {
   const models = useScriptedModels('CW_CRASH_KEY', FAKE_KEY);
   return {
-    async rig() {
+    async rig(config = {}) {
       const model = await models.model('chat-completions');
       const base = await models.folder('cw-crash-');
       const ws = join(base, 'ws');
       const pauses = join(base, 'pauses');
       await mkdir(ws, { recursive: true });
       await mkdir(pauses);
-      const home = await models.home(model, { workspace: ws, approval: 'workspace' });
+      const home = await models.home(model, { workspace: ws, approval: 'workspace', ...config });
       return {
         model,
         home,
