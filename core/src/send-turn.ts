@@ -317,42 +317,47 @@ async function loop(
         await pause?.('reply-saved');
         // Each call is marked started before it starts, so a crash is answered with the truth.
         const started = await startedCallsOf(options.home, key, messages.length);
-        const records = await runToolCalls(reply.toolCalls, {
-          registry: snapshot.registry,
-          extraTools: turn.stepTools.call(new Map(resources.tools.map((tool) => [tool.name, tool] as const)), {
-            snapshot: current,
-            plan: ready,
-            resources,
-          }),
-          posture: agent.posture,
-          rules: agent.rules,
-          context: {
-            workspace: agent.workspace,
-            signal: controller.signal,
-            env: toolEnv,
-            limits: agent.limits,
-            ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
-            binding: commandBinding(pause),
-          },
-          ...(agent.askForCommands ? { askForCommands: true } : {}),
-          ...(agent.ask ? { ask: agent.ask } : {}),
-          alwaysAllowed,
-          ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
-          ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
-          beforeStart: (calls) => started.mark(calls.map((call) => call.id)),
-          ...(pause ? { pause } : {}),
-        });
-        await pause?.('results-ready');
-        const results: ConversationMessage[] = records.map((record) => ({
-          role: 'tool',
-          tool_call_id: record.call.id,
-          name: record.call.name,
-          content: record.content,
-          status: record.status,
-          ...(record.images ? { images: record.images } : {}),
-        }));
-        messages = await save(options.home, snapshot.session, messages, results, null, undefined, pause);
-        await started.clear().catch(() => undefined);
+        let records: ToolCallRecord[];
+        try {
+          records = await runToolCalls(reply.toolCalls, {
+            registry: snapshot.registry,
+            extraTools: turn.stepTools.call(new Map(resources.tools.map((tool) => [tool.name, tool] as const)), {
+              snapshot: current,
+              plan: ready,
+              resources,
+            }),
+            posture: agent.posture,
+            rules: agent.rules,
+            context: {
+              workspace: agent.workspace,
+              signal: controller.signal,
+              env: toolEnv,
+              limits: agent.limits,
+              ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
+              binding: commandBinding(pause),
+            },
+            ...(agent.askForCommands ? { askForCommands: true } : {}),
+            ...(agent.ask ? { ask: agent.ask } : {}),
+            alwaysAllowed,
+            ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
+            ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
+            beforeStart: (calls) => started.mark(calls.map((call) => call.id)),
+            ...(pause ? { pause } : {}),
+          });
+          await pause?.('results-ready');
+          const results: ConversationMessage[] = records.map((record) => ({
+            role: 'tool',
+            tool_call_id: record.call.id,
+            name: record.call.name,
+            content: record.content,
+            status: record.status,
+            ...(record.images ? { images: record.images } : {}),
+          }));
+          messages = await save(options.home, snapshot.session, messages, results, null, undefined, pause);
+          await started.clear().catch(() => undefined);
+        } finally {
+          started.close();
+        }
         if (options.signal?.aborted) return done('interrupted', records);
         if (step >= agent.maxSteps) return done('step-limit', records);
         const finished = stepOf(records);

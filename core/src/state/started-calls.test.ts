@@ -37,7 +37,9 @@ async function leftByDeadProcess(folder: string, after: number, started: string[
 describe('withUnknownResults', () => {
   it('answers the calls a dead cw marked started, leaves the others unanswered', async () => {
     const folder = await home();
-    await startedCallsOf(folder, 'default', history.length).then((journal) => journal.mark([]));
+    const journal = await startedCallsOf(folder, 'default', history.length);
+    await journal.mark([]);
+    journal.close();
     await leftByDeadProcess(folder, history.length, ['a']);
     const read = await withUnknownResults(folder, 'default', history);
     expect(read.slice(history.length)).toEqual([
@@ -45,7 +47,7 @@ describe('withUnknownResults', () => {
     ]);
   });
 
-  it("ignores this process's own journal, a journal of another length, and a session that moved on", async () => {
+  it('ignores a step still running, a journal of another length, and a session that moved on', async () => {
     const folder = await home();
     const journal = await startedCallsOf(folder, 'default', history.length);
     await journal.mark(['a', 'b']);
@@ -54,6 +56,14 @@ describe('withUnknownResults', () => {
       'b',
     ]);
     expect(await withUnknownResults(folder, 'default', history)).toBe(history);
+    // A step of this process whose results could not be saved answers for its calls once it ended.
+    journal.close();
+    expect((await withUnknownResults(folder, 'default', history)).map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+    ]);
     await leftByDeadProcess(folder, history.length + 1, ['a']);
     expect(await withUnknownResults(folder, 'default', history)).toBe(history);
     await leftByDeadProcess(folder, history.length, ['a']);

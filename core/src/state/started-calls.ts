@@ -29,13 +29,19 @@ export interface StartedCalls {
   mark(ids: readonly string[]): Promise<void>;
   /** Removes the journal; call it after the step's results are saved. */
   clear(): Promise<void>;
+  /** Ends the step: a journal not cleared (its results could not be saved) now answers for it, in this process too. */
+  close(): void;
 }
+
+// The journals whose steps are running in this process: only these are not read as left behind.
+const running = new Set<string>();
 
 /** Opens the journal of the step whose assistant message is the session's last, at `after` messages. */
 export async function startedCallsOf(home: string, key: string, after: number): Promise<StartedCalls> {
   const file = sessionFileOf(home, key, SUFFIX);
   const owner = await processIdentity(process.pid);
   const started = new Set<string>();
+  running.add(file);
   return {
     async mark(ids) {
       for (const id of ids) started.add(id);
@@ -44,6 +50,9 @@ export async function startedCallsOf(home: string, key: string, after: number): 
     },
     async clear() {
       await rm(file, { force: true });
+    },
+    close() {
+      running.delete(file);
     },
   };
 }
@@ -61,9 +70,12 @@ export async function withUnknownResults(
 ): Promise<readonly ConversationMessage[]> {
   const last = messages.at(-1);
   if (last?.role !== 'assistant' || (last.tool_calls ?? []).length === 0) return messages;
-  const journal = await readJournal(sessionFileOf(home, key, SUFFIX));
+  const file = sessionFileOf(home, key, SUFFIX);
+  if (running.has(file)) return messages;
+  const journal = await readJournal(file);
   if (journal === null || journal.after !== messages.length) return messages;
-  if (journal.owner.pid === process.pid || (await isAlive(journal.owner))) return messages;
+  // Another process's journal while it lives is a step in progress; this process's is one that failed.
+  if (journal.owner.pid !== process.pid && (await isAlive(journal.owner))) return messages;
   const started = new Set(journal.started);
   const answers: ConversationMessage[] = (last.tool_calls ?? [])
     .filter((call) => started.has(call.id))
