@@ -48,6 +48,8 @@ export function commandBinding(pause?: (point: string) => Promise<void>): Comman
       return sandboxed ? preluded : withParentDeathSignal(preluded);
     },
     async start(channel, signal) {
+      // A prelude that is gone (the sandbox failed to start) makes writes fail: that is its exit, not cw's error.
+      channel.on('error', () => {});
       await pause?.('command-spawned');
       const reported = await firstByte(channel);
       // A Ctrl-C that landed while the command was being started: it never runs.
