@@ -102,6 +102,20 @@ describe('SIGKILL inside the session write', () => {
     expect(answers.every((message) => message['status'] === 'unknown')).toBe(true);
   }, 120_000);
 
+  it('cw sessions lists the sessions and removes the temp copy a killed write left', async () => {
+    const crash = await rigs.rig();
+    crash.model.andThen({ reply: { text: 'first' } });
+    const first = await runCwChild(['send', '--prompt', 'one'], crash.plainEnv());
+    expect(first.code, first.stderr).toBe(0);
+    crash.model.andThen({ reply: { text: 'second' } });
+    await killAt(crash, 'inside-write', 'two');
+    expect(await tempFiles(crash.home)).toHaveLength(1);
+    const listed = await runCwChild(['sessions'], crash.plainEnv());
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(await tempFiles(crash.home)).toEqual([]);
+    expect((await savedMessages(crash.home)).filter((message) => message['role'] === 'user')).toHaveLength(1);
+  });
+
   it('cw sessions rm removes the temp copy a killed write left', async () => {
     const crash = await rigs.rig();
     crash.model.andThen({ reply: { text: 'first' } });

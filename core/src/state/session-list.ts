@@ -39,7 +39,10 @@ export class SessionNotFoundError extends Error {
 // A workspace folder inside `sessions/`: named by workspaceKeyOf.
 const WORKSPACE_FOLDER = /^[A-Za-z0-9_-]{1,32}-[0-9a-f]{10}$/;
 
-/** The sessions of one workspace, or of every workspace (and those kept by name only) with `null`. Reads only. */
+/**
+ * The sessions of one workspace, or of every workspace (and those kept by name only) with `null`.
+ * Changes nothing but the temp copies killed writes left (docs/agent-loop.md, "After a crash").
+ */
 export async function listSessions(home: string, workspaceKey: string | null): Promise<SessionSummary[]> {
   const workspaces =
     workspaceKey !== null
@@ -53,6 +56,9 @@ export async function listSessions(home: string, workspaceKey: string | null): P
         ];
   const rows: SessionSummary[] = [];
   for (const workspace of workspaces) {
+    await removeInterruptedWrites(
+      workspace === null ? join(home, 'sessions') : workspaceSessionsFolder(home, workspace),
+    );
     for (const stored of await storedSessions(home, workspace)) {
       const key = sessionKeyOf(workspace, stored.name);
       const base = { name: stored.name, key, workspace, lastUsed: new Date(stored.modifiedMs).toISOString() };
@@ -90,6 +96,7 @@ export interface SessionMessageView {
 /** The messages of a stored session, as views. Throws SessionNotFoundError when there is none. */
 export async function showSession(home: string, key: string): Promise<readonly ConversationMessage[]> {
   await mustExist(home, key);
+  await removeInterruptedWrites(dirname(sessionPath(home, key)));
   return (await readStoredSession(home, key)).messages;
 }
 
