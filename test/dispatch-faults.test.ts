@@ -207,6 +207,17 @@ describe('dispatch against a misbehaving provider', () => {
         expect(run.stderr).toContain('the reply ended before the provider said it was complete');
       });
 
+      it('an event stream whose body is an HTML page says so, and where to look', async () => {
+        fault.server.next(
+          sse('<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body>proxy login</body></html>\n'),
+        );
+        const run = await failsClosed(dialect, []);
+        expect(run.stderr).toContain(
+          `the provider sent an HTML page, not a ${dialect} reply; check the route's base_url`,
+        );
+        expect(run.stderr).not.toContain('ended before the provider said it was complete');
+      });
+
       it('a stream with no data lines is incomplete', async () => {
         fault.server.next(stream(dialect, ...(WIRE[dialect].empty ?? [': keep-alive\n\n', ': still here\n\n'])));
         const run = await failsClosed(dialect, []);

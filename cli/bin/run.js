@@ -17,6 +17,11 @@ if (process.argv[2] === '--version') {
   const { cwPaths } = await import('@cw/core/home');
   // oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
   if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;
+  const unreadable = (await import('../dist/check-data-dir.js')).unreadableDataDirLine(process.env.CW_DATA_DIR);
+  if (unreadable !== null) {
+    process.stderr.write(unreadable);
+    process.exit(1);
+  }
 
   // A preview or a send starts without oclif when the line and the plugins allow it
   // (cli/src/fast-preview.ts, cli/src/fast-send.ts); each declines, having printed nothing, whenever

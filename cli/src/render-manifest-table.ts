@@ -155,6 +155,11 @@ function section<Facts>(
 function renderSession(table: TableWriter, session: SessionFacts, own: OwnFacts): void {
   table.heading('Session');
   table.row('session', `${session.session_name} (${plural(session.stored_message_count, 'stored message')})`);
+  if (session.unknown_effect_calls !== undefined)
+    table.row(
+      'interrupted calls',
+      `${plural(session.unknown_effect_calls, 'call')} started before cw stopped; effects unknown, the model is told to check`,
+    );
   table.row(
     'agent',
     `${session.agent_role} agent, ${session.lane_kind === 'cli-single-turn' ? 'one turn per cw command' : session.lane_kind}`,

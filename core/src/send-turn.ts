@@ -2,6 +2,8 @@ import { type CoreSendResources as SendResources, turnHooksOf } from './turn/cor
 import type { ApprovalRules } from './agent/approval-policy.js';
 import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
+import { commandBinding } from './agent/spawn-bound-to-cw.js';
+import { testPauseOf } from './agent/test-pause.js';
 import { toolEnvironment } from './agent/tool-environment.js';
 import { homedir } from 'node:os';
 import type { CommandSandbox } from './sandbox/command-sandbox.js';
@@ -18,6 +20,7 @@ import type { TurnPrompt } from './prompt/user-message.js';
 import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
+import { startedCallsOf } from './state/started-calls.js';
 import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
 import type { ToolProjectionWarning } from './tools/tool-projection-types.js';
 import { apiKeyFor } from './transport/api-key.js';
@@ -216,6 +219,13 @@ async function loop(
   const agent = options.loop;
   const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
   const alwaysAllowed = new Set<string>();
+  // The step's own signal: subscribed before the reply is saved, so a Ctrl-C landing at any await
+  // from here on stops every call that has not started (docs/agent-loop.md, "Ctrl-C").
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
+  const pause = testPauseOf(options.env, controller.signal);
   return withSessionLock(
     options.home,
     key,
@@ -259,6 +269,7 @@ async function loop(
         // The user message as this route was sent it: mentioned files inline, images it took.
         const user = ready.prepared.userMessage;
         const added: ConversationMessage[] = user === null ? [assistant] : [user, assistant];
+        await pause?.('reply-received');
         messages = await save(
           options.home,
           snapshot.session,
@@ -266,6 +277,7 @@ async function loop(
           added,
           reply,
           ready.prepared.route.row.route_id,
+          pause,
         );
         current = { ...current, session: { name, key, messages } };
         await turn.afterSave.promise({ home: options.home, snapshot: current, plan: ready, userMessage: user, prompt });
@@ -304,9 +316,9 @@ async function loop(
         };
         if (reply.toolCalls.length === 0) return done('answered');
         if (agent === undefined || agent.posture === 'never') return done('tool-calls-returned');
-        const controller = new AbortController();
-        const onAbort = (): void => controller.abort();
-        options.signal?.addEventListener('abort', onAbort, { once: true });
+        await pause?.('reply-saved');
+        // Each call is marked started before it starts, so a crash is answered with the truth.
+        const started = await startedCallsOf(options.home, key, messages.length);
         let records: ToolCallRecord[];
         // The file tools honour what the sandbox hides from commands (docs/security.md).
         const files = workspaceFiles(
@@ -335,25 +347,30 @@ async function loop(
               limits: agent.limits,
               files,
               ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
+              binding: commandBinding(pause),
             },
             ...(agent.askForCommands ? { askForCommands: true } : {}),
             ...(agent.ask ? { ask: agent.ask } : {}),
             alwaysAllowed,
             ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
             ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
+            beforeStart: (calls) => started.mark(calls.map((call) => call.id)),
+            ...(pause ? { pause } : {}),
           });
+          await pause?.('results-ready');
+          const results: ConversationMessage[] = records.map((record) => ({
+            role: 'tool',
+            tool_call_id: record.call.id,
+            name: record.call.name,
+            content: record.content,
+            status: record.status,
+            ...(record.images ? { images: record.images } : {}),
+          }));
+          messages = await save(options.home, snapshot.session, messages, results, null, undefined, pause);
+          await started.clear().catch(() => undefined);
         } finally {
-          options.signal?.removeEventListener('abort', onAbort);
+          started.close();
         }
-        const results: ConversationMessage[] = records.map((record) => ({
-          role: 'tool',
-          tool_call_id: record.call.id,
-          name: record.call.name,
-          content: record.content,
-          status: record.status,
-          ...(record.images ? { images: record.images } : {}),
-        }));
-        messages = await save(options.home, snapshot.session, messages, results, null);
         if (options.signal?.aborted) return done('interrupted', records);
         if (step >= agent.maxSteps) return done('step-limit', records);
         const finished = stepOf(records);
@@ -363,7 +380,7 @@ async function loop(
       }
     },
     options,
-  );
+  ).finally(() => options.signal?.removeEventListener('abort', onAbort));
 }
 
 /** One request of the loop: the prepared bytes out, the decoded reply back. */
@@ -399,9 +416,10 @@ async function save(
   added: readonly ConversationMessage[],
   reply: AssistantReply | null,
   route?: string,
+  pause?: (point: string) => Promise<void>,
 ): Promise<readonly ConversationMessage[]> {
   try {
-    await writeTurn(home, session.key, history.length, added, route);
+    await writeTurn(home, session.key, history.length, added, route, pause);
   } catch (error) {
     const location = await writeRecoveryFile(home, session.name, { session: session.name, turn: added });
     throw new ReplyNotSavedError(location, reply, errorCode(error));

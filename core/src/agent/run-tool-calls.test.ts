@@ -115,3 +115,61 @@ describe('runToolCalls and the sandbox', () => {
     expect(record?.status).toBe('cancelled');
   });
 });
+
+describe('runToolCalls marks calls started before they start', () => {
+  it('records each batch before any of its calls runs, read-only calls as one batch', async () => {
+    const events: string[] = [];
+    const reader: ToolImplementation = {
+      name: 'look',
+      description: 'reads',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      readOnly: true,
+      execute: async () => {
+        events.push('look ran');
+        return { status: 'ok', content: 'seen' };
+      },
+    };
+    const writer = commandTool(async () => {
+      events.push('run ran');
+    });
+    const records = await runToolCalls(
+      [
+        { id: 'r1', name: 'look', arguments: '{}' },
+        { id: 'r2', name: 'look', arguments: '{}' },
+        { id: 'w1', name: 'run', arguments: '{"command":"make"}' },
+      ],
+      {
+        ...options(writer),
+        extraTools: new Map([
+          [reader.name, reader],
+          [writer.name, writer],
+        ]),
+        beforeStart: async (calls) => {
+          events.push(`marked ${calls.map((one) => one.id).join(',')}`);
+        },
+      },
+    );
+    expect(records.map((record) => record.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(events).toEqual(['marked r1,r2', 'look ran', 'look ran', 'marked w1', 'run ran']);
+  });
+
+  it('a call whose start cannot be recorded does not run, and says so', async () => {
+    let ran = false;
+    const [record] = await runToolCalls(
+      [call],
+      options(
+        commandTool(async () => {
+          ran = true;
+        }),
+        {
+          beforeStart: async () => {
+            throw new Error('ENOSPC');
+          },
+        },
+      ),
+    );
+    expect(ran).toBe(false);
+    expect(record?.status).toBe('not-executed');
+    expect(record?.content).toContain('could not record');
+  });
+});

@@ -6,7 +6,7 @@ import { decideApproval, type ApprovalRules } from './approval-policy.js';
 import { checkToolArguments } from './validate-tool-arguments.js';
 
 /** How one call ended, as the session stores it and the person sees it. */
-export type ToolCallStatus = 'ok' | 'error' | 'cancelled' | 'refused' | 'invalid' | 'not-executed';
+export type ToolCallStatus = 'ok' | 'error' | 'cancelled' | 'refused' | 'invalid' | 'not-executed' | 'unknown';
 
 /** One call and its result. */
 export interface ToolCallRecord {
@@ -56,11 +56,19 @@ export interface RunToolCallsOptions {
    * about instead (docs/security.md).
    */
   readonly askForCommands?: boolean;
+  /**
+   * Records that `calls` are about to start, before any of them does (docs/agent-loop.md, "After a
+   * crash"); once per batch. A call it cannot record does not run.
+   */
+  readonly beforeStart?: (calls: readonly ToolCall[]) => Promise<void>;
+  /** Test runs only: where a step may be held to land a signal or a kill at an exact point. */
+  readonly pause?: (point: string) => Promise<void>;
   readonly onStart?: (call: ToolCall, summary: string) => void;
   readonly onEnd?: (record: ToolCallRecord) => void;
 }
 
 const NOT_EXECUTED = 'Not executed: the run stopped before this call ran.';
+const NOT_RECORDED = 'Not executed: cw could not record that this call was starting, so it did not run it.';
 
 /**
  * Runs one reply's tool calls and answers every one of them, in call order. Calls that only read
@@ -73,15 +81,17 @@ export async function runToolCalls(
   options: RunToolCallsOptions,
 ): Promise<ToolCallRecord[]> {
   const records: ToolCallRecord[] = [];
-  let batch: Promise<ToolCallRecord>[] = [];
+  let batch: { tool: ToolImplementation; call: ToolCall }[] = [];
   const flush = async (): Promise<void> => {
-    records.push(...(await Promise.all(batch)));
+    const starting = batch;
     batch = [];
+    if (starting.length === 0) return;
+    records.push(...(await startAll(starting, options)));
   };
   for (const call of calls) {
     const tool = options.registry.tool(call.name) ?? options.extraTools?.get(call.name);
     if (tool?.readOnly === true && (await verdictFor(tool, call, '', options)) === 'run') {
-      batch.push(runOne(tool, call, options));
+      batch.push({ tool, call });
       continue;
     }
     await flush();
@@ -89,6 +99,35 @@ export async function runToolCalls(
   }
   await flush();
   return records;
+}
+
+/** Marks a batch started, then runs it; after a Ctrl-C that landed meanwhile, none of it starts. */
+async function startAll(
+  batch: readonly { tool: ToolImplementation; call: ToolCall }[],
+  options: RunToolCallsOptions,
+): Promise<ToolCallRecord[]> {
+  await options.pause?.('before-start');
+  const refuse = (content: string): ToolCallRecord[] =>
+    batch.map(({ tool, call }) => finish(call, 'not-executed', content, 0, summaryOf(tool, call), options));
+  if (options.context.signal.aborted) return refuse(NOT_EXECUTED);
+  try {
+    await options.beforeStart?.(batch.map(({ call }) => call));
+  } catch {
+    return refuse(NOT_RECORDED);
+  }
+  await options.pause?.('marked-started');
+  return Promise.all(batch.map(({ tool, call }) => runOne(tool, call, options)));
+}
+
+function summaryOf(tool: ToolImplementation, call: ToolCall): string {
+  try {
+    const args: unknown = JSON.parse(call.arguments);
+    return args !== null && typeof args === 'object' && !Array.isArray(args)
+      ? summarize(tool, args as Parameters<typeof summarize>[1])
+      : '';
+  } catch {
+    return '';
+  }
 }
 
 async function handleAlone(
@@ -113,7 +152,7 @@ async function handleAlone(
   const checked = await checkToolArguments(call.arguments, tool.inputSchema);
   const summary = checked.ok ? summarize(tool, checked.args) : '';
   const verdict = await verdictFor(tool, call, summary, options);
-  if (verdict === 'run') return runOne(tool, call, options);
+  if (verdict === 'run') return (await startAll([{ tool, call }], options))[0] as ToolCallRecord;
   if (verdict === 'not-executed') return finish(call, 'not-executed', NOT_EXECUTED, 0, summary, options);
   const why =
     verdict === 'refused-unconfined'

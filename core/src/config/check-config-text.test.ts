@@ -19,6 +19,12 @@ describe('checkConfigText', () => {
     }
   });
 
+  it('a file cut off inside nested objects says the missing brace once', async () => {
+    expect(await lines('{"route": "local", "routes": {\n')).toEqual([
+      'config.json:2:1: not valid JSON: a closing } is expected',
+    ]);
+  });
+
   it('an empty file is an empty config', async () => {
     const checked = await checkConfigText('');
     expect(checked.ok && checked.config).toEqual(cwConfigSchema.parse({}));

@@ -38,11 +38,16 @@ export function textProblems(
   fieldNames: ReadonlySet<string>,
   refuseDuplicates: boolean,
 ): ConfigProblem[] {
-  const syntax = config.syntaxProblems.map((problem) => ({
-    position: problem.position,
-    field: null,
-    message: `not valid JSON: ${problem.message}`,
-  }));
+  // The parser reports one missing brace once per object left open; the person needs to read it once.
+  const seen = new Set<string>();
+  const syntax = config.syntaxProblems
+    .map((problem) => ({ position: problem.position, field: null, message: `not valid JSON: ${problem.message}` }))
+    .filter((problem) => {
+      const line = formatConfigProblem(problem);
+      if (seen.has(line)) return false;
+      seen.add(line);
+      return true;
+    });
   if (syntax.length > 0) return syntax;
   if (config.tree !== undefined && config.tree.type !== 'object') {
     return [

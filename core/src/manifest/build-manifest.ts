@@ -136,6 +136,7 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     lane_kind: plan.input === 'continuation' ? 'agent-loop-continuation' : 'cli-single-turn',
     session_name: safeIdentifier(snapshot.session.name),
     stored_message_count: snapshot.session.messages.length,
+    ...unknownEffectCalls(snapshot.session.messages),
     requested_route: safeIdentifier(routeId),
     requested_model:
       snapshot.config.model === undefined ? 'route-default' : safeCatalogModel(snapshot.config.model, catalog),
@@ -362,4 +363,10 @@ function isCount(value: unknown): value is number {
 export function toolChoiceLabel(choice: ToolChoiceFacts | null): string | null {
   if (choice === null) return null;
   return safeIdentifier(choice.name === null ? choice.kind : `${choice.kind}:${choice.name}`);
+}
+
+/** The calls whose effects are unknown because a killed cw never saved their results; nothing when none. */
+function unknownEffectCalls(messages: CwSnapshot['session']['messages']): { unknown_effect_calls?: number } {
+  const count = messages.filter((message) => message.role === 'tool' && message.status === 'unknown').length;
+  return count === 0 ? {} : { unknown_effect_calls: count };
 }

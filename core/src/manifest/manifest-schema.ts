@@ -83,6 +83,11 @@ function buildManifestSchema() {
       ),
     session_name: label.describe('Session the turn belongs to (redacted label).'),
     stored_message_count: count.describe('Messages stored in the session before this turn.'),
+    unknown_effect_calls: count
+      .optional()
+      .describe(
+        'Tool calls a killed cw left started with no saved result, answered "effects unknown" (docs/agent-loop.md, "After a crash"); absent when there are none.',
+      ),
     requested_route: label.describe('The route the user selected, or `auto` under auto model routing.'),
     requested_model: label.describe(
       'The model the user selected; `route-default` when none; `auto` under auto routing.',

@@ -1,5 +1,6 @@
 // Only types are imported from the SDK here: the SDK itself is loaded inside connectMcpServer, so a
 // preview (which never connects) never loads it.
+import { boundServerCommand } from '../agent/spawn-bound-to-cw.js';
 import type { CommandSandbox } from '../sandbox/command-sandbox.js';
 import { userProgramOutsideWorkspace } from '../sandbox/trusted-program.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -261,7 +262,8 @@ export async function connectMcpServer(
         : null;
     release = wrapped?.release;
     // Inside the sandbox the spawn carries its filter too (docs/security.md), which the SDK's cannot.
-    // Outside it, a bare command is looked up on PATH past the folders the model can fill.
+    // Outside it, a bare command is looked up on PATH past the folders the model can fill. Either way
+    // the server dies with cw, however cw ends (docs/agent-loop.md, "Nothing outlives cw").
     const command =
       wrapped !== null
         ? wrapped.file
@@ -271,12 +273,17 @@ export async function connectMcpServer(
             options.workspace ? { workspace: options.workspace } : {},
           );
     if (command === null) throw new McpServerError(serverName, 'spawn-failed', 'the command was not found');
+    const bound = boundServerCommand(command, wrapped === null ? server.args : wrapped.args, wrapped?.env ?? serverEnv);
     const stdio =
       wrapped !== null
-        ? new SandboxedStdioTransport(wrapped, server.cwd, await import('@modelcontextprotocol/sdk/shared/stdio.js'))
+        ? new SandboxedStdioTransport(
+            { ...wrapped, file: bound.command, args: bound.args },
+            server.cwd,
+            await import('@modelcontextprotocol/sdk/shared/stdio.js'),
+          )
         : new StdioClientTransport({
-            command,
-            args: [...server.args],
+            command: bound.command,
+            args: bound.args,
             env: serverEnv,
             ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
             stderr: 'pipe',

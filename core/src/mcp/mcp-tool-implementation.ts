@@ -37,6 +37,8 @@ export function mcpToolImplementation(
         return { status: 'error', content: `the MCP server ${entry.server} could not be started: ${problem}` };
       }
       if (!open) return { status: 'error', content: `the MCP server ${entry.server} is not connected` };
+      // A Ctrl-C that landed while the server started: the call is never sent (docs/agent-loop.md, "Ctrl-C").
+      if (context.signal.aborted) return { status: 'error', content: 'cancelled before the call was sent' };
       const progress = onProgress ? (line: string) => onProgress(entry.wireName, line) : undefined;
       const result = await open.callTool(entry.tool, args, context.signal, callTimeoutMs, progress);
       return {

@@ -84,8 +84,11 @@ export const conversationMessageSchema = lazySchema((z) =>
         content: z.string(),
         /** Images the result carried (an MCP tool's, docs/mcp.md), base64, for routes that take images. */
         images: imagesSchema(z),
-        /** How the call ended (ok, error, cancelled, refused, invalid, not-executed); never sent to the model. */
-        status: z.enum(['ok', 'error', 'cancelled', 'refused', 'invalid', 'not-executed']).optional(),
+        /**
+         * How the call ended (ok, error, cancelled, refused, invalid, not-executed, or unknown: cw stopped
+         * while it ran, docs/agent-loop.md); never sent to the model.
+         */
+        status: z.enum(['ok', 'error', 'cancelled', 'refused', 'invalid', 'not-executed', 'unknown']).optional(),
       })
       .readonly(),
   ]),

@@ -14,7 +14,10 @@ const server = net.createServer({ pauseOnConnect: true }, (inner) => {
   process.send('connection', inner, (error) => { if (error) inner.destroy(); });
 });
 server.listen(Number(port), '127.0.0.1', () => {
-  const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit' });
+  // fd 5, when cw gave one, is the channel the command's prelude waits on (docs/agent-loop.md).
+  let channel = 'ignore';
+  try { require('node:fs').fstatSync(5); channel = 5; } catch {}
+  const child = spawn(argv[0], argv.slice(1), { stdio: [0, 1, 2, 'ignore', 'ignore', channel] });
   child.on('error', () => process.exit(127));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 });

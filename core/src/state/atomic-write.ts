@@ -1,15 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { tempNameFor } from './interrupted-writes.js';
 
 /**
  * Replaces a file atomically: write a sibling temp file, fsync it, rename over the target, fsync
  * the folder. A crash leaves the old file or the new one, never a torn mix.
  */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  text: string,
+  /** Test runs only: holds the write between the temp file and the rename (src/agent/test-pause.ts). */
+  pause?: (point: string) => Promise<void>,
+): Promise<void> {
   const folder = dirname(file);
   await mkdir(folder, { recursive: true, mode: 0o700 });
-  const temp = join(folder, `.${randomBytes(6).toString('hex')}.tmp`);
+  // The writer's pid in the name lets the next cw remove it if this one is killed mid-write.
+  const temp = join(folder, tempNameFor(process.pid, randomBytes(6).toString('hex')));
   try {
     const handle = await open(temp, 'wx', 0o600);
     try {
@@ -18,6 +25,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     } finally {
       await handle.close();
     }
+    await pause?.('inside-write');
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

@@ -7,7 +7,7 @@ import type { ConversationMessage } from '../prompt/conversation.js';
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const TOOL_STATUSES = new Set(['ok', 'error', 'cancelled', 'refused', 'invalid', 'not-executed']);
+const TOOL_STATUSES = new Set(['ok', 'error', 'cancelled', 'refused', 'invalid', 'not-executed', 'unknown']);
 
 /**
  * The messages of a parsed session file when it has the stored shape (`{ version: 1, messages }`,

@@ -73,7 +73,8 @@ export async function storedSessions(
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   const found: { name: string; modifiedMs: number }[] = [];
   for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
+    // A folder in a session's place is listed too, so `cw sessions` can say it is not readable.
+    if (!(entry.isFile() || entry.isDirectory()) || !entry.name.endsWith('.json')) continue;
     const name = entry.name.slice(0, -'.json'.length);
     // State files (`<name>.goal.json`) and anything else not named like a session are not sessions.
     if (!SESSION_NAME_PATTERN.test(name)) continue;

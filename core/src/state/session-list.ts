@@ -1,8 +1,9 @@
 import { readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import { withFileLock } from './file-lock.js';
+import { removeInterruptedWrites } from './interrupted-writes.js';
 import { storedSessions } from './select-session.js';
 import { parseSessionKey, sessionKeyOf, SESSION_NAME_PATTERN, workspaceSessionsFolder } from './session-location.js';
 import { readStoredSession, SessionError, sessionPath } from './session-store.js';
@@ -38,7 +39,10 @@ export class SessionNotFoundError extends Error {
 // A workspace folder inside `sessions/`: named by workspaceKeyOf.
 const WORKSPACE_FOLDER = /^[A-Za-z0-9_-]{1,32}-[0-9a-f]{10}$/;
 
-/** The sessions of one workspace, or of every workspace (and those kept by name only) with `null`. Reads only. */
+/**
+ * The sessions of one workspace, or of every workspace (and those kept by name only) with `null`.
+ * Changes nothing but the temp copies killed writes left (docs/agent-loop.md, "After a crash").
+ */
 export async function listSessions(home: string, workspaceKey: string | null): Promise<SessionSummary[]> {
   const workspaces =
     workspaceKey !== null
@@ -52,6 +56,9 @@ export async function listSessions(home: string, workspaceKey: string | null): P
         ];
   const rows: SessionSummary[] = [];
   for (const workspace of workspaces) {
+    await removeInterruptedWrites(
+      workspace === null ? join(home, 'sessions') : workspaceSessionsFolder(home, workspace),
+    );
     for (const stored of await storedSessions(home, workspace)) {
       const key = sessionKeyOf(workspace, stored.name);
       const base = { name: stored.name, key, workspace, lastUsed: new Date(stored.modifiedMs).toISOString() };
@@ -89,6 +96,7 @@ export interface SessionMessageView {
 /** The messages of a stored session, as views. Throws SessionNotFoundError when there is none. */
 export async function showSession(home: string, key: string): Promise<readonly ConversationMessage[]> {
   await mustExist(home, key);
+  await removeInterruptedWrites(dirname(sessionPath(home, key)));
   return (await readStoredSession(home, key)).messages;
 }
 
@@ -108,7 +116,9 @@ export function messageView(message: ConversationMessage): SessionMessageView {
 export async function removeSession(home: string, key: string): Promise<void> {
   await mustExist(home, key);
   await withFileLock(sessionPath(home, key), async () => {
-    for (const file of await filesOf(home, key)) await rm(file.path, { force: true });
+    for (const file of await filesOf(home, key)) await rm(file.path, { recursive: true, force: true });
+    // Copies of the conversation an interrupted write left go with it.
+    await removeInterruptedWrites(dirname(sessionPath(home, key)));
   });
 }
 

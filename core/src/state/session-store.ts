@@ -6,6 +6,8 @@ import { sessionMessagesOf } from './check-session-file.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { HomeNotWritableError, withFileLock, type LockEvents } from './file-lock.js';
 import { parseSessionKey, sessionFileOf } from './session-location.js';
+import { removeInterruptedWrites } from './interrupted-writes.js';
+import { withUnknownResults } from './started-calls.js';
 
 /** A stored session as read: its messages and the route its last turn used. */
 export interface StoredSession {
@@ -50,6 +52,7 @@ export async function readStoredSession(home: string, key: string): Promise<Stor
     // No session yet; ENOTDIR when `sessions` is not a folder, which the first write reports.
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { messages: [], route: undefined };
+    if (code === 'EISDIR') throw corrupt(key, name, 'is a folder, not a session file');
     throw new SessionError(`cannot read session ${name}: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`);
   }
   let raw: unknown;
@@ -61,7 +64,11 @@ export async function readStoredSession(home: string, key: string): Promise<Stor
   const messages = sessionMessagesOf(raw);
   if (messages === null) throw corrupt(key, name, 'has an unexpected shape');
   const route = (raw as { route?: unknown }).route;
-  return { messages, route: typeof route === 'string' ? route : undefined };
+  // Calls a killed cw left running are answered as they stand: started, effects unknown.
+  return {
+    messages: await withUnknownResults(home, key, messages),
+    route: typeof route === 'string' ? route : undefined,
+  };
 }
 
 // The session is the user's own: its name is shown as written when it passes the user-label check,
@@ -107,7 +114,15 @@ export async function withSessionLock<T>(
     throw new HomeNotWritableError(`the cw home is not writable (${code}); nothing was sent`);
   }
   try {
-    return await withFileLock(file, work, { timeoutMs: SESSION_LOCK_WAIT_MS, ...events });
+    return await withFileLock(
+      file,
+      async () => {
+        // Under the lock no write of this session is in flight: what a killed one left can go.
+        await removeInterruptedWrites(dirname(file));
+        return work();
+      },
+      { timeoutMs: SESSION_LOCK_WAIT_MS, ...events },
+    );
   } catch (error) {
     // A failed turn leaves the home as it found it: the folders made for it go if they are still empty.
     if (created !== undefined) await removeEmptyFolders(dirname(file), created);
@@ -140,6 +155,7 @@ export async function writeTurn(
   expectedLength: number,
   turn: readonly ConversationMessage[],
   route?: string,
+  pause?: (point: string) => Promise<void>,
 ): Promise<void> {
   const current = await readStoredSession(home, name);
   if (current.messages.length !== expectedLength) {
@@ -149,5 +165,6 @@ export async function writeTurn(
   await writeFileAtomic(
     sessionPath(home, name),
     `${JSON.stringify({ version: 1, messages: [...current.messages, ...turn], ...(lastRoute === undefined ? {} : { route: lastRoute }) }, null, 2)}\n`,
+    pause,
   );
 }

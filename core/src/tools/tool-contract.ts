@@ -37,6 +37,21 @@ export interface ToolContext {
    * that failed inside it; true when the person agreed.
    */
   readonly offerUnsandboxedRun?: (reason: string) => Promise<boolean>;
+  /** Present when cw can tie a command's life to its own: how a command tool must start its process. */
+  readonly binding?: CommandBinding;
+}
+
+/**
+ * Ties a command's process to cw's life from its first instruction (docs/agent-loop.md, "Nothing
+ * outlives cw"): spawn `argv(...)` with a pipe at `channelFd`, then `start` it.
+ */
+export interface CommandBinding {
+  /** The stdio index the spawn must give a pipe. */
+  readonly channelFd: number;
+  /** The argv to spawn (or to wrap in the sandbox, `sandboxed`) for `argv`. */
+  argv(argv: readonly string[], sandboxed: boolean): readonly string[];
+  /** Lets the spawned command run; false when it must not (cw was stopping, or it never came up), and it then runs nothing. */
+  start(channel: import('node:stream').Duplex, signal: AbortSignal): Promise<boolean>;
 }
 
 /**

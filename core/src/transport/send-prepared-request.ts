@@ -158,16 +158,19 @@ async function readReply(
     }
   };
   let wholeBody = false;
+  let events = 0;
+  const opening = { text: '' };
   try {
     armIdle();
     const stream = {
       status: response.statusCode ?? 0,
       contentType: String(response.headers['content-type'] ?? ''),
-      body: capped(response, settings.maxReplyBytes),
+      body: sniffed(capped(response, settings.maxReplyBytes), opening),
     };
     for await (const event of readWireEvents(stream)) {
       // Progress is an event, not a byte: keep-alive comments alone never hold a stalled reply open.
       armIdle();
+      events++;
       wholeBody = event.kind === 'body';
       apply(decoder.push(event));
     }
@@ -213,12 +216,27 @@ async function readReply(
         { status, kind: 'malformed' },
       );
     }
+    // A stream of no event whose body is a web page was never a reply: a proxy's page or a wrong base_url.
+    if (events === 0 && /^<(!doctype|html|head|body|\?xml)/i.test(opening.text.trimStart())) {
+      throw new ProviderError(
+        `the provider sent an HTML page, not a ${prepared.dialect} reply; check the route's base_url in config.json; nothing was saved`,
+        { status, kind: 'malformed' },
+      );
+    }
     throw new ProviderError('the reply ended before the provider said it was complete; nothing was saved', {
       status,
       kind: 'incomplete',
     });
   }
   return { reply: assembler.reply(), finishReason: assembler.finishReason };
+}
+
+/** Passes the body on, keeping its first bytes (as text) in `opening`, to tell what a reply with no event was. */
+async function* sniffed(body: AsyncIterable<Uint8Array>, opening: { text: string }): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    if (opening.text.length < 64) opening.text += Buffer.from(chunk).subarray(0, 64).toString('latin1');
+    yield chunk;
+  }
 }
 
 /** The response body, failing once more than `limit` bytes arrived: a reply that large is not cut to fit. */

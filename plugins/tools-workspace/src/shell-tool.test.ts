@@ -232,3 +232,31 @@ describe('shell inside a sandbox', () => {
     expect(declined.content).not.toContain('outside\n');
   });
 });
+
+describe('shell and a Ctrl-C while the sandbox is being prepared', () => {
+  it('starts nothing when the signal lands during the sandbox wrap', async () => {
+    const ws = workspace();
+    const controller = new AbortController();
+    // A sandbox that runs what it is given, and takes the Ctrl-C while it prepares.
+    const passing = {
+      kind: 'bubblewrap',
+      network: 'off',
+      hidden: [],
+      readOnly: [],
+      wrap: async (argv: readonly string[], options: { env: Readonly<Record<string, string>> }) => {
+        controller.abort();
+        return { file: argv[0], args: argv.slice(1), env: { ...options.env }, release: async () => {} };
+      },
+      reason: () => '',
+      close: async () => {},
+    } as unknown as NonNullable<ToolContext['sandbox']>;
+    const outcome = await ws.run(
+      shellTool,
+      { command: 'echo ran > ran.txt' },
+      { sandbox: passing, signal: controller.signal },
+    );
+    expect(outcome.status).toBe('error');
+    expect(outcome.content).toContain('cancelled');
+    await expect(readFile(`${ws.root}/ran.txt`, 'utf8')).rejects.toThrow();
+  });
+});

@@ -47,7 +47,7 @@ export const shellTool: ToolImplementation = {
     const timeoutMs = effectiveTimeoutMs(seconds.value, context.limits);
     const sandbox = context.sandbox;
     if (sandbox === undefined)
-      return plain(await runCommand(['/bin/sh', '-c', command.value], timeoutMs, context, null));
+      return plain(await runCommand(bound(['/bin/sh', '-c', command.value], false, context), timeoutMs, context, null));
     const inside = await runSandboxed(sandbox, command.value, timeoutMs, context);
     if (inside.status === 'ok' || inside.stoppedBy !== null) return plain(inside);
     // Under `ask` the person may let this one command run outside the sandbox (docs/security.md).
@@ -56,7 +56,7 @@ export const shellTool: ToolImplementation = {
       !(await context.offerUnsandboxedRun(sandbox.reason(inside.content)))
     )
       return plain(inside);
-    const outside = await runCommand(['/bin/sh', '-c', command.value], timeoutMs, context, null);
+    const outside = await runCommand(bound(['/bin/sh', '-c', command.value], false, context), timeoutMs, context, null);
     return {
       status: outside.status,
       content: `[run again outside the sandbox, once, as the user allowed]\n${outside.content}`,
@@ -90,7 +90,10 @@ async function runSandboxed(
   timeoutMs: number,
   context: ToolContext,
 ): Promise<CommandOutcome> {
-  const wrapped = await sandbox.wrap(['/bin/sh', '-c', command], { cwd: context.workspace, env: context.env });
+  const wrapped = await sandbox.wrap(bound(['/bin/sh', '-c', command], true, context), {
+    cwd: context.workspace,
+    env: context.env,
+  });
   try {
     return await runCommand(
       [wrapped.file, ...wrapped.args],
@@ -102,6 +105,11 @@ async function runSandboxed(
   } finally {
     await wrapped.release();
   }
+}
+
+/** The argv that ties the command to cw's life, when the host offers it (docs/agent-loop.md). */
+function bound(argv: readonly string[], sandboxed: boolean, context: ToolContext): readonly string[] {
+  return context.binding ? context.binding.argv(argv, sandboxed) : argv;
 }
 
 function runCommand(
@@ -120,12 +128,21 @@ function runCommand(
     let streamsHeld = false;
     const timers: NodeJS.Timeout[] = [];
 
+    // A Ctrl-C that landed while the sandbox was being prepared: nothing starts. From here to the
+    // subscription below there is no await, so none can land unseen.
+    if (context.signal.aborted) {
+      resolve({ ...fail('killed: the call was cancelled before the command started'), stoppedBy: 'abort' });
+      return;
+    }
+    const binding = context.binding;
     const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
     const child = spawn(argv[0] as string, argv.slice(1), {
       cwd: context.workspace,
       // Exactly the loop's environment: it has already removed the routes' key variables.
       env: { ...context.env },
-      stdio: ['ignore', 'pipe', 'pipe', ...(wrapped?.stdio ?? [])],
+      // The sandbox's own descriptors first (its filter, the proxy bridge's channel), then the
+      // binding's channel at the fd its prelude waits on (docs/agent-loop.md, "Nothing outlives cw").
+      stdio: commandStdio(wrapped?.stdio ?? [], binding?.channelFd ?? null),
       // Its own process group, so a kill reaches everything the command started.
       detached: true,
     });
@@ -186,6 +203,13 @@ function runCommand(
 
     timers.push(setTimeout(() => stop('timeout'), timeoutMs));
     context.signal.addEventListener('abort', onAbort, { once: true });
+    const channel = binding ? child.stdio[binding.channelFd] : undefined;
+    if (binding && channel && 'destroy' in channel) {
+      // The command waits for this; when it may not run it exits unstarted, and a cancel is reported as one.
+      void binding.start(channel as import('node:stream').Duplex, context.signal).then((started) => {
+        if (!started && context.signal.aborted) stop('abort');
+      });
+    }
   });
 }
 
@@ -214,4 +238,17 @@ function outcome(
 
 function formatSeconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(3)));
+}
+
+/** A spawn's stdio: stdin ignored, output piped, the sandbox's entries from fd 3, the binding's channel at its fd. */
+function commandStdio(
+  sandboxEntries: Awaited<ReturnType<NonNullable<ToolContext['sandbox']>['wrap']>>['stdio'],
+  channelFd: number | null,
+): import('node:child_process').StdioOptions {
+  const stdio: import('node:child_process').StdioOptions = ['ignore', 'pipe', 'pipe', ...sandboxEntries];
+  if (channelFd === null) return stdio;
+  if (stdio.length > channelFd) throw new Error('the sandbox uses the fd the command binding waits on');
+  while (stdio.length < channelFd) stdio.push('ignore');
+  stdio.push('pipe');
+  return stdio;
 }
