@@ -8,6 +8,7 @@ import { readProjectInstructions } from '../context/project-instructions.js';
 import { turnContextBlock } from '../context/turn-context.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { sandboxState } from '../sandbox/find-sandbox.js';
+import { commandEnvironment, environmentPolicy } from '../agent/tool-environment.js';
 import { selectSession } from '../state/select-session.js';
 import { workspaceKeyOf } from '../state/session-location.js';
 import { readSession } from '../state/session-store.js';
@@ -62,7 +63,13 @@ export async function loadSnapshot(options: {
     pending: NOTHING_PENDING,
     features: {},
     // Looked up on PATH only, never run: preview stays offline and fast (docs/security.md).
-    ...(options.env === undefined ? {} : { sandbox: sandboxState(config.sandbox.mode, options.env) }),
+    ...(options.env === undefined
+      ? {}
+      : {
+          sandbox: sandboxState(config.sandbox.mode, options.env),
+          // Counted, never started: preview reports what commands would see (docs/security.md).
+          environment: commandEnvironment(options.env, environmentPolicy(options.registry.rows, config)).counts,
+        }),
     ...(options.cwd === undefined || workspace === null
       ? {}
       : await workingPart(options.home, config, workspace, options.cwd, options.env ?? process.env)),

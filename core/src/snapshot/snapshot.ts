@@ -1,5 +1,6 @@
 import type { CwConfig } from '../config/cw-config.js';
 import type { SandboxState } from '../sandbox/find-sandbox.js';
+import type { EnvironmentCounts } from '../agent/tool-environment.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import type { SnapshotRegistry } from './snapshot-registry.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
@@ -59,6 +60,8 @@ export interface CwSnapshot {
   readonly turnContext?: string;
   /** What would confine commands, found without running anything; absent when the machine was not looked at. */
   readonly sandbox?: SandboxState;
+  /** How cw's environment splits for the commands it starts (counts only); absent when it was not looked at. */
+  readonly environment?: EnvironmentCounts;
 }
 
 /** Pending state of a session with nothing pending. */

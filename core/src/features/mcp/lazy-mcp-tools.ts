@@ -18,6 +18,8 @@ export async function lazyMcpTools(options: {
   readonly home: string;
   readonly config: CwConfig;
   readonly env: NodeJS.ProcessEnv;
+  /** What a stdio server starts from before its own `env` (docs/security.md). */
+  readonly commandEnv: Readonly<Record<string, string>>;
   readonly pluginTools: readonly ToolDefinition[];
   readonly pool: McpSessionPool;
   readonly callTimeoutMs: number;
@@ -49,6 +51,7 @@ export async function lazyMcpTools(options: {
           if (server === undefined) return undefined;
           return options.pool.connect(entry.server, server, {
             env: options.env,
+            commandEnv: options.commandEnv,
             home: options.home,
             signal,
             ...(options.sandbox ? { sandbox: options.sandbox } : {}),

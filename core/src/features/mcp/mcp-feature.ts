@@ -1,3 +1,4 @@
+import { toolEnvironment } from '../../agent/tool-environment.js';
 import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import type { CwConfig } from '../../config/cw-config.js';
 import type { McpState } from '../../snapshot/snapshot.js';
@@ -40,6 +41,8 @@ export function applyMcp(hooks: CoreTurnHooks): void {
       home: context.home,
       config: snapshot.config,
       env: context.env,
+      // The same environment as every command the model runs (docs/security.md).
+      commandEnv: toolEnvironment(context.env, snapshot.registry.rows, snapshot.config),
       pluginTools: snapshot.registry.toolCatalog,
       callTimeoutMs,
       onProgress,

@@ -58,6 +58,7 @@ export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } 
         state: 'starting',
         connection: connectMcpServer(name, server, {
           ...(options?.env ? { env: options.env } : {}),
+          ...(options?.commandEnv ? { commandEnv: options.commandEnv } : {}),
           ...(home ? { home } : {}),
           ...(options?.signal ? { signal: options.signal } : {}),
           ...(options?.sandbox ? { sandbox: options.sandbox } : {}),

@@ -34,6 +34,8 @@ export async function openMcpForSend(options: {
   readonly home: string;
   readonly config: CwConfig;
   readonly env: NodeJS.ProcessEnv;
+  /** What a stdio server starts from before its own `env` (docs/security.md). */
+  readonly commandEnv: Readonly<Record<string, string>>;
   readonly pluginTools: readonly ToolDefinition[];
   readonly callTimeoutMs: number;
   readonly signal?: AbortSignal;
@@ -56,6 +58,7 @@ export async function openMcpForSend(options: {
       try {
         const connectOptions = {
           env: options.env,
+          commandEnv: options.commandEnv,
           home: options.home,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.sandbox ? { sandbox: options.sandbox } : {}),
