@@ -44,7 +44,12 @@ export async function loadSnapshot(options: {
   // Sessions belong to the workspace a command runs in; without a working folder, to none.
   const workspace = options.cwd === undefined ? null : await workspaceRoot(userConfig.workspace, options.cwd);
   // A trusted workspace .mcp.json adds its servers after the user's own (docs/mcp.md).
-  const { config } = await withProjectMcpServers(options.home, workspace, userConfig);
+  const { config, status: projectMcp } = await withProjectMcpServers(
+    options.home,
+    workspace,
+    userConfig,
+    options.cwd ?? process.cwd(),
+  );
   const session = await selectSession(
     options.home,
     workspace === null ? null : workspaceKeyOf(workspace),
@@ -62,6 +67,7 @@ export async function loadSnapshot(options: {
     mcp: { kind: 'disabled' },
     pending: NOTHING_PENDING,
     features: {},
+    ...(projectMcp.changed.length === 0 ? {} : { changedProjectMcpServers: projectMcp.changed }),
     // Looked up on PATH only, never run: preview stays offline and fast (docs/security.md).
     ...(options.env === undefined
       ? {}

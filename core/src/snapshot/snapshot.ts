@@ -60,6 +60,8 @@ export interface CwSnapshot {
   readonly turnContext?: string;
   /** What would confine commands, found without running anything; absent when the machine was not looked at. */
   readonly sandbox?: SandboxState;
+  /** Project MCP servers left out because a workspace file they run changed since they were trusted (docs/mcp.md). */
+  readonly changedProjectMcpServers?: readonly string[];
   /** How cw's environment splits for the commands it starts (counts only); absent when it was not looked at. */
   readonly environment?: EnvironmentCounts;
 }

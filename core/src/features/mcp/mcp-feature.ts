@@ -1,4 +1,5 @@
 import { toolEnvironment } from '../../agent/tool-environment.js';
+import { safeIdentifier } from '../../redaction/safe-label.js';
 import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import type { CwConfig } from '../../config/cw-config.js';
 import type { McpState } from '../../snapshot/snapshot.js';
@@ -24,6 +25,13 @@ export function applyMcp(hooks: CoreTurnHooks): void {
   });
   hooks.openSend.tapPromise(MCP_FEATURE, async (resources, context) => {
     const { snapshot } = resources;
+    // One line each, naming the server, never the file: it runs nothing until trusted again.
+    if (context.mode === 'send')
+      for (const name of snapshot.changedProjectMcpServers ?? [])
+        context.notify?.({
+          kind: 'warning',
+          text: `warning: MCP server ${safeIdentifier(name)} (.mcp.json) was not started: a workspace file it runs changed since you trusted it; check it, then run cw mcp trust`,
+        });
     if (context.mode !== 'send' || !Object.values(snapshot.config.mcpServers).some((server) => !server.disabled))
       return resources;
     const callTimeoutMs = context.toolTimeoutMs ?? 120_000;
