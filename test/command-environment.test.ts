@@ -126,4 +126,24 @@ describe('commands see the allowlist and what config adds, never a credential', 
     const got = await runCwChild(['config', 'get', 'sandbox.env.pass'], models.envFor(home));
     expect(got.stdout).toContain('NODE_*');
   });
+
+  it("cw sandbox check shows a credential planted in cw's environment is absent inside; one let in by config fails the row", async () => {
+    requireBubblewrap();
+    const ws = await models.folder('cw-env-check-');
+    const model = await models.model('chat-completions');
+    const row = async (config: Record<string, unknown>) => {
+      const home = await models.home(model, { ...config, workspace: ws });
+      const run = await runCwChild(['sandbox', 'check', '--json'], models.envFor(home, PLANTED));
+      const report = JSON.parse(run.stdout) as { checks: { what: string; found: string; ok: boolean }[] };
+      return { code: run.code, row: report.checks.find((check) => check.what === "a credential in cw's environment") };
+    };
+    expect(await row({})).toEqual({
+      code: 0,
+      row: { what: "a credential in cw's environment", expected: 'hidden', found: 'hidden', ok: true },
+    });
+    // A variable config sets by that name does reach the probe: the row can fail.
+    const leaked = await row({ sandbox: { env: { pass: [], set: { CW_SANDBOX_CHECK_SECRET_TOKEN: 'on-purpose' } } } });
+    expect(leaked.code).toBe(1);
+    expect(leaked.row).toMatchObject({ found: 'visible', ok: false });
+  });
 });

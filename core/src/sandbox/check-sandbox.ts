@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
+import { type EnvironmentPolicyConfig, toolEnvironment } from '../agent/tool-environment.js';
 import type { CommandSandbox } from './command-sandbox.js';
 import { hiddenPaths } from './hidden-paths.js';
 
@@ -48,6 +49,7 @@ const write = (target) => {
     // The command's private temp folder is known only inside.
     if (check.path === '$TMPDIR') check.path = process.env.TMPDIR;
     if (check.kind === 'read') out[check.id] = read(check.path);
+    else if (check.kind === 'env') out[check.id] = process.env[check.name] === undefined ? 'hidden' : 'visible';
     else if (check.kind === 'write') out[check.id] = write(check.path);
     else out[check.id] = await new Promise((resolve) => {
       const socket = net.connect(check.port, '127.0.0.1');
@@ -60,7 +62,13 @@ const write = (target) => {
 })();
 `;
 
-type Check = { id: string; kind: 'read' | 'write'; path: string } | { id: string; kind: 'connect'; port: number };
+type Check =
+  | { id: string; kind: 'read' | 'write'; path: string }
+  | { id: string; kind: 'connect'; port: number }
+  | { id: string; kind: 'env'; name: string };
+
+// Planted in the environment the probe is started from: the environment policy must keep it out.
+const PLANTED_CREDENTIAL = 'CW_SANDBOX_CHECK_SECRET_TOKEN';
 
 // node:child_process, node:net and node:fs load when a check runs.
 const requireBuiltin = createRequire(import.meta.url);
@@ -68,7 +76,8 @@ const requireBuiltin = createRequire(import.meta.url);
 /**
  * Runs one probe inside the sandbox, as the model's commands run, and says what it could and could not
  * see: every hidden path, the workspace and its temp folder, the home folder, `.git/hooks` and
- * `.git/config`, and a connection to a port this process opens on loopback.
+ * `.git/config`, a connection to a port this process opens on loopback, and a credential planted in
+ * cw's environment (docs/security.md, "What commands see of your environment").
  */
 export async function checkSandbox(
   sandbox: CommandSandbox,
@@ -77,7 +86,10 @@ export async function checkSandbox(
     readonly home: string;
     readonly cwHome: string;
     readonly denyRead: readonly string[];
-    readonly env: Readonly<Record<string, string>>;
+    /** cw's own environment: the probe gets what the environment policy makes of it, as a command does. */
+    readonly env: Readonly<Record<string, string | undefined>>;
+    /** The config's route key variables and `sandbox.env`. */
+    readonly config: EnvironmentPolicyConfig;
   },
 ): Promise<SandboxCheckRow[]> {
   const { existsSync } = requireBuiltin('node:fs') as typeof import('node:fs');
@@ -115,10 +127,12 @@ export async function checkSandbox(
     kind: 'connect',
     port,
   });
+  add("a credential in cw's environment", 'hidden', { id: 'env', kind: 'env', name: PLANTED_CREDENTIAL });
+  const env = toolEnvironment({ ...options.env, [PLANTED_CREDENTIAL]: 'planted' }, [], options.config);
   const spec = JSON.stringify(rows.flatMap((row) => (row.check === null ? [] : [row.check])));
   const wrapped = await sandbox.wrap([process.execPath, '-e', PROBE_SOURCE, spec], {
     cwd: options.workspace,
-    env: options.env,
+    env,
   });
   try {
     const stdout = await new Promise<string>((resolve) => {

@@ -5,7 +5,7 @@ import { reportError } from '../../report-error.js';
 export default class SandboxCheck extends Command {
   static override summary = 'Show what commands inside the sandbox can and cannot see';
   static override description =
-    'Runs one probe inside the sandbox cw send would use, with this workspace and config: each hidden path (~/.ssh, the cw home, sandbox.deny_read, …), the workspace and its temp folder, the home folder, .git/hooks and .git/config, and a connection to a loopback port cw opens. Prints labels, never paths; exits 1 when anything is not as it should be, or there is no sandbox. Docs: docs/security.md.';
+    "Runs one probe inside the sandbox cw send would use, with this workspace and config: each hidden path (~/.ssh, the cw home, sandbox.deny_read, …), the workspace and its temp folder, the home folder, .git/hooks and .git/config, a connection to a loopback port cw opens, and a credential planted in cw's environment. Prints labels, never paths; exits 1 when anything is not as it should be, or there is no sandbox. Docs: docs/security.md.";
   static override examples = ['<%= config.bin %> sandbox check', '<%= config.bin %> sandbox check --json'];
   static override flags = {
     json: Flags.boolean({ description: 'Print one JSON document.' }),
@@ -36,13 +36,9 @@ export default class SandboxCheck extends Command {
           home: homedir(),
           cwHome: home,
           denyRead: config.sandbox.deny_read,
-          // The environment a command gets: no route's key, nothing named like a credential.
-          env: Object.fromEntries(
-            Object.entries(process.env).filter(
-              (entry): entry is [string, string] =>
-                entry[1] !== undefined && !/KEY|TOKEN|SECRET|PASSWORD/i.test(entry[0]),
-            ),
-          ),
+          // The probe gets what a command gets of cw's environment (docs/security.md).
+          env: process.env,
+          config,
         });
       } finally {
         await sandbox.close();
