@@ -70,6 +70,20 @@ describe('trust covers the workspace files a project server runs', () => {
     expect(restored.stderr).not.toContain('changed since you trusted it');
     expect(await starts()).toBe('AA');
 
+    // Edited by a command during a send, after the send's snapshot was taken: read again before it starts.
+    model.andThen(
+      {
+        reply: { calls: [{ id: 'call_edit', name: 'shell', arguments: '{"command":"echo // edited >> server.mjs"}' }] },
+      },
+      { reply: { calls: [callEcho] } },
+      { carries: [{ id: 'call_echo', includes: 'changed since you trusted it' }], reply: { text: 'refused' } },
+    );
+    const during = await run(['send', '--approval', 'workspace', '--prompt', 'edit, then use the echo tool']);
+    expect(during.code, during.stderr).toBe(0);
+    expect(await readFile(script, 'utf8')).toContain('// edited');
+    expect(await starts()).toBe('AA');
+    await writeFile(script, original);
+
     // Replaced by a link to a file of the same bytes outside the workspace: not what was trusted.
     await writeFile(join(outside, 'server.mjs'), original);
     await rm(script);

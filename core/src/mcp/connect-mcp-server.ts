@@ -23,6 +23,10 @@ export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
 /** How long one tool call may take when the caller sets no limit. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
 
+/** Why a project server whose workspace file changed since it was trusted is not started (docs/mcp.md). */
+export const UNTRUSTED_FILE_DETAIL =
+  'was not started: a workspace file it runs changed since you trusted it; check it, then run cw mcp trust';
+
 // The most pages of tools cw reads from one server: a server that keeps handing out cursors is broken.
 const MAX_TOOL_PAGES = 100;
 
@@ -35,7 +39,8 @@ export type McpErrorCode =
   | 'connection-closed'
   | 'http-error'
   | 'protocol-error'
-  | 'aborted';
+  | 'aborted'
+  | 'untrusted-file';
 
 /**
  * Talking to one MCP server failed. `detail` is one redacted line (cw's words, or outside text through
@@ -128,6 +133,8 @@ export interface ConnectMcpServerOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** What a stdio server starts from before its own `env` (toolEnvironment); default: the allowlist applied to `env`. */
   readonly commandEnv?: Readonly<Record<string, string>>;
+  /** Whether the workspace files a project server runs are still the ones trusted (docs/mcp.md); false: not started. */
+  readonly filesUnchanged?: (serverName: string, server: McpServerConfig) => Promise<boolean>;
   /** Default DEFAULT_MCP_CONNECT_TIMEOUT_MS. */
   readonly timeoutMs?: number;
   /** Aborts connecting (Ctrl-C). */
@@ -213,6 +220,9 @@ export async function connectMcpServer(
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const serverEnv = stdioServerEnvironment(expanded, env, options.commandEnv);
+    // Checked again at the last moment: a send may run for minutes after its snapshot was taken.
+    if (options.filesUnchanged !== undefined && !(await options.filesUnchanged(serverName, server)))
+      throw new McpServerError(serverName, 'untrusted-file', UNTRUSTED_FILE_DETAIL);
     // Fail closed: a server that asked for the sandbox never runs without one.
     if (server.sandbox === true && options.sandbox === undefined)
       throw new McpServerError(serverName, 'sandbox-unavailable', 'it asks for the sandbox and none is available');

@@ -156,6 +156,8 @@ export interface ProjectMcpStatus {
   readonly shadowed: readonly string[];
   /** Project servers left out because a workspace file they run changed since the person trusted them. */
   readonly changed: readonly string[];
+  /** For each project server added: the digest of its workspace files as trusted, checked again before it starts. */
+  readonly digests: Readonly<Record<string, string | null>>;
 }
 
 /**
@@ -170,7 +172,7 @@ export async function withProjectMcpServers(
   config: CwConfig,
   cwd: string = process.cwd(),
 ): Promise<{ config: CwConfig; status: ProjectMcpStatus }> {
-  const none = { config, status: { file: null, trusted: false, shadowed: [], changed: [] } };
+  const none = { config, status: { file: null, trusted: false, shadowed: [], changed: [], digests: {} } };
   if (workspace === null) return none;
   let file: ProjectMcpFile | null;
   try {
@@ -183,19 +185,23 @@ export async function withProjectMcpServers(
   const trust = (await readTrust(home))[sha256Hex(workspace)];
   const trusted = trust?.mcp_json === file.sha256;
   const shadowed = Object.keys(file.servers).filter((name) => Object.hasOwn(config.mcpServers, name));
-  if (!trusted) return { config, status: { file, trusted, shadowed, changed: [] } };
+  if (!trusted) return { config, status: { file, trusted, shadowed, changed: [], digests: {} } };
   const added: Record<string, McpServerConfig> = {};
   const changed: string[] = [];
+  const digests: Record<string, string | null> = {};
   for (const [name, server] of Object.entries(file.servers)) {
     if (Object.hasOwn(config.mcpServers, name)) continue;
     // Trust covers the files a server runs as well as its entry: an edited script is another program.
     const digest = await serverFileDigest(workspace, server, cwd);
     if (digest !== (trust.files[name] ?? null)) changed.push(name);
-    else added[name] = server;
+    else {
+      added[name] = server;
+      digests[name] = digest;
+    }
   }
   return {
     config: Object.keys(added).length === 0 ? config : { ...config, mcpServers: { ...config.mcpServers, ...added } },
-    status: { file, trusted, shadowed, changed },
+    status: { file, trusted, shadowed, changed, digests },
   };
 }
 

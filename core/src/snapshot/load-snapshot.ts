@@ -44,12 +44,8 @@ export async function loadSnapshot(options: {
   // Sessions belong to the workspace a command runs in; without a working folder, to none.
   const workspace = options.cwd === undefined ? null : await workspaceRoot(userConfig.workspace, options.cwd);
   // A trusted workspace .mcp.json adds its servers after the user's own (docs/mcp.md).
-  const { config, status: projectMcp } = await withProjectMcpServers(
-    options.home,
-    workspace,
-    userConfig,
-    options.cwd ?? process.cwd(),
-  );
+  const cwd = options.cwd ?? process.cwd();
+  const { config, status: projectMcp } = await withProjectMcpServers(options.home, workspace, userConfig, cwd);
   const session = await selectSession(
     options.home,
     workspace === null ? null : workspaceKeyOf(workspace),
@@ -68,6 +64,9 @@ export async function loadSnapshot(options: {
     pending: NOTHING_PENDING,
     features: {},
     ...(projectMcp.changed.length === 0 ? {} : { changedProjectMcpServers: projectMcp.changed }),
+    ...(workspace === null || Object.keys(projectMcp.digests).length === 0
+      ? {}
+      : { projectMcpFiles: { workspace, cwd, digests: projectMcp.digests } }),
     // Looked up on PATH only, never run: preview stays offline and fast (docs/security.md).
     ...(options.env === undefined
       ? {}

@@ -62,8 +62,17 @@ export interface CwSnapshot {
   readonly sandbox?: SandboxState;
   /** Project MCP servers left out because a workspace file they run changed since they were trusted (docs/mcp.md). */
   readonly changedProjectMcpServers?: readonly string[];
+  /** The workspace files the trusted project MCP servers run, by digest, checked again before each starts. */
+  readonly projectMcpFiles?: ProjectMcpFiles;
   /** How cw's environment splits for the commands it starts (counts only); absent when it was not looked at. */
   readonly environment?: EnvironmentCounts;
+}
+
+/** Where the trusted project MCP servers' files were looked up, and their digests as trusted. */
+export interface ProjectMcpFiles {
+  readonly workspace: string;
+  readonly cwd: string;
+  readonly digests: Readonly<Record<string, string | null>>;
 }
 
 /** Pending state of a session with nothing pending. */

@@ -1,8 +1,8 @@
 import { toolEnvironment } from '../../agent/tool-environment.js';
 import { safeIdentifier } from '../../redaction/safe-label.js';
 import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
-import type { CwConfig } from '../../config/cw-config.js';
-import type { McpState } from '../../snapshot/snapshot.js';
+import type { CwConfig, McpServerConfig } from '../../config/cw-config.js';
+import type { McpState, ProjectMcpFiles } from '../../snapshot/snapshot.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import type { PrepareContext } from '../../turn/turn-hooks.js';
 
@@ -51,6 +51,7 @@ export function applyMcp(hooks: CoreTurnHooks): void {
       env: context.env,
       // The same environment as every command the model runs (docs/security.md).
       commandEnv: toolEnvironment(context.env, snapshot.registry.rows, snapshot.config),
+      ...(snapshot.projectMcpFiles ? { filesUnchanged: filesUnchanged(snapshot.projectMcpFiles) } : {}),
       pluginTools: snapshot.registry.toolCatalog,
       callTimeoutMs,
       onProgress,
@@ -85,6 +86,18 @@ export function applyMcp(hooks: CoreTurnHooks): void {
     opened.delete(context);
     await close?.();
   });
+}
+
+/**
+ * Whether a trusted project server's workspace files are still the bytes trusted: read again right
+ * before it starts, since the model may have edited them since the snapshot (docs/mcp.md).
+ */
+function filesUnchanged(files: ProjectMcpFiles): (name: string, server: McpServerConfig) => Promise<boolean> {
+  return async (name, server) => {
+    if (!Object.hasOwn(files.digests, name)) return true;
+    const { serverFileDigest } = await import('../../mcp/server-file-digest.js');
+    return (await serverFileDigest(files.workspace, server, files.cwd)) === files.digests[name];
+  };
 }
 
 /**

@@ -59,6 +59,7 @@ export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } 
         connection: connectMcpServer(name, server, {
           ...(options?.env ? { env: options.env } : {}),
           ...(options?.commandEnv ? { commandEnv: options.commandEnv } : {}),
+          ...(options?.filesUnchanged ? { filesUnchanged: options.filesUnchanged } : {}),
           ...(home ? { home } : {}),
           ...(options?.signal ? { signal: options.signal } : {}),
           ...(options?.sandbox ? { sandbox: options.sandbox } : {}),
