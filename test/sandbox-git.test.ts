@@ -351,6 +351,7 @@ describe('cw sandbox check', () => {
       cwHome: join(base, 'no-cw-home'),
       denyRead: [],
       env: { PATH: process.env['PATH'] ?? '' },
+      config: { routes: {} },
     });
     expect(broken.filter((row) => row.what.startsWith('.git') && !row.ok).map((row) => row.what)).toEqual([
       '.git/config',

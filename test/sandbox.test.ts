@@ -122,7 +122,12 @@ describe('under workspace, the sandbox keeps commands inside the workspace', () 
       },
       { reply: { text: 'done' } },
     );
-    const home = await models.home(model, { workspace: ws, approval: 'workspace' });
+    // The cw home's path reaches the command only because config passes it (docs/security.md).
+    const home = await models.home(model, {
+      workspace: ws,
+      approval: 'workspace',
+      sandbox: { env: { pass: ['CW_HOME_UNDER_TEST'], set: {} } },
+    });
     const run = await runCwChild(
       ['send', '--prompt', 'try things'],
       models.envFor(home, { HOME: userHome, CW_HOME_UNDER_TEST: home }),

@@ -104,6 +104,7 @@ export async function runSend(
         : await core.mcp.resolveMcpPrompt({
             home: (await import('@cw/core/home')).cwHome(),
             servers: snapshot.config.mcpServers,
+            config: snapshot.config,
             ref: serverPrompt.ref,
             args: serverPrompt.args,
             signal: controller.signal,

@@ -25,6 +25,7 @@ export function unavailableManifest(
       sandbox: 'unavailable',
       sandbox_mode: 'on',
       sandbox_network: 'off',
+      environment: null,
       allowed_tool_gate_count: null,
       disallowed_tool_gate_count: null,
       message_submit_hook_count: 0,

@@ -198,6 +198,7 @@ async function serverPromptText(
     return await core.mcp.resolveMcpPrompt({
       home: state.agent.home,
       servers: snapshot.config.mcpServers,
+      config: snapshot.config,
       ref: choice.ref,
       args: choice.args,
       ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),

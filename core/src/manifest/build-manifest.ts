@@ -148,6 +148,7 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     sandbox: snapshot.sandbox ?? (sandboxConfig.mode === 'off' ? 'off' : 'unavailable'),
     sandbox_mode: sandboxConfig.mode,
     sandbox_network: networkPolicyOf(sandboxConfig.network),
+    environment: snapshot.environment ?? null,
     allowed_tool_gate_count: gates?.allow === undefined ? null : gates.allow.length,
     disallowed_tool_gate_count: gates?.deny === undefined ? null : gates.deny.length,
     message_submit_hook_count: 0,

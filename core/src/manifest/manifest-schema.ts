@@ -122,6 +122,19 @@ function buildManifestSchema() {
       .describe(
         "What sandboxed commands may reach (config sandbox.network): nothing, the host's network, or only the allowlist's hosts through cw's proxy (never listed here).",
       ),
+    environment: z
+      .strictObject({
+        passed: count.describe("Variables of cw's environment commands receive: the allowlist and sandbox.env.pass."),
+        set: count.describe('Variables sandbox.env.set gives commands.'),
+        dropped_credentials: count.describe(
+          'Variables kept from commands because their name or value looks like a credential, or a route reads its key from them.',
+        ),
+        dropped_other: count.describe("Every other variable of cw's environment: neither allowlisted nor passed."),
+      })
+      .nullable()
+      .describe(
+        "How cw's environment splits for the commands it starts for the model: shell commands, submit hooks and MCP stdio servers (docs/security.md). Counts only, never a name or a value; null when the environment was not looked at.",
+      ),
     allowed_tool_gate_count: count
       .nullable()
       .describe('Entries in the config allow-list gate (tools.allow), or null when there is none.'),

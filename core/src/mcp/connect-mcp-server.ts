@@ -10,6 +10,7 @@ import type { McpServerConfig } from '../config/cw-config.js';
 import { REDACTED, safeErrorText } from '../redaction/safe-error-text.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import { expandEnvRecord, McpEnvReferenceError } from '../config/expand-env-references.js';
+import { ALLOWLIST_ONLY, commandEnvironment } from '../agent/tool-environment.js';
 import { StderrTail, writeMcpServerLog } from './mcp-server-log.js';
 import { isMcpHttpServer } from './mcp-server-target.js';
 import type { McpSnapshotTool } from './mcp-snapshot-store.js';
@@ -24,37 +25,9 @@ export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
 /** How long one tool call may take when the caller sets no limit. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
 
-// The variables a stdio server inherits from cw's environment: what a process needs to find programs,
-// its home, a temp folder and the locale. Nothing else: no API key, no token, no cw setting.
-const BASE_ENV_NAMES = [
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'TERM',
-  'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TZ',
-  'TMPDIR',
-  'TEMP',
-  'TMP',
-  // Windows: without these, many programs cannot start at all.
-  'SYSTEMROOT',
-  'SYSTEMDRIVE',
-  'WINDIR',
-  'COMSPEC',
-  'PATHEXT',
-  'USERPROFILE',
-  'HOMEDRIVE',
-  'HOMEPATH',
-  'APPDATA',
-  'LOCALAPPDATA',
-  'PROGRAMFILES',
-  'PROGRAMDATA',
-  'USERNAME',
-] as const;
+/** Why a project server whose workspace file changed since it was trusted is not started (docs/mcp.md). */
+export const UNTRUSTED_FILE_DETAIL =
+  'was not started: a workspace file it runs changed since you trusted it; check it, then run cw mcp trust';
 
 // The most pages of tools cw reads from one server: a server that keeps handing out cursors is broken.
 const MAX_TOOL_PAGES = 100;
@@ -68,7 +41,8 @@ export type McpErrorCode =
   | 'connection-closed'
   | 'http-error'
   | 'protocol-error'
-  | 'aborted';
+  | 'aborted'
+  | 'untrusted-file';
 
 /**
  * Talking to one MCP server failed. `detail` is one redacted line (cw's words, or outside text through
@@ -155,10 +129,14 @@ export interface McpPromptMessages {
 /** How to connect. */
 export interface ConnectMcpServerOptions {
   /**
-   * Where `${env:NAME}` references are looked up, and where a stdio server's base variables come from.
-   * Default: process.env. Only the base names and the server's own `env` reach the server.
+   * Where `${env:NAME}` references are looked up. Default: process.env. Only `commandEnv` and the
+   * server's own `env` reach the server.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** What a stdio server starts from before its own `env` (toolEnvironment); default: the allowlist applied to `env`. */
+  readonly commandEnv?: Readonly<Record<string, string>>;
+  /** Whether the workspace files a project server runs are still the ones trusted (docs/mcp.md); false: not started. */
+  readonly filesUnchanged?: (serverName: string, server: McpServerConfig) => Promise<boolean>;
   /** Default DEFAULT_MCP_CONNECT_TIMEOUT_MS. */
   readonly timeoutMs?: number;
   /** Aborts connecting (Ctrl-C). */
@@ -186,18 +164,16 @@ export interface ConnectMcpServerOptions {
 /** What a long tool call reports while it runs: a progress notification, as one redacted line. */
 export type McpProgress = (line: string) => void;
 
-/** The environment a stdio server starts with: the base variables from `env`, then the server's expanded `env`. */
+/**
+ * The environment a stdio server starts with: what every command cw starts receives (`commandEnv`, else
+ * the allowlist alone applied to `env`; docs/security.md), then the server's expanded `env` on top.
+ */
 export function stdioServerEnvironment(
   expanded: Readonly<Record<string, string>>,
   env: Readonly<Record<string, string | undefined>>,
+  commandEnv?: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  const base: Record<string, string> = {};
-  for (const name of BASE_ENV_NAMES) {
-    const value = Object.hasOwn(env, name) ? env[name] : undefined;
-    // A value starting with `()` is an exported shell function: never passed on.
-    if (value !== undefined && !value.startsWith('()')) base[name] = value;
-  }
-  return { ...base, ...expanded };
+  return { ...(commandEnv ?? commandEnvironment(env, ALLOWLIST_ONLY).env), ...expanded };
 }
 
 /**
@@ -248,7 +224,10 @@ export async function connectMcpServer(
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const { SandboxedStdioTransport } = await import('./sandboxed-stdio-transport.js');
-    const serverEnv = stdioServerEnvironment(expanded, env);
+    const serverEnv = stdioServerEnvironment(expanded, env, options.commandEnv);
+    // Checked again at the last moment: a send may run for minutes after its snapshot was taken.
+    if (options.filesUnchanged !== undefined && !(await options.filesUnchanged(serverName, server)))
+      throw new McpServerError(serverName, 'untrusted-file', UNTRUSTED_FILE_DETAIL);
     // Fail closed: a server that asked for the sandbox never runs without one.
     if (server.sandbox === true && options.sandbox === undefined)
       throw new McpServerError(serverName, 'sandbox-unavailable', 'it asks for the sandbox and none is available');

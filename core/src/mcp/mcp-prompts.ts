@@ -1,4 +1,5 @@
-import type { McpServerConfig } from '../config/cw-config.js';
+import { toolEnvironment } from '../agent/tool-environment.js';
+import type { CwConfig, McpServerConfig } from '../config/cw-config.js';
 import { safeIdentifier } from '../redaction/safe-label.js';
 import {
   type ConnectMcpServerOptions,
@@ -21,6 +22,8 @@ export interface McpPromptOptions {
   readonly home: string;
   readonly servers: Readonly<Record<string, McpServerConfig>>;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The config whose `sandbox.env` and route key variables shape a stdio server's environment, as in a send (docs/security.md). */
+  readonly config?: Pick<CwConfig, 'routes' | 'sandbox'>;
   readonly signal?: AbortSignal;
   /** The workspace: a server started outside the sandbox is never looked up inside it (docs/security.md). */
   readonly workspace?: string;
@@ -41,6 +44,9 @@ async function withServer<T>(
   const connection = await (options.connect ?? connectMcpServer)(name, server, {
     home: options.home,
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.config === undefined
+      ? {}
+      : { commandEnv: toolEnvironment(options.env ?? process.env, [], options.config) }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
   });

@@ -54,6 +54,7 @@ export async function addProjectMcpServer(
     servers[name] = entry;
     await writeFileAtomic(path, `${JSON.stringify({ ...document, mcpServers: servers }, null, 2)}\n`);
     const after = await readProjectMcpFile(workspace);
-    if (wasTrusted && after !== null) await trustProjectMcp(home, workspace, after);
+    // Only the new entry's files are recorded afresh: an edit elsewhere still needs trusting again.
+    if (wasTrusted && after !== null) await trustProjectMcp(home, workspace, after, { only: [name] });
   });
 }

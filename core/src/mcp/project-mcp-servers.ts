@@ -9,6 +9,7 @@ import {
 } from '../config/cw-config.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withFileLock } from '../state/file-lock.js';
+import { serverFileDigest } from './server-file-digest.js';
 
 // A workspace's `.mcp.json` (the `mcpServers` shape other agents read) names programs to run, so cw
 // uses it only after the person trusted that file as it is now: a changed file needs trusting again
@@ -81,14 +82,34 @@ function trustPath(home: string): string {
   return join(home, 'mcp', 'trusted-projects.json');
 }
 
-/** Workspace key (SHA-256 of its real path) to the SHA-256 of the `.mcp.json` bytes trusted there. */
-async function readTrust(home: string): Promise<Record<string, string>> {
+/** What the person trusted in one workspace: the `.mcp.json` bytes, and the workspace files each server runs. */
+interface WorkspaceTrust {
+  /** SHA-256 of the `.mcp.json` bytes. */
+  readonly mcp_json: string;
+  /** Server name to the digest of the workspace files it names (server-file-digest.ts); absent when it named none. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/** Workspace key (SHA-256 of its real path) to what was trusted there. */
+async function readTrust(home: string): Promise<Record<string, WorkspaceTrust>> {
   try {
     const raw = JSON.parse(await readFile(trustPath(home), 'utf8')) as { workspaces?: unknown };
     if (!isRecord(raw.workspaces)) return {};
-    return Object.fromEntries(
-      Object.entries(raw.workspaces).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-    );
+    const out: Record<string, WorkspaceTrust> = {};
+    for (const [key, value] of Object.entries(raw.workspaces)) {
+      // A record from before file digests were kept: the servers that run a workspace file need trusting again.
+      if (typeof value === 'string') out[key] = { mcp_json: value, files: {} };
+      else if (isRecord(value) && typeof value['mcp_json'] === 'string') {
+        const files = isRecord(value['files']) ? value['files'] : {};
+        out[key] = {
+          mcp_json: value['mcp_json'],
+          files: Object.fromEntries(
+            Object.entries(files).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+          ),
+        };
+      }
+    }
+    return out;
   } catch {
     return {};
   }
@@ -96,16 +117,34 @@ async function readTrust(home: string): Promise<Record<string, string>> {
 
 /** Whether the person trusted this exact `.mcp.json` for this workspace. */
 export async function isProjectMcpTrusted(home: string, workspace: string, file: ProjectMcpFile): Promise<boolean> {
-  return (await readTrust(home))[sha256Hex(workspace)] === file.sha256;
+  return (await readTrust(home))[sha256Hex(workspace)]?.mcp_json === file.sha256;
 }
 
-/** Records trust in the workspace's `.mcp.json` as it is now (atomic, locked). */
-export async function trustProjectMcp(home: string, workspace: string, file: ProjectMcpFile): Promise<void> {
+/**
+ * Records trust in the workspace's `.mcp.json` as it is now, with the workspace files each server
+ * runs as they are now (atomic, locked). `only`: record the files of these servers afresh and keep
+ * what was trusted for the others (a server the person just added).
+ */
+export async function trustProjectMcp(
+  home: string,
+  workspace: string,
+  file: ProjectMcpFile,
+  options: { readonly cwd?: string; readonly only?: readonly string[] } = {},
+): Promise<void> {
   await mkdir(join(home, 'mcp'), { recursive: true, mode: 0o700 });
   const path = trustPath(home);
+  const cwd = options.cwd ?? process.cwd();
   await withFileLock(path, async () => {
-    const workspaces = { ...(await readTrust(home)), [sha256Hex(workspace)]: file.sha256 };
-    await writeFileAtomic(path, `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`);
+    const trust = await readTrust(home);
+    const key = sha256Hex(workspace);
+    const files: Record<string, string> = {};
+    for (const [name, server] of Object.entries(file.servers)) {
+      const kept = options.only !== undefined && !options.only.includes(name);
+      const digest = kept ? trust[key]?.files[name] : await serverFileDigest(workspace, server, cwd);
+      if (digest !== undefined && digest !== null) files[name] = digest;
+    }
+    const workspaces = { ...trust, [key]: { mcp_json: file.sha256, files } };
+    await writeFileAtomic(path, `${JSON.stringify({ version: 2, workspaces }, null, 2)}\n`);
   });
 }
 
@@ -115,19 +154,25 @@ export interface ProjectMcpStatus {
   readonly trusted: boolean;
   /** Project servers left out because a server of the same name is configured in the cw home. */
   readonly shadowed: readonly string[];
+  /** Project servers left out because a workspace file they run changed since the person trusted them. */
+  readonly changed: readonly string[];
+  /** For each project server added: the digest of its workspace files as trusted, checked again before it starts. */
+  readonly digests: Readonly<Record<string, string | null>>;
 }
 
 /**
  * The config with the workspace's trusted project servers added after the user's own, and how they
- * stand. A user server keeps its name: a project server of the same name is left out. An untrusted
- * or missing file adds nothing. Reads two small files; never starts anything.
+ * stand. A user server keeps its name: a project server of the same name is left out, and so is one
+ * whose workspace files changed since they were trusted. An untrusted or missing file adds nothing.
+ * Reads small files; never starts anything.
  */
 export async function withProjectMcpServers(
   home: string,
   workspace: string | null,
   config: CwConfig,
+  cwd: string = process.cwd(),
 ): Promise<{ config: CwConfig; status: ProjectMcpStatus }> {
-  const none = { config, status: { file: null, trusted: false, shadowed: [] } };
+  const none = { config, status: { file: null, trusted: false, shadowed: [], changed: [], digests: {} } };
   if (workspace === null) return none;
   let file: ProjectMcpFile | null;
   try {
@@ -137,15 +182,26 @@ export async function withProjectMcpServers(
     return none;
   }
   if (file === null) return none;
-  const trusted = await isProjectMcpTrusted(home, workspace, file);
+  const trust = (await readTrust(home))[sha256Hex(workspace)];
+  const trusted = trust?.mcp_json === file.sha256;
   const shadowed = Object.keys(file.servers).filter((name) => Object.hasOwn(config.mcpServers, name));
-  if (!trusted) return { config, status: { file, trusted, shadowed } };
-  const added = Object.fromEntries(
-    Object.entries(file.servers).filter(([name]) => !Object.hasOwn(config.mcpServers, name)),
-  );
+  if (!trusted) return { config, status: { file, trusted, shadowed, changed: [], digests: {} } };
+  const added: Record<string, McpServerConfig> = {};
+  const changed: string[] = [];
+  const digests: Record<string, string | null> = {};
+  for (const [name, server] of Object.entries(file.servers)) {
+    if (Object.hasOwn(config.mcpServers, name)) continue;
+    // Trust covers the files a server runs as well as its entry: an edited script is another program.
+    const digest = await serverFileDigest(workspace, server, cwd);
+    if (digest !== (trust.files[name] ?? null)) changed.push(name);
+    else {
+      added[name] = server;
+      digests[name] = digest;
+    }
+  }
   return {
     config: Object.keys(added).length === 0 ? config : { ...config, mcpServers: { ...config.mcpServers, ...added } },
-    status: { file, trusted, shadowed },
+    status: { file, trusted, shadowed, changed, digests },
   };
 }
 
@@ -175,7 +231,7 @@ export async function readEffectiveMcpServers(
   ]);
   const config = await loadConfig(home);
   const workspace = await workspaceRoot(config.workspace, cwd);
-  const merged = await withProjectMcpServers(home, workspace, config);
+  const merged = await withProjectMcpServers(home, workspace, config, cwd);
   const scopes: Record<string, McpServerScope> = {};
   for (const name of Object.keys(merged.config.mcpServers))
     scopes[name] = Object.hasOwn(config.mcpServers, name) ? 'user' : 'project';

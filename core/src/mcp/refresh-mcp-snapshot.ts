@@ -1,4 +1,5 @@
-import type { McpServerConfig } from '../config/cw-config.js';
+import { toolEnvironment } from '../agent/tool-environment.js';
+import type { CwConfig, McpServerConfig } from '../config/cw-config.js';
 import {
   connectMcpServer,
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
@@ -29,6 +30,8 @@ export interface RefreshMcpSnapshotOptions {
   readonly only?: readonly string[];
   /** Where `${env:NAME}` references are looked up. Default: process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The config whose `sandbox.env` and route key variables shape a stdio server's environment, as in a send (docs/security.md). */
+  readonly config?: Pick<CwConfig, 'routes' | 'sandbox'>;
   /** For each server: connecting may take this long, and so may listing its tools. Default 10 s. */
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
@@ -114,6 +117,9 @@ async function refreshOne(name: string, server: McpServerConfig, options: Refres
       timeoutMs,
       home: options.home,
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.config === undefined
+        ? {}
+        : { commandEnv: toolEnvironment(options.env ?? process.env, [], options.config) }),
       ...(signal === undefined ? {} : { signal }),
       ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { type EnvironmentPolicyConfig, toolEnvironment } from '../agent/tool-environment.js';
 import type { CommandSandbox } from './command-sandbox.js';
 import { HARDENING_PROBE, capabilitiesLabel, hardeningRows, plantedSocketVariables } from './hardening-checks.js';
 import { hiddenPaths } from './hidden-paths.js';
@@ -87,6 +88,7 @@ const write = (target) => {
     // The command's private temp folder is known only inside.
     if (check.path === '$TMPDIR') check.path = process.env.TMPDIR;
     if (check.kind === 'read') out[check.id] = read(check.path);
+    else if (check.kind === 'credential') out[check.id] = process.env[check.name] === undefined ? 'hidden' : 'visible';
     else if (check.kind === 'write') out[check.id] = write(check.path);
     else if (check.kind === 'create') out[check.id] = create(check.path);
     else if (check.kind === 'rename') out[check.id] = rename(check.path);
@@ -105,9 +107,13 @@ const write = (target) => {
 type Check =
   | { id: string; kind: 'read' | 'write' | 'create' | 'rename' | 'unix'; path: string }
   | { id: string; kind: 'connect'; port: number }
+  | { id: string; kind: 'credential'; name: string }
   | { id: string; kind: 'caps' | 'mount' }
   | { id: string; kind: 'env'; names: readonly string[] }
   | { id: string; kind: 'limits'; processes: number; fileSize: number; root: boolean };
+
+// Planted in the environment the probe is started from: the environment policy must keep it out.
+const PLANTED_CREDENTIAL = 'CW_SANDBOX_CHECK_SECRET_TOKEN';
 
 // node:child_process, node:net and node:fs load when a check runs.
 const requireBuiltin = createRequire(import.meta.url);
@@ -115,7 +121,8 @@ const requireBuiltin = createRequire(import.meta.url);
 /**
  * Runs one probe inside the sandbox, as the model's commands run, and says what it could and could not
  * see: every hidden path, the workspace and its temp folder, the home folder, `.git/hooks` and
- * `.git/config`, and a connection to a port this process opens on loopback.
+ * `.git/config`, a connection to a port this process opens on loopback, and a credential planted in
+ * cw's environment (docs/security.md, "What commands see of your environment").
  */
 export async function checkSandbox(
   sandbox: CommandSandbox,
@@ -124,7 +131,10 @@ export async function checkSandbox(
     readonly home: string;
     readonly cwHome: string;
     readonly denyRead: readonly string[];
-    readonly env: Readonly<Record<string, string>>;
+    /** cw's own environment: the probe gets what the environment policy makes of it, as a command does. */
+    readonly env: Readonly<Record<string, string | undefined>>;
+    /** The config's route key variables and `sandbox.env`. */
+    readonly config: EnvironmentPolicyConfig;
   },
 ): Promise<SandboxCheckRow[]> {
   const { existsSync, lstatSync, unlinkSync } = requireBuiltin('node:fs') as typeof import('node:fs');
@@ -180,6 +190,7 @@ export async function checkSandbox(
     kind: 'connect',
     port,
   });
+  add("a credential in cw's environment", 'hidden', { id: 'credential', kind: 'credential', name: PLANTED_CREDENTIAL });
   // A Unix socket this process listens on, named by every socket variable the probe is given.
   const socketFolder = await mkdtemp(`${tmpdir()}/cw-check-`);
   const socketPath = `${socketFolder}/host.sock`;
@@ -187,9 +198,11 @@ export async function checkSandbox(
   await new Promise<void>((resolve) => unixServer.listen(socketPath, resolve));
   for (const row of hardeningRows(sandbox, socketPath)) rows.push({ ...row, check: row.check as Check });
   const spec = JSON.stringify(rows.flatMap((row) => (row.check === null ? [] : [row.check])));
+  // The policy first, as for a command; the socket variables after it, since the sandbox must drop them itself.
+  const policyEnv = toolEnvironment({ ...options.env, [PLANTED_CREDENTIAL]: 'planted' }, [], options.config);
   const wrapped = await sandbox.wrap([process.execPath, '-e', PROBE_SOURCE, spec], {
     cwd: options.workspace,
-    env: plantedSocketVariables(options.env, socketPath),
+    env: plantedSocketVariables(policyEnv, socketPath),
   });
   let found: Record<string, unknown> = {};
   try {

@@ -31,7 +31,7 @@ describe('checkSandbox, the hardening rows', () => {
     const config = { ...DEFAULT_SANDBOX_CONFIG, limits: { processes: 77, file_size_mb: 3 } };
     const sandbox = await openCommandSandbox({ program: program as NonNullable<typeof program>, config, ...where });
     try {
-      const rows = await checkSandbox(sandbox, { ...where, denyRead: [], env });
+      const rows = await checkSandbox(sandbox, { ...where, denyRead: [], env, config: { routes: {} } });
       const hardening = rows.filter((row) => HARDENING.test(row.what));
       expect(hardening.map((row) => [row.what.split(' (')[0], row.found])).toEqual([
         ['capabilities', 'none'],
@@ -72,7 +72,7 @@ describe('checkSandbox, the hardening rows', () => {
       reason: () => '',
       close: async () => {},
     };
-    const rows = await checkSandbox(unconfined, { ...where, denyRead: [], env });
+    const rows = await checkSandbox(unconfined, { ...where, denyRead: [], env, config: { routes: {} } });
     const found = Object.fromEntries(rows.map((row) => [row.what.split(' (')[0], row]));
     expect(found['socket variables']).toMatchObject({ found: 'set', ok: false });
     expect(found['a Unix socket of this machine']).toMatchObject({ found: 'connected', ok: false });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isCredentialValue } from '../agent/tool-environment.js';
 import { lazySchema } from '../validation/lazy-zod.js';
 import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits.js';
 
@@ -10,6 +11,40 @@ export type SandboxMode = (typeof SANDBOX_MODES)[number];
 // A host an allowlist names: a DNS name or an IPv4 address, optionally `*.` for every subdomain.
 const ALLOWED_HOST =
   /^(?:\*\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+// An environment variable's name; `sandbox.env.pass` may also hold `*` globs (`NODE_*`).
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const ENV_NAME_GLOB = /^[A-Za-z_*][A-Za-z0-9_*]{0,127}$/;
+
+/** The `sandbox.env` object: what commands receive besides the allowlist (docs/security.md). */
+const sandboxEnvSchema = lazySchema((z) =>
+  z
+    .object({
+      /** Variables of cw's environment passed on to commands: exact names, or globs with `*`. */
+      pass: z
+        .array(z.string().regex(ENV_NAME_GLOB, 'must be a variable name, or a pattern of letters, digits, _ and *'))
+        .max(256)
+        .default([]),
+      /** Variables commands receive with these values. */
+      set: z
+        .record(
+          z.string().regex(ENV_NAME, 'must be a variable name: letters, digits and _'),
+          z
+            .string()
+            .max(4096)
+            // Config never holds a secret (docs/config.md).
+            .refine(
+              (value) => !isCredentialValue(value),
+              'looks like a credential; config never holds a secret: name the variable in sandbox.env.pass instead',
+            ),
+        )
+        .default({}),
+    })
+    .strict(),
+);
+
+/** The `sandbox.env` settings, defaults filled in. */
+export type SandboxEnvConfig = z.output<typeof sandboxEnvSchema>;
 
 /** The `sandbox` object of config.json (docs/config.md). */
 export const sandboxConfigSchema = lazySchema((z) =>
@@ -36,6 +71,8 @@ export const sandboxConfigSchema = lazySchema((z) =>
         })
         .strict()
         .default(DEFAULT_SANDBOX_LIMITS),
+      /** What commands see of cw's environment besides the allowlist (docs/security.md). */
+      env: sandboxEnvSchema.default({ pass: [], set: {} }),
     })
     .strict(),
 );
@@ -49,6 +86,7 @@ export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = {
   network: 'off',
   deny_read: [],
   limits: DEFAULT_SANDBOX_LIMITS,
+  env: { pass: [], set: {} },
 };
 
 /** The network policy as the manifest reports it: a list is `allowlist`, its hosts never shown. */

@@ -10,6 +10,7 @@ import { turnContextBlock } from '../context/turn-context.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import { sandboxState } from '../sandbox/find-sandbox.js';
 import { resolveHiddenPaths } from '../sandbox/workspace-files.js';
+import { commandEnvironment, environmentPolicy } from '../agent/tool-environment.js';
 import { selectSession } from '../state/select-session.js';
 import { workspaceKeyOf } from '../state/session-location.js';
 import { readSession } from '../state/session-store.js';
@@ -45,7 +46,8 @@ export async function loadSnapshot(options: {
   // Sessions belong to the workspace a command runs in; without a working folder, to none.
   const workspace = options.cwd === undefined ? null : await workspaceRoot(userConfig.workspace, options.cwd);
   // A trusted workspace .mcp.json adds its servers after the user's own (docs/mcp.md).
-  const { config } = await withProjectMcpServers(options.home, workspace, userConfig);
+  const cwd = options.cwd ?? process.cwd();
+  const { config, status: projectMcp } = await withProjectMcpServers(options.home, workspace, userConfig, cwd);
   const session = await selectSession(
     options.home,
     workspace === null ? null : workspaceKeyOf(workspace),
@@ -63,6 +65,10 @@ export async function loadSnapshot(options: {
     mcp: { kind: 'disabled' },
     pending: NOTHING_PENDING,
     features: {},
+    ...(projectMcp.changed.length === 0 ? {} : { changedProjectMcpServers: projectMcp.changed }),
+    ...(workspace === null || Object.keys(projectMcp.digests).length === 0
+      ? {}
+      : { projectMcpFiles: { workspace, cwd, digests: projectMcp.digests } }),
     // Looked up on PATH only, never run: preview stays offline and fast (docs/security.md).
     ...(options.env === undefined
       ? {}
@@ -70,6 +76,8 @@ export async function loadSnapshot(options: {
           sandbox: sandboxState(config.sandbox.mode, options.env, process.platform, {
             ...(workspace === null ? {} : { workspace }),
           }),
+          // Counted, never started: preview reports what commands would see (docs/security.md).
+          environment: commandEnvironment(options.env, environmentPolicy(options.registry.rows, config)).counts,
         }),
     ...(options.cwd === undefined || workspace === null
       ? {}

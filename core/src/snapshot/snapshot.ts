@@ -1,5 +1,6 @@
 import type { CwConfig } from '../config/cw-config.js';
 import type { SandboxState } from '../sandbox/find-sandbox.js';
+import type { EnvironmentCounts } from '../agent/tool-environment.js';
 import type { PromptLayer } from '../context/prompt-layer.js';
 import type { SnapshotRegistry } from './snapshot-registry.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
@@ -59,6 +60,19 @@ export interface CwSnapshot {
   readonly turnContext?: string;
   /** What would confine commands, found without running anything; absent when the machine was not looked at. */
   readonly sandbox?: SandboxState;
+  /** Project MCP servers left out because a workspace file they run changed since they were trusted (docs/mcp.md). */
+  readonly changedProjectMcpServers?: readonly string[];
+  /** The workspace files the trusted project MCP servers run, by digest, checked again before each starts. */
+  readonly projectMcpFiles?: ProjectMcpFiles;
+  /** How cw's environment splits for the commands it starts (counts only); absent when it was not looked at. */
+  readonly environment?: EnvironmentCounts;
+}
+
+/** Where the trusted project MCP servers' files were looked up, and their digests as trusted. */
+export interface ProjectMcpFiles {
+  readonly workspace: string;
+  readonly cwd: string;
+  readonly digests: Readonly<Record<string, string | null>>;
 }
 
 /** Pending state of a session with nothing pending. */

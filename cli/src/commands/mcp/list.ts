@@ -70,8 +70,10 @@ export default class McpList extends Command {
           refreshed_at: entry === undefined ? null : core.safeIdentifier(entry.refreshed_at),
         };
       });
-      // A workspace .mcp.json waits for trust: its servers are named by count only until then.
-      const waiting = project.file !== null && !project.trusted ? Object.keys(project.file.servers).length : 0;
+      // A workspace .mcp.json waits for trust: its servers are named by count only until then. So does a
+      // server whose workspace files changed since it was trusted.
+      const waiting =
+        project.file !== null && !project.trusted ? Object.keys(project.file.servers).length : project.changed.length;
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ servers: listed, untrusted_project_servers: waiting }, null, 2)}\n`);
         return;

@@ -65,6 +65,8 @@ export default class McpRefresh extends Command {
         .refreshMcpSnapshot({
           home,
           servers,
+          // Servers start with what every command cw starts receives (docs/security.md).
+          config,
           ...(args.name === undefined ? {} : { only: [args.name] }),
           ...(configured?.sandbox ? { sandbox: configured.sandbox } : {}),
           workspace,

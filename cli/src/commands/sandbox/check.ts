@@ -5,7 +5,7 @@ import { reportError } from '../../report-error.js';
 export default class SandboxCheck extends Command {
   static override summary = 'Show what commands inside the sandbox can and cannot see';
   static override description =
-    'Says whether the sandbox program was found in a trusted system folder, then runs one probe inside the sandbox cw send would use, with this workspace and config: each hidden path (~/.ssh, the cw home, sandbox.deny_read, …), the workspace and its temp folder, the home folder, .git (config, hooks and info read-only, objects and refs writable, a new commondir and a rename refused), a connection to a loopback port cw opens, and (bubblewrap) that no capability is left, mount and a Unix socket of this machine are refused, the socket variables are unset and the limits in force. Prints labels, never paths; exits 1 when anything is not as it should be, or there is no sandbox. Docs: docs/security.md.';
+    'Says whether the sandbox program was found in a trusted system folder, then runs one probe inside the sandbox cw send would use, with this workspace and config: each hidden path (~/.ssh, the cw home, sandbox.deny_read, …), the workspace and its temp folder, the home folder, .git (config, hooks and info read-only, objects and refs writable, a new commondir and a rename refused), a connection to a loopback port cw opens, and (bubblewrap) that no capability is left, mount and a Unix socket of this machine are refused, the socket variables are unset and the limits in force, and that a credential planted in the environment of cw does not reach it. Prints labels, never paths; exits 1 when anything is not as it should be, or there is no sandbox. Docs: docs/security.md.';
   static override examples = ['<%= config.bin %> sandbox check', '<%= config.bin %> sandbox check --json'];
   static override flags = {
     json: Flags.boolean({ description: 'Print one JSON document.' }),
@@ -36,13 +36,9 @@ export default class SandboxCheck extends Command {
           home: homedir(),
           cwHome: home,
           denyRead: config.sandbox.deny_read,
-          // The environment a command gets: no route's key, nothing named like a credential.
-          env: Object.fromEntries(
-            Object.entries(process.env).filter(
-              (entry): entry is [string, string] =>
-                entry[1] !== undefined && !/KEY|TOKEN|SECRET|PASSWORD/i.test(entry[0]),
-            ),
-          ),
+          // The probe gets what a command gets of cw's environment (docs/security.md).
+          env: process.env,
+          config,
         });
       } finally {
         await sandbox.close();

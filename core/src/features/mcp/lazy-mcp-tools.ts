@@ -1,3 +1,4 @@
+import type { ConnectMcpServerOptions } from '../../mcp/connect-mcp-server.js';
 import type { CommandSandbox } from '../../sandbox/command-sandbox.js';
 import type { CwConfig } from '../../config/cw-config.js';
 import { mcpCatalog } from '../../mcp/mcp-catalog.js';
@@ -18,6 +19,10 @@ export async function lazyMcpTools(options: {
   readonly home: string;
   readonly config: CwConfig;
   readonly env: NodeJS.ProcessEnv;
+  /** What a stdio server starts from before its own `env` (docs/security.md). */
+  readonly commandEnv: Readonly<Record<string, string>>;
+  /** Whether a project server's workspace files are still the trusted ones (docs/mcp.md). */
+  readonly filesUnchanged?: ConnectMcpServerOptions['filesUnchanged'];
   readonly pluginTools: readonly ToolDefinition[];
   readonly pool: McpSessionPool;
   readonly callTimeoutMs: number;
@@ -51,6 +56,8 @@ export async function lazyMcpTools(options: {
           if (server === undefined) return undefined;
           return options.pool.connect(entry.server, server, {
             env: options.env,
+            commandEnv: options.commandEnv,
+            ...(options.filesUnchanged ? { filesUnchanged: options.filesUnchanged } : {}),
             home: options.home,
             signal,
             ...(options.sandbox ? { sandbox: options.sandbox } : {}),

@@ -1,6 +1,8 @@
+import { toolEnvironment } from '../../agent/tool-environment.js';
+import { safeIdentifier } from '../../redaction/safe-label.js';
 import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
-import type { CwConfig } from '../../config/cw-config.js';
-import type { McpState } from '../../snapshot/snapshot.js';
+import type { CwConfig, McpServerConfig } from '../../config/cw-config.js';
+import type { McpState, ProjectMcpFiles } from '../../snapshot/snapshot.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import type { PrepareContext } from '../../turn/turn-hooks.js';
 
@@ -23,6 +25,13 @@ export function applyMcp(hooks: CoreTurnHooks): void {
   });
   hooks.openSend.tapPromise(MCP_FEATURE, async (resources, context) => {
     const { snapshot } = resources;
+    // One line each, naming the server, never the file: it runs nothing until trusted again.
+    if (context.mode === 'send')
+      for (const name of snapshot.changedProjectMcpServers ?? [])
+        context.notify?.({
+          kind: 'warning',
+          text: `warning: MCP server ${safeIdentifier(name)} (.mcp.json) was not started: a workspace file it runs changed since you trusted it; check it, then run cw mcp trust`,
+        });
     if (context.mode !== 'send' || !Object.values(snapshot.config.mcpServers).some((server) => !server.disabled))
       return resources;
     const callTimeoutMs = context.toolTimeoutMs ?? 120_000;
@@ -40,6 +49,9 @@ export function applyMcp(hooks: CoreTurnHooks): void {
       home: context.home,
       config: snapshot.config,
       env: context.env,
+      // The same environment as every command the model runs (docs/security.md).
+      commandEnv: toolEnvironment(context.env, snapshot.registry.rows, snapshot.config),
+      ...(snapshot.projectMcpFiles ? { filesUnchanged: filesUnchanged(snapshot.projectMcpFiles) } : {}),
       pluginTools: snapshot.registry.toolCatalog,
       callTimeoutMs,
       onProgress,
@@ -75,6 +87,18 @@ export function applyMcp(hooks: CoreTurnHooks): void {
     opened.delete(context);
     await close?.();
   });
+}
+
+/**
+ * Whether a trusted project server's workspace files are still the bytes trusted: read again right
+ * before it starts, since the model may have edited them since the snapshot (docs/mcp.md).
+ */
+function filesUnchanged(files: ProjectMcpFiles): (name: string, server: McpServerConfig) => Promise<boolean> {
+  return async (name, server) => {
+    if (!Object.hasOwn(files.digests, name)) return true;
+    const { serverFileDigest } = await import('../../mcp/server-file-digest.js');
+    return (await serverFileDigest(files.workspace, server, files.cwd)) === files.digests[name];
+  };
 }
 
 /**

@@ -58,6 +58,8 @@ export function createMcpPool(): McpSessionPool & { closeAll(): Promise<void> } 
         state: 'starting',
         connection: connectMcpServer(name, server, {
           ...(options?.env ? { env: options.env } : {}),
+          ...(options?.commandEnv ? { commandEnv: options.commandEnv } : {}),
+          ...(options?.filesUnchanged ? { filesUnchanged: options.filesUnchanged } : {}),
           ...(home ? { home } : {}),
           ...(options?.signal ? { signal: options.signal } : {}),
           ...(options?.sandbox ? { sandbox: options.sandbox } : {}),

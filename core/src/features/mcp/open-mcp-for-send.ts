@@ -4,7 +4,7 @@ import { safeErrorText } from '../../redaction/index.js';
 import type { McpState } from '../../snapshot/snapshot.js';
 import type { ToolImplementation } from '../../tools/tool-contract.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
-import { connectMcpServer, type McpConnection } from '../../mcp/connect-mcp-server.js';
+import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from '../../mcp/connect-mcp-server.js';
 import { mcpCatalog } from '../../mcp/mcp-catalog.js';
 import { mcpServerFingerprint } from '../../mcp/mcp-server-fingerprint.js';
 import type { McpSnapshotServer } from '../../mcp/mcp-snapshot-state.js';
@@ -34,6 +34,10 @@ export async function openMcpForSend(options: {
   readonly home: string;
   readonly config: CwConfig;
   readonly env: NodeJS.ProcessEnv;
+  /** What a stdio server starts from before its own `env` (docs/security.md). */
+  readonly commandEnv: Readonly<Record<string, string>>;
+  /** Whether a project server's workspace files are still the trusted ones (docs/mcp.md). */
+  readonly filesUnchanged?: ConnectMcpServerOptions['filesUnchanged'];
   readonly pluginTools: readonly ToolDefinition[];
   readonly callTimeoutMs: number;
   readonly signal?: AbortSignal;
@@ -58,6 +62,8 @@ export async function openMcpForSend(options: {
       try {
         const connectOptions = {
           env: options.env,
+          commandEnv: options.commandEnv,
+          ...(options.filesUnchanged ? { filesUnchanged: options.filesUnchanged } : {}),
           home: options.home,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.sandbox ? { sandbox: options.sandbox } : {}),

@@ -1,3 +1,4 @@
+import { toolEnvironment } from '../../agent/tool-environment.js';
 import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { TurnBlockedError } from '../../plan/turn-blocked-error.js';
 import { safeErrorText } from '../../redaction/index.js';
@@ -28,6 +29,8 @@ export function applyPromptResolution(hooks: CoreTurnHooks): void {
               connectOptions: {
                 home: context.home,
                 env: context.env,
+                // The same environment as every command the model runs (docs/security.md).
+                commandEnv: toolEnvironment(context.env, snapshot.registry.rows, snapshot.config),
                 ...(context.signal ? { signal: context.signal } : {}),
                 ...(context.sandbox ? { sandbox: context.sandbox } : {}),
                 ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
