@@ -1,0 +1,62 @@
+// The one rule for tests that need the real command sandbox (docs/security.md): they run wherever
+// bubblewrap is on PATH; where it is absent they are skipped, with one line naming the package to
+// install, so `npm test` passes on a fresh machine; under CI (CI=true, which .ci/run sets after
+// installing bubblewrap) an absent bubblewrap fails them instead, so CI never passes by skipping.
+import { type TestFunction, expect, it } from 'vitest';
+import { findSandboxProgram } from '@cw/core';
+
+/** What a test that needs bubblewrap does on this machine. */
+export type BubblewrapDecision =
+  | { readonly kind: 'run' }
+  | { readonly kind: 'skip'; readonly line: string }
+  | { readonly kind: 'fail'; readonly line: string };
+
+/** The line printed once for a file whose sandbox tests are skipped. */
+export const BUBBLEWRAP_SKIP_LINE =
+  'sandbox tests skipped: bubblewrap (bwrap) is not on PATH; install it to run them: apt-get install bubblewrap';
+
+/** The message a sandbox test fails with under CI when bubblewrap is absent. */
+export const BUBBLEWRAP_CI_LINE =
+  'bubblewrap (bwrap) is not on PATH and CI is set: the sandbox tests must run in CI; .ci/run installs it (apt-get install -y bubblewrap)';
+
+/** Whether the environment says it is CI: CI set to anything but empty, 0 or false, as CI services set it. */
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  const value = (env['CI'] ?? '').trim().toLowerCase();
+  return value !== '' && value !== '0' && value !== 'false';
+}
+
+/** The decision for a machine: bubblewrap found, or not found and CI or not. */
+export function bubblewrapDecision(found: boolean, env: NodeJS.ProcessEnv): BubblewrapDecision {
+  if (found) return { kind: 'run' };
+  return isCi(env) ? { kind: 'fail', line: BUBBLEWRAP_CI_LINE } : { kind: 'skip', line: BUBBLEWRAP_SKIP_LINE };
+}
+
+// Found the way cw itself finds it, on PATH; the tests exercise the Linux sandbox.
+const decision = bubblewrapDecision(findSandboxProgram(process.env, 'linux') !== null, process.env);
+let said = false;
+
+/**
+ * `it` for a test that needs bubblewrap: the test runs, or is skipped (the first skip in a file says
+ * why, once, on stderr), or runs and fails at once with the CI line through `requireBubblewrap`.
+ */
+export function itWithBubblewrap(name: string, test: TestFunction, timeout?: number): void {
+  if (decision.kind === 'skip') {
+    if (!said) process.stderr.write(`${decision.line}\n`);
+    said = true;
+    it.skip(name, test, timeout);
+    return;
+  }
+  it(
+    name,
+    async (context) => {
+      requireBubblewrap();
+      await test(context);
+    },
+    timeout,
+  );
+}
+
+/** Called first in a test that needs bubblewrap: fails it with the CI line when bubblewrap is absent. */
+export function requireBubblewrap(): void {
+  expect(decision.kind === 'fail' ? decision.line : null, 'bubblewrap is required here').toBeNull();
+}
