@@ -6,6 +6,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectValidManifest } from './support/manifest-schema.js';
+import { withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 import { runCwChild, tempFolders } from './support/spawn-cw.js';
 
 const folders = tempFolders();
@@ -16,15 +17,9 @@ const HINTS = [
   'cw: a local OpenAI-compatible server: cw routes add local --preset ollama (or llama-cpp, vllm, lm-studio), or cw routes add <id> --base-url <url> --model <model>',
 ];
 
-/**
- * stderr's lines without the notice a machine with no sandbox adds before any send (docs/security.md):
- * whether bubblewrap is installed is not what these tests are about.
- */
+/** stderr's lines, without the notice a machine with no sandbox adds before any send. */
 function linesOf(stderr: string): string[] {
-  return stderr
-    .trimEnd()
-    .split('\n')
-    .filter((line) => !line.startsWith('cw: no sandbox found on this machine'));
+  return withoutNoSandboxNotice(stderr).trimEnd().split('\n');
 }
 
 /** A fresh cw home and plugin data folder: no config, no session, no linked plugin. */

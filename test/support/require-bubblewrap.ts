@@ -60,3 +60,19 @@ export function itWithBubblewrap(name: string, test: TestFunction, timeout?: num
 export function requireBubblewrap(): void {
   expect(decision.kind === 'fail' ? decision.line : null, 'bubblewrap is required here').toBeNull();
 }
+
+/**
+ * stderr without the one notice cw prints before a send on a machine with no sandbox (docs/security.md),
+ * so a test about its other lines reads the same with and without bubblewrap.
+ */
+export function withoutNoSandboxNotice(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((line) => !line.startsWith('cw: no sandbox found on this machine'))
+    .join('\n');
+}
+
+/** Whether an event (an agent event or a stream-json line) is that same notice. */
+export function isNoSandboxNotice(event: unknown): boolean {
+  return JSON.stringify(event).includes('no sandbox found on this machine');
+}

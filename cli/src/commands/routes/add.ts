@@ -77,8 +77,9 @@ export default class RoutesAdd extends Command {
       const alone = await core.checkConfigText(JSON.stringify({ routes: { [args.id]: entry } }), {
         dialectIds: registry.dialectIds,
       });
-      if (!alone.ok) {
-        const [first] = alone.problems;
+      const checked = alone.ok ? alone.config.routes[args.id] : undefined;
+      if (!alone.ok || checked === undefined) {
+        const first = alone.ok ? undefined : alone.problems[0];
         const field = first?.field?.split('.').at(-1) ?? '';
         throw new RouteAddError(`${FLAG_OF[field] ?? 'the route'}: ${first?.message ?? 'not accepted'}`);
       }
@@ -94,7 +95,12 @@ export default class RoutesAdd extends Command {
           `route ${label} is already in config.json; pass --force to replace it, or choose another id`,
         );
       // Resolved as a turn would resolve it, so what is written is a route a turn can use.
-      const candidate = { ...config, routes: { ...config.routes, [args.id]: entry as never } };
+      const { [args.id]: _replaced, ...stillIncomplete } = config.incompleteRoutes ?? {};
+      const candidate = {
+        ...config,
+        routes: { ...config.routes, [args.id]: checked },
+        incompleteRoutes: stillIncomplete,
+      };
       try {
         core.resolveRoute(registry.hooks, { routeId: args.id, config: candidate, row: (id) => registry.row(id) });
       } catch (error) {
@@ -109,7 +115,7 @@ export default class RoutesAdd extends Command {
             .configRouteProblems(written, parsed, registry, defaultRoute)
             .filter((problem) => problem.field === core.formatConfigPath(path, core.configFieldNames())),
       });
-      const dialect = core.safeIdentifier(entry['dialect'] ?? '');
+      const dialect = core.safeIdentifier(checked.dialect);
       process.stdout.write(
         `Added route ${label} (${dialect}) to config.json. Preview a turn on it: cw preview-request --route ${label}; make it the default: cw config set route ${label}\n`,
       );
