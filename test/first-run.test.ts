@@ -251,6 +251,16 @@ describe('cw config set, one route field at a time', () => {
     expect(selected.code, selected.stderr).toBe(0);
   });
 
+  it('cw routes add --force completes a route that was being written field by field', async () => {
+    const env = await fresh();
+    expect((await runCwChild(['config', 'set', 'routes.box.provider', 'custom'], env)).code).toBe(0);
+    const refused = await runCwChild(['routes', 'add', 'box', '--preset', 'vllm', '--model', 'm'], env);
+    expect(refused.code).toBe(2);
+    const forced = await runCwChild(['routes', 'add', 'box', '--preset', 'vllm', '--model', 'm', '--force'], env);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await preview(env, 'box')).route.exact).toMatchObject({ route_id: 'box', wire_model: 'm' });
+  });
+
   it('still refuses a field that is wrong as written, and leaves the file as it was', async () => {
     const env = await fresh();
     expect((await runCwChild(['config', 'set', 'routes.box.provider', 'custom'], env)).code).toBe(0);
