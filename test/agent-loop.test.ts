@@ -17,7 +17,7 @@ import {
   unanswered,
   useScriptedModels,
 } from './support/scripted-model.js';
-import { itWithBubblewrap } from './support/require-bubblewrap.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { runCwChild, spawnCw, waitFor } from './support/spawn-cw.js';
 import { validateWireBody } from './support/wire-schemas.js';
 
@@ -150,132 +150,128 @@ describe('the agent loop fixes a bug, on every dialect', () => {
     'ollama-chat',
   ];
   for (const [at, dialect] of dialects.entries()) {
-    itWithBubblewrap(
-      `${dialect}: read_file, edit_file, shell, answer — each request carries the last result and is the stored hash`,
-      async () => {
-        const { ids, steps } = fixScript(dialect);
-        const model = await models.model(dialect, ...steps);
-        const { ws } = await makeWorkspace(at === 1);
-        const home = await models.home(model, { workspace: ws, approval: 'workspace' });
-
-        const run = await runCwChild(['send', '--prompt', PROMPT], models.envFor(home));
-        expect(run.code, run.stderr).toBe(0);
-        expectScriptRan(model, 4);
-        expect(await mathOf(ws)).toBe(MATH_FIXED);
-        expect(run.stdout).toContain(FINAL);
-
-        const { starts, ends } = statusLines(run.stderr);
-        expect(starts).toEqual([
-          'cw: ▸ read_file src/math.js',
-          'cw: ▸ edit_file src/math.js',
-          'cw: ▸ shell node test.js',
-        ]);
-        expect(ends).toEqual([
-          'cw: ✓ read_file src/math.js (ok)',
-          'cw: ✓ edit_file src/math.js (ok)',
-          'cw: ✓ shell node test.js (ok)',
-        ]);
-
-        const messages = await storedMessages(home);
-        expect(messages.map((message) => message['role'])).toEqual([
-          'user',
-          'assistant',
-          'tool',
-          'assistant',
-          'tool',
-          'assistant',
-          'tool',
-          'assistant',
-        ]);
-        // The turn context (on by default) is stored beside the prompt, and every step of the loop
-        // replays it in front of the prompt, byte for byte: the history prefix does not move.
-        expect(messages[0]).toEqual({
-          role: 'user',
-          content: PROMPT,
-          turn_context: expect.stringMatching(/^<turn-context>\n[\s\S]*\n<\/turn-context>\n\n$/),
-        });
-        const firstMessage = JSON.stringify(`${String(messages[0]?.['turn_context'])}${PROMPT}`).slice(1, -1);
-        for (const request of model.requests) expect(request.received.body).toContain(firstMessage);
-        const calls = [ids.read, ids.edit, ids.shell];
-        const names = ['read_file', 'edit_file', 'shell'];
-        for (const [step, id] of calls.entries()) {
-          const assistant = messages[1 + step * 2] as { tool_calls?: { id: string; name: string }[] };
-          expect(assistant.tool_calls?.map((stored) => [stored.id, stored.name])).toEqual([[id, names[step]]]);
-          expect(messages[2 + step * 2]).toMatchObject({
-            role: 'tool',
-            tool_call_id: id,
-            name: names[step],
-            status: 'ok',
-          });
-        }
-        expect(messages[3]).toMatchObject({ content: 'The sign is wrong.' });
-        expect(messages[7]).toMatchObject({ role: 'assistant', content: FINAL });
-        expect(messages[7]).not.toHaveProperty('tool_calls');
-        expect(String(messages[2]?.['content'])).toContain('return a - b');
-        expect(String(messages[6]?.['content'])).toContain('exit code 0');
-
-        // Every request the model received is, canonicalized independently, the one the stored reply names.
-        const stored = messages
-          .filter((message) => message['role'] === 'assistant')
-          .map((message) => message['body_sha256']);
-        expect(stored).toEqual(model.requests.map((request) => request.canonicalSha256));
-        for (const request of model.requests) {
-          expect(wireErrors(dialect, request.view.body)).toEqual([]);
-          expect(unanswered(request.view)).toEqual({ calls: [], orphans: [] });
-        }
-        if (dialect === 'gemini-generate-content') expectSignaturesReplayed(model, ids);
-        if (dialect === 'ollama-chat') expectThinkingReplayed(model);
-      },
-    );
-  }
-
-  itWithBubblewrap(
-    '--json: one document whose four steps carry the request hashes and the tool-call statuses',
-    async () => {
-      const { ids, steps } = fixScript('chat-completions');
-      const model = await models.model('chat-completions', ...steps);
-      const { ws } = await makeWorkspace();
+    it(`${dialect}: read_file, edit_file, shell, answer — each request carries the last result and is the stored hash`, async (context) => {
+      needBubblewrap(context);
+      const { ids, steps } = fixScript(dialect);
+      const model = await models.model(dialect, ...steps);
+      const { ws } = await makeWorkspace(at === 1);
       const home = await models.home(model, { workspace: ws, approval: 'workspace' });
 
-      const run = await runCwChild(['send', '--json', '--prompt', PROMPT], models.envFor(home));
+      const run = await runCwChild(['send', '--prompt', PROMPT], models.envFor(home));
       expect(run.code, run.stderr).toBe(0);
       expectScriptRan(model, 4);
-      const document = JSON.parse(run.stdout) as {
-        reply: { text: string; tool_calls: unknown[] };
-        stopped: string;
-        sent: { body_sha256: string; body_wire_sha256: string };
-        steps: {
-          input: string;
-          body_sha256: string;
-          tool_calls: { id: string; name: string; status: string; result_bytes: number }[];
-        }[];
-      };
-      expect(document.stopped).toBe('answered');
-      expect(document.reply).toMatchObject({ text: FINAL, tool_calls: [] });
-      expect(document.steps).toHaveLength(4);
-      expect(document.steps.map((step) => step.body_sha256)).toEqual(
-        model.requests.map((request) => request.canonicalSha256),
-      );
-      expect(document.steps.map((step) => step.input)).toEqual([
-        'prompt',
-        'continuation',
-        'continuation',
-        'continuation',
+      expect(await mathOf(ws)).toBe(MATH_FIXED);
+      expect(run.stdout).toContain(FINAL);
+
+      const { starts, ends } = statusLines(run.stderr);
+      expect(starts).toEqual([
+        'cw: ▸ read_file src/math.js',
+        'cw: ▸ edit_file src/math.js',
+        'cw: ▸ shell node test.js',
       ]);
-      expect(
-        document.steps.map((step) => step.tool_calls.map((record) => [record.id, record.name, record.status])),
-      ).toEqual([[[ids.read, 'read_file', 'ok']], [[ids.edit, 'edit_file', 'ok']], [[ids.shell, 'shell', 'ok']], []]);
-      expect(document.sent).toEqual({
-        body_sha256: model.requests[0]?.canonicalSha256,
-        body_wire_sha256: model.requests[0]?.wireSha256,
+      expect(ends).toEqual([
+        'cw: ✓ read_file src/math.js (ok)',
+        'cw: ✓ edit_file src/math.js (ok)',
+        'cw: ✓ shell node test.js (ok)',
+      ]);
+
+      const messages = await storedMessages(home);
+      expect(messages.map((message) => message['role'])).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+      // The turn context (on by default) is stored beside the prompt, and every step of the loop
+      // replays it in front of the prompt, byte for byte: the history prefix does not move.
+      expect(messages[0]).toEqual({
+        role: 'user',
+        content: PROMPT,
+        turn_context: expect.stringMatching(/^<turn-context>\n[\s\S]*\n<\/turn-context>\n\n$/),
       });
-      const stored = (await storedMessages(home))
+      const firstMessage = JSON.stringify(`${String(messages[0]?.['turn_context'])}${PROMPT}`).slice(1, -1);
+      for (const request of model.requests) expect(request.received.body).toContain(firstMessage);
+      const calls = [ids.read, ids.edit, ids.shell];
+      const names = ['read_file', 'edit_file', 'shell'];
+      for (const [step, id] of calls.entries()) {
+        const assistant = messages[1 + step * 2] as { tool_calls?: { id: string; name: string }[] };
+        expect(assistant.tool_calls?.map((stored) => [stored.id, stored.name])).toEqual([[id, names[step]]]);
+        expect(messages[2 + step * 2]).toMatchObject({
+          role: 'tool',
+          tool_call_id: id,
+          name: names[step],
+          status: 'ok',
+        });
+      }
+      expect(messages[3]).toMatchObject({ content: 'The sign is wrong.' });
+      expect(messages[7]).toMatchObject({ role: 'assistant', content: FINAL });
+      expect(messages[7]).not.toHaveProperty('tool_calls');
+      expect(String(messages[2]?.['content'])).toContain('return a - b');
+      expect(String(messages[6]?.['content'])).toContain('exit code 0');
+
+      // Every request the model received is, canonicalized independently, the one the stored reply names.
+      const stored = messages
         .filter((message) => message['role'] === 'assistant')
         .map((message) => message['body_sha256']);
-      expect(stored).toEqual(document.steps.map((step) => step.body_sha256));
-      expect(await mathOf(ws)).toBe(MATH_FIXED);
-    },
-  );
+      expect(stored).toEqual(model.requests.map((request) => request.canonicalSha256));
+      for (const request of model.requests) {
+        expect(wireErrors(dialect, request.view.body)).toEqual([]);
+        expect(unanswered(request.view)).toEqual({ calls: [], orphans: [] });
+      }
+      if (dialect === 'gemini-generate-content') expectSignaturesReplayed(model, ids);
+      if (dialect === 'ollama-chat') expectThinkingReplayed(model);
+    });
+  }
+
+  it('--json: one document whose four steps carry the request hashes and the tool-call statuses', async (context) => {
+    needBubblewrap(context);
+    const { ids, steps } = fixScript('chat-completions');
+    const model = await models.model('chat-completions', ...steps);
+    const { ws } = await makeWorkspace();
+    const home = await models.home(model, { workspace: ws, approval: 'workspace' });
+
+    const run = await runCwChild(['send', '--json', '--prompt', PROMPT], models.envFor(home));
+    expect(run.code, run.stderr).toBe(0);
+    expectScriptRan(model, 4);
+    const document = JSON.parse(run.stdout) as {
+      reply: { text: string; tool_calls: unknown[] };
+      stopped: string;
+      sent: { body_sha256: string; body_wire_sha256: string };
+      steps: {
+        input: string;
+        body_sha256: string;
+        tool_calls: { id: string; name: string; status: string; result_bytes: number }[];
+      }[];
+    };
+    expect(document.stopped).toBe('answered');
+    expect(document.reply).toMatchObject({ text: FINAL, tool_calls: [] });
+    expect(document.steps).toHaveLength(4);
+    expect(document.steps.map((step) => step.body_sha256)).toEqual(
+      model.requests.map((request) => request.canonicalSha256),
+    );
+    expect(document.steps.map((step) => step.input)).toEqual([
+      'prompt',
+      'continuation',
+      'continuation',
+      'continuation',
+    ]);
+    expect(
+      document.steps.map((step) => step.tool_calls.map((record) => [record.id, record.name, record.status])),
+    ).toEqual([[[ids.read, 'read_file', 'ok']], [[ids.edit, 'edit_file', 'ok']], [[ids.shell, 'shell', 'ok']], []]);
+    expect(document.sent).toEqual({
+      body_sha256: model.requests[0]?.canonicalSha256,
+      body_wire_sha256: model.requests[0]?.wireSha256,
+    });
+    const stored = (await storedMessages(home))
+      .filter((message) => message['role'] === 'assistant')
+      .map((message) => message['body_sha256']);
+    expect(stored).toEqual(document.steps.map((step) => step.body_sha256));
+    expect(await mathOf(ws)).toBe(MATH_FIXED);
+  });
 });
 
 describe('approval postures', () => {
@@ -442,79 +438,74 @@ describe('approval postures', () => {
 });
 
 describe('confinement and safety through the loop', () => {
-  itWithBubblewrap(
-    'paths out of the workspace, key variables, unknown tools and bad arguments become results; the loop goes on',
-    async () => {
-      const { base, ws } = await makeWorkspace();
-      await writeFile(join(base, 'outside.txt'), 'OUTSIDE-CONTENT');
-      await mkdir(join(base, 'outdir'));
-      await writeFile(join(base, 'outdir', 'secret.txt'), 'OUTDIR-CONTENT');
-      await symlink(join(base, 'outdir'), join(ws, 'link'));
-      const leaks = ['OUTSIDE-CONTENT', 'OUTDIR-CONTENT'];
-      const model = await models.model(
-        'chat-completions',
-        {
-          reply: {
-            calls: [
-              call('call_up', 'read_file', { path: '../outside.txt' }),
-              call('call_abs', 'read_file', { path: join(base, 'outside.txt') }),
-              call('call_link', 'read_file', { path: 'link/secret.txt' }),
-            ],
-          },
-        },
-        {
-          carries: [
-            { id: 'call_up', includes: 'outside the workspace' },
-            { id: 'call_abs', includes: 'outside the workspace' },
-            { id: 'call_link', includes: 'outside the workspace' },
+  it('paths out of the workspace, key variables, unknown tools and bad arguments become results; the loop goes on', async (context) => {
+    needBubblewrap(context);
+    const { base, ws } = await makeWorkspace();
+    await writeFile(join(base, 'outside.txt'), 'OUTSIDE-CONTENT');
+    await mkdir(join(base, 'outdir'));
+    await writeFile(join(base, 'outdir', 'secret.txt'), 'OUTDIR-CONTENT');
+    await symlink(join(base, 'outdir'), join(ws, 'link'));
+    const leaks = ['OUTSIDE-CONTENT', 'OUTDIR-CONTENT'];
+    const model = await models.model(
+      'chat-completions',
+      {
+        reply: {
+          calls: [
+            call('call_up', 'read_file', { path: '../outside.txt' }),
+            call('call_abs', 'read_file', { path: join(base, 'outside.txt') }),
+            call('call_link', 'read_file', { path: 'link/secret.txt' }),
           ],
-          check: (view) => leaks.filter((leak) => view.raw.includes(leak)).map((leak) => `${leak} reached the model`),
-          reply: {
-            calls: [
-              call('call_unknown', 'delete_everything', {}),
-              call('call_bad', 'read_file', '{"path": src/math.js'),
-            ],
-          },
         },
-        {
-          carries: [
-            { id: 'call_unknown', includes: 'Unknown tool "delete_everything"' },
-            { id: 'call_unknown', includes: 'read_file' },
-            { id: 'call_bad', includes: 'not valid JSON' },
-          ],
-          reply: { calls: [call('call_env', 'shell', { command: 'echo "$CW_LOOP_KEY" "$OTHER_API_KEY"' })] },
+      },
+      {
+        carries: [
+          { id: 'call_up', includes: 'outside the workspace' },
+          { id: 'call_abs', includes: 'outside the workspace' },
+          { id: 'call_link', includes: 'outside the workspace' },
+        ],
+        check: (view) => leaks.filter((leak) => view.raw.includes(leak)).map((leak) => `${leak} reached the model`),
+        reply: {
+          calls: [call('call_unknown', 'delete_everything', {}), call('call_bad', 'read_file', '{"path": src/math.js')],
         },
-        {
-          carries: [{ id: 'call_env', includes: 'exit code 0' }],
-          check: (view) =>
-            [FAKE_KEY, OTHER_SECRET].filter((secret) => view.raw.includes(secret)).map(() => 'a key reached the model'),
-          reply: { text: 'all done' },
-        },
-      );
-      const home = await models.home(model, { workspace: ws, approval: 'workspace' });
-      const run = await runCwChild(
-        ['send', '--prompt', 'poke around'],
-        models.envFor(home, { OTHER_API_KEY: OTHER_SECRET }),
-      );
-      expect(run.code, run.stderr).toBe(0);
-      expectScriptRan(model, 4);
-      expect(run.stdout).toContain('all done');
+      },
+      {
+        carries: [
+          { id: 'call_unknown', includes: 'Unknown tool "delete_everything"' },
+          { id: 'call_unknown', includes: 'read_file' },
+          { id: 'call_bad', includes: 'not valid JSON' },
+        ],
+        reply: { calls: [call('call_env', 'shell', { command: 'echo "$CW_LOOP_KEY" "$OTHER_API_KEY"' })] },
+      },
+      {
+        carries: [{ id: 'call_env', includes: 'exit code 0' }],
+        check: (view) =>
+          [FAKE_KEY, OTHER_SECRET].filter((secret) => view.raw.includes(secret)).map(() => 'a key reached the model'),
+        reply: { text: 'all done' },
+      },
+    );
+    const home = await models.home(model, { workspace: ws, approval: 'workspace' });
+    const run = await runCwChild(
+      ['send', '--prompt', 'poke around'],
+      models.envFor(home, { OTHER_API_KEY: OTHER_SECRET }),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expectScriptRan(model, 4);
+    expect(run.stdout).toContain('all done');
 
-      const session = await readFile(await sessionFile(home), 'utf8');
-      for (const secret of [FAKE_KEY, OTHER_SECRET, ...leaks]) expect(session).not.toContain(secret);
-      const tools = (await storedMessages(home)).filter((message) => message['role'] === 'tool');
-      expect(tools.map((message) => [message['tool_call_id'], message['status']])).toEqual([
-        ['call_up', 'error'],
-        ['call_abs', 'error'],
-        ['call_link', 'error'],
-        ['call_unknown', 'invalid'],
-        ['call_bad', 'invalid'],
-        ['call_env', 'ok'],
-      ]);
-      // Results never name the machine's folders.
-      for (const message of tools) expect(String(message['content'])).not.toContain(base);
-    },
-  );
+    const session = await readFile(await sessionFile(home), 'utf8');
+    for (const secret of [FAKE_KEY, OTHER_SECRET, ...leaks]) expect(session).not.toContain(secret);
+    const tools = (await storedMessages(home)).filter((message) => message['role'] === 'tool');
+    expect(tools.map((message) => [message['tool_call_id'], message['status']])).toEqual([
+      ['call_up', 'error'],
+      ['call_abs', 'error'],
+      ['call_link', 'error'],
+      ['call_unknown', 'invalid'],
+      ['call_bad', 'invalid'],
+      ['call_env', 'ok'],
+    ]);
+    // Results never name the machine's folders.
+    for (const message of tools) expect(String(message['content'])).not.toContain(base);
+  });
 });
 
 describe('the step limit and continuation', () => {
@@ -590,7 +581,8 @@ const alive = (group: number): Process[] =>
   processes().filter((entry) => entry.pgid === group && !entry.stat.startsWith('Z'));
 
 describe('Ctrl-C while a tool runs', () => {
-  itWithBubblewrap('exits 130 soon, kills the command group, answers the call, and the next send goes on', async () => {
+  it('exits 130 soon, kills the command group, answers the call, and the next send goes on', async (context) => {
+    needBubblewrap(context);
     const model = await models.model('chat-completions', { reply: { calls: [runTest('call_sleep', 'sleep 20')] } });
     const { ws } = await makeWorkspace();
     const home = await models.home(model, { workspace: ws, approval: 'workspace' });

@@ -2,7 +2,7 @@
 // bubblewrap is on PATH; where it is absent they are skipped, with one line naming the package to
 // install, so `npm test` passes on a fresh machine; under CI (CI=true, which .ci/run sets after
 // installing bubblewrap) an absent bubblewrap fails them instead, so CI never passes by skipping.
-import { type TestFunction, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { findSandboxProgram } from '@cw/core';
 
 /** What a test that needs bubblewrap does on this machine. */
@@ -36,28 +36,21 @@ const decision = bubblewrapDecision(findSandboxProgram(process.env, 'linux') !==
 let said = false;
 
 /**
- * `it` for a test that needs bubblewrap: the test runs, or is skipped (the first skip in a file says
- * why, once, on stderr), or runs and fails at once with the CI line through `requireBubblewrap`.
+ * Called first in a test that needs bubblewrap, with the test's context: the test goes on, or is
+ * skipped (the first skip in a file says why, once, on stderr), or fails at once with the CI line.
  */
-export function itWithBubblewrap(name: string, test: TestFunction, timeout?: number): void {
+export function needBubblewrap(context: { skip: (note?: string) => void }): void {
   if (decision.kind === 'skip') {
     if (!said) process.stderr.write(`${decision.line}\n`);
     said = true;
-    it.skip(name, test, timeout);
+    context.skip(decision.line);
     return;
   }
-  it(
-    name,
-    async (context) => {
-      requireBubblewrap();
-      await test(context);
-    },
-    timeout,
-  );
+  requireBubblewrap();
 }
 
-/** Called first in a test that needs bubblewrap: fails it with the CI line when bubblewrap is absent. */
-export function requireBubblewrap(): void {
+/** Fails a test with the CI line when bubblewrap is absent and CI is set. */
+function requireBubblewrap(): void {
   expect(decision.kind === 'fail' ? decision.line : null, 'bubblewrap is required here').toBeNull();
 }
 
