@@ -1,7 +1,8 @@
 // The agent loop end to end (docs/agent-loop.md): the BUILT CLI (run `npm run build` first) runs as a
 // child process against a scripted model on 127.0.0.1 that answers each request with the next step
 // of a script, in the wire form of each dialect, and checks that every request carries the results
-// of the tools it asked for. The workspace is a temp folder set in config.
+// of the tools it asked for. The workspace is a temp folder set in config. Tests that run a shell
+// command under workspace need the sandbox (test/support/require-bubblewrap.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import {
   unanswered,
   useScriptedModels,
 } from './support/scripted-model.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { runCwChild, spawnCw, waitFor } from './support/spawn-cw.js';
 import { validateWireBody } from './support/wire-schemas.js';
 
@@ -148,7 +150,8 @@ describe('the agent loop fixes a bug, on every dialect', () => {
     'ollama-chat',
   ];
   for (const [at, dialect] of dialects.entries()) {
-    it(`${dialect}: read_file, edit_file, shell, answer — each request carries the last result and is the stored hash`, async () => {
+    it(`${dialect}: read_file, edit_file, shell, answer — each request carries the last result and is the stored hash`, async (context) => {
+      needBubblewrap(context);
       const { ids, steps } = fixScript(dialect);
       const model = await models.model(dialect, ...steps);
       const { ws } = await makeWorkspace(at === 1);
@@ -224,7 +227,8 @@ describe('the agent loop fixes a bug, on every dialect', () => {
     });
   }
 
-  it('--json: one document whose four steps carry the request hashes and the tool-call statuses', async () => {
+  it('--json: one document whose four steps carry the request hashes and the tool-call statuses', async (context) => {
+    needBubblewrap(context);
     const { ids, steps } = fixScript('chat-completions');
     const model = await models.model('chat-completions', ...steps);
     const { ws } = await makeWorkspace();
@@ -434,7 +438,8 @@ describe('approval postures', () => {
 });
 
 describe('confinement and safety through the loop', () => {
-  it('paths out of the workspace, key variables, unknown tools and bad arguments become results; the loop goes on', async () => {
+  it('paths out of the workspace, key variables, unknown tools and bad arguments become results; the loop goes on', async (context) => {
+    needBubblewrap(context);
     const { base, ws } = await makeWorkspace();
     await writeFile(join(base, 'outside.txt'), 'OUTSIDE-CONTENT');
     await mkdir(join(base, 'outdir'));
@@ -576,7 +581,8 @@ const alive = (group: number): Process[] =>
   processes().filter((entry) => entry.pgid === group && !entry.stat.startsWith('Z'));
 
 describe('Ctrl-C while a tool runs', () => {
-  it('exits 130 soon, kills the command group, answers the call, and the next send goes on', async () => {
+  it('exits 130 soon, kills the command group, answers the call, and the next send goes on', async (context) => {
+    needBubblewrap(context);
     const model = await models.model('chat-completions', { reply: { calls: [runTest('call_sleep', 'sleep 20')] } });
     const { ws } = await makeWorkspace();
     const home = await models.home(model, { workspace: ws, approval: 'workspace' });

@@ -13,6 +13,7 @@ import { homeBytes } from './support/home-bytes.js';
 import { previewFromWorkspace } from './support/preview-from-workspace.js';
 import { type ScriptedModel, type ScriptedStep, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
+import { withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 
 const KEY_ENV = 'CW_AUTO_KEY';
 const models = useScriptedModels(KEY_ENV, FAKE_KEY);
@@ -145,7 +146,7 @@ describe('auto routing', () => {
     const before = await homeBytes(home);
     const sent = await runCwChild(['send', '--prompt', 'hello'], env, { cwd: ws });
     expect(sent.code).toBe(1);
-    expect(sent.stderr).toBe(
+    expect(withoutNoSandboxNotice(sent.stderr)).toBe(
       "cw: auto routing: the classifier's answer named no single candidate route; the turn was not sent (docs/auto-routing.md)\n",
     );
     expect(quick.requests.length + deep.requests.length).toBe(0);

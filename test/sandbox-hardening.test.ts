@@ -1,14 +1,15 @@
 // What the sandbox holds against a command that tries to leave it by another door than the file
 // system (docs/security.md, "Root, host sockets and limits"): the BUILT CLI runs `cw send --approval
 // workspace` against a scripted model on 127.0.0.1 whose shell calls try each door, with real
-// bubblewrap. Linux with bubblewrap on PATH; without it these tests fail and say so.
+// bubblewrap. Linux with bubblewrap on PATH; without it they are skipped with one line
+// naming the package, and fail under CI (test/support/require-bubblewrap.ts).
 import { createServer as createHttpServer } from 'node:http';
 import { type Server, createServer } from 'node:net';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findSandboxProgram } from '@cw/core';
 import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -20,13 +21,6 @@ const servers: { close(): void }[] = [];
 afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
-
-function requireBubblewrap(): void {
-  expect(
-    findSandboxProgram(process.env, 'linux'),
-    'bubblewrap (bwrap) is not on PATH: .ci/run installs it (apt-get install -y bubblewrap)',
-  ).not.toBeNull();
-}
 
 const shell = (id: string, command: string, timeoutSeconds = 20): ScriptedCall => ({
   id,
@@ -79,8 +73,8 @@ async function runCalls(
 }
 
 describe('the sandbox keeps the session sockets out of reach', () => {
-  it('SSH_AUTH_SOCK, TMUX and the rest are gone, and ssh-add, tmux -S and a direct connect reach no socket, while the proxy still works', async () => {
-    requireBubblewrap();
+  it('SSH_AUTH_SOCK, TMUX and the rest are gone, and ssh-add, tmux -S and a direct connect reach no socket, while the proxy still works', async (context) => {
+    needBubblewrap(context);
     const base = await models.folder('cw-hardening-');
     const ws = join(base, 'ws');
     const runtime = join(base, 'runtime');
@@ -164,8 +158,8 @@ describe('the sandbox keeps the session sockets out of reach', () => {
 });
 
 describe('an MCP stdio server with "sandbox": true gets the same filter and bridge', () => {
-  it('reaches no Unix socket and sees no SSH_AUTH_SOCK, while its allowlisted request goes through the proxy', async () => {
-    requireBubblewrap();
+  it('reaches no Unix socket and sees no SSH_AUTH_SOCK, while its allowlisted request goes through the proxy', async (context) => {
+    needBubblewrap(context);
     const base = await models.folder('cw-hardening-');
     const ws = join(base, 'ws');
     const marks = join(base, 'marks');
@@ -213,8 +207,8 @@ describe('the sandbox holds when cw runs as root', () => {
   // Only root can show it: for another user, mount fails whether or not capabilities are dropped.
   it.skipIf(process.getuid?.() !== 0)(
     'mount -o remount,rw,bind / and umount of a hidden folder fail, and no capability is left',
-    async () => {
-      requireBubblewrap();
+    async (context) => {
+      needBubblewrap(context);
       const base = await models.folder('cw-hardening-');
       const ws = join(base, 'ws');
       const userHome = join(base, 'home');
@@ -242,8 +236,8 @@ describe('the sandbox holds when cw runs as root', () => {
 });
 
 describe('the sandbox bounds processes and file size', () => {
-  it('a fork bomb stops at sandbox.limits.processes by itself, and a file over file_size_mb is refused', async () => {
-    requireBubblewrap();
+  it('a fork bomb stops at sandbox.limits.processes by itself, and a file over file_size_mb is refused', async (context) => {
+    needBubblewrap(context);
     const base = await models.folder('cw-hardening-');
     const ws = join(base, 'ws');
     await mkdir(ws);

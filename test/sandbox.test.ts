@@ -1,14 +1,15 @@
 // The command sandbox end to end (docs/security.md): the BUILT CLI runs `cw send --approval workspace`
 // against a scripted model on 127.0.0.1 whose shell calls try to reach past the workspace. Linux with
-// bubblewrap on PATH (.ci/run installs it); without it these tests fail and say so.
+// bubblewrap on PATH; without it they are skipped with one line naming the package, and fail under
+// CI (test/support/require-bubblewrap.ts).
 import { createServer as createHttpServer } from 'node:http';
 import { type Server, createServer } from 'node:net';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findSandboxProgram } from '@cw/core';
 import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { type ScriptedCall, type ScriptedModel, useScriptedModels } from './support/scripted-model.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { runCwChild } from './support/spawn-cw.js';
 
 const KEY_ENV = 'CW_SANDBOX_KEY';
@@ -20,13 +21,6 @@ const servers: { close(): void }[] = [];
 afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
-
-function requireBubblewrap(): void {
-  expect(
-    findSandboxProgram(process.env, 'linux'),
-    'bubblewrap (bwrap) is not on PATH: .ci/run installs it (apt-get install -y bubblewrap)',
-  ).not.toBeNull();
-}
 
 const shell = (id: string, command: string): ScriptedCall => ({
   id,
@@ -91,8 +85,8 @@ function expectRan(model: ScriptedModel, requests: number): void {
 }
 
 describe('under workspace, the sandbox keeps commands inside the workspace', () => {
-  it('reads of hidden paths, writes outside, hook edits, connections and rm -rf outside fail with the reason; inside they succeed', async () => {
-    requireBubblewrap();
+  it('reads of hidden paths, writes outside, hook edits, connections and rm -rf outside fail with the reason; inside they succeed', async (context) => {
+    needBubblewrap(context);
     const { base, userHome, ws, outside, victim } = await makeMachine();
     const tcp = await listeningCounter();
     const model = await models.model(
@@ -168,8 +162,8 @@ describe('under workspace, the sandbox keeps commands inside the workspace', () 
     await expect(stat(join(ws, 'victim'))).rejects.toThrow();
   });
 
-  it('with sandbox.network ["127.0.0.1"], a request to that host goes through the proxy; another host and a direct connection are refused', async () => {
-    requireBubblewrap();
+  it('with sandbox.network ["127.0.0.1"], a request to that host goes through the proxy; another host and a direct connection are refused', async (context) => {
+    needBubblewrap(context);
     const { ws } = await makeMachine();
     const seen: string[] = [];
     const server = createHttpServer((request, response) => {
@@ -225,8 +219,8 @@ describe('under workspace, the sandbox keeps commands inside the workspace', () 
 });
 
 describe('message_submit hooks run in the sandbox', () => {
-  it('a hook cannot read ~/.ssh or write outside the workspace', async () => {
-    requireBubblewrap();
+  it('a hook cannot read ~/.ssh or write outside the workspace', async (context) => {
+    needBubblewrap(context);
     const { userHome, ws, outside } = await makeMachine();
     const model = await models.model('chat-completions', {
       check: (view) => (view.raw.includes('key=MISSING') ? [] : ['the hook did not rewrite the prompt as expected']),
@@ -309,8 +303,8 @@ describe('without bubblewrap', () => {
 });
 
 describe('an MCP stdio server with "sandbox": true', () => {
-  it('starts inside the sandbox: the paths its args name are writable, hidden paths and the rest are not', async () => {
-    requireBubblewrap();
+  it('starts inside the sandbox: the paths its args name are writable, hidden paths and the rest are not', async (context) => {
+    needBubblewrap(context);
     const { base, userHome, ws, outside } = await makeMachine();
     const marks = join(base, 'marks');
     await mkdir(marks);
@@ -346,8 +340,8 @@ describe('an MCP stdio server with "sandbox": true', () => {
 });
 
 describe('cw sandbox check', () => {
-  it('says, from inside the sandbox, what is hidden, writable and refused, by label and never by path', async () => {
-    requireBubblewrap();
+  it('says, from inside the sandbox, what is hidden, writable and refused, by label and never by path', async (context) => {
+    needBubblewrap(context);
     const { base, userHome, ws } = await makeMachine();
     const model = await models.model('chat-completions');
     const home = await models.home(model, { workspace: ws, sandbox: { deny_read: [join(base, 'outside')] } });

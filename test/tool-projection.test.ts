@@ -21,6 +21,7 @@ import {
 } from './support/cw-fixture.js';
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
 import { expectValidManifest } from './support/manifest-schema.js';
+import { withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -321,7 +322,9 @@ describe('dispatch', () => {
       const failure = await execFileAsync(process.execPath, [CW_BIN, 'send', '--prompt', 'hello'], { env }).catch(
         (error: { stderr: string; code: number }) => error,
       );
-      const lines = ('stderr' in failure ? failure.stderr : '').trim().split('\n');
+      const lines = withoutNoSandboxNotice('stderr' in failure ? failure.stderr : '')
+        .trim()
+        .split('\n');
       // The route takes three tools: the other two are named, then the send fails on the closed port.
       expect(lines[0]).toBe(
         'cw: warning: 2 tools cannot be sent on route limited-tools and were left off: edit_file (tool-limit-exceeded), shell (tool-limit-exceeded)',

@@ -11,6 +11,7 @@ import { builtinPluginDescriptors, DEFAULT_ROUTE_ID, FAKE_KEY, REPO_ROOT } from 
 import { homeBytes } from './support/home-bytes.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
+import { isNoSandboxNotice, withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 
 const KEY_ENV = 'CW_TURN_PLUGIN_KEY';
 const models = useScriptedModels(KEY_ENV, FAKE_KEY);
@@ -83,7 +84,7 @@ describe('a third-party turn-hook plugin', () => {
     const before = await homeBytes(home);
     const stopped = agent.run('next');
     const seen: AgentEvent['type'][] = [];
-    for await (const event of stopped) seen.push(event.type);
+    for await (const event of stopped) if (!isNoSandboxNotice(event)) seen.push(event.type);
     await expect(stopped.result).rejects.toMatchObject({ reason: 'blocked-by-plugin-gate' });
     expect(seen).toEqual(['turn-start', 'error']);
     expect(model.requests).toHaveLength(2);
@@ -112,7 +113,7 @@ describe('a third-party turn-hook plugin', () => {
       expect(reasons(JSON.parse(preview.stdout) as RequestManifest)).toEqual(Array(3).fill('blocked-by-plugin-gate'));
       const refused = await runCwChild(['send', '--prompt', 'again'], env, { cwd: ws });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toBe(
+      expect(withoutNoSandboxNotice(refused.stderr)).toBe(
         `cw: this turn cannot be sent: blocked-by-plugin-gate (${NAME}: token limit reached: 107 of 10): raise limit in usage-ledger.json; the request was not sent\n`,
       );
       expect(model.requests).toHaveLength(1);

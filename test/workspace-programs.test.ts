@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findSandboxProgram } from '@cw/core';
 import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
+import { needBubblewrap } from './support/require-bubblewrap.js';
 import { type ScriptedCall, type ScriptedModel, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -29,13 +30,6 @@ const GIT_ENV = {
 function git(cwd: string, ...args: string[]): void {
   const run = spawnSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${run.stderr}`);
-}
-
-function requireBubblewrap(): void {
-  expect(
-    findSandboxProgram(process.env, 'linux'),
-    'bubblewrap (bwrap) is not on PATH: .ci/run installs it (apt-get install -y bubblewrap)',
-  ).not.toBeNull();
 }
 
 const shell = (id: string, command: string): ScriptedCall => ({
@@ -100,8 +94,8 @@ async function previewAndSend(options: {
 }
 
 describe.skipIf(!hasGit)('a git filter the model planted is not run by cw', () => {
-  it('the model moves .git aside and plants a clean filter through the shell tool; preview and send do not run it', async () => {
-    requireBubblewrap();
+  it('the model moves .git aside and plants a clean filter through the shell tool; preview and send do not run it', async (context) => {
+    needBubblewrap(context);
     const { ws, marker, userHome } = await makeRepository();
     const payload = [
       'mv .git .git.old',
@@ -179,11 +173,11 @@ describe.skipIf(!hasGit)('a git filter the model planted is not run by cw', () =
 });
 
 describe('a bwrap the workspace planted on PATH is not run; the system one is', () => {
-  it.each([
+  it.for([
     { where: '.venv/bin', how: 'an activated virtualenv' },
     { where: 'node_modules/.bin', how: 'an npm script or npx' },
-  ])('$where first on PATH, as $how puts it', async ({ where }) => {
-    requireBubblewrap();
+  ])('$where first on PATH, as $how puts it', async ({ where }, context) => {
+    needBubblewrap(context);
     const base = await models.folder('cw-planted-');
     const ws = join(base, 'ws');
     const userHome = join(base, 'home');

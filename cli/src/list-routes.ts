@@ -23,7 +23,8 @@ export function listRoutes(core: Core, snapshot: CwSnapshot): { routes: ListedRo
   const { registry, config } = snapshot;
   const routes: ListedRoute[] = registry.rows.map((row) => ({ row, definedBy: 'plugin-row' }));
   const unresolved: UnlistedRoute[] = [];
-  for (const routeId of Object.keys(config.routes)) {
+  // A route still being written resolves to the error that says what it misses.
+  for (const routeId of [...Object.keys(config.routes), ...Object.keys(config.incompleteRoutes ?? {})]) {
     try {
       const resolved = core.resolveRoute(registry.hooks, { routeId, config, row: (id) => registry.row(id) });
       const listed: ListedRoute = { row: resolved.row, definedBy: resolved.definedBy };

@@ -34,23 +34,22 @@ export async function readPluginPackage(root: string): Promise<PackageFacts> {
 }
 
 /**
- * Checks what cw checks before it uses a plugin package: the plugin API version it declares, and
+ * Checks what cw checks before it uses a plugin package: that cw serves the plugin API version it declares, and
  * that the module `cw.register` names is inside the package and exists (an unbuilt plugin has none).
  * A package with no `cw` field is an ordinary oclif plugin and passes. `label` is the already
  * redacted package name; nothing from disk is put in the message.
  */
-export async function checkPluginPackage(root: string, cw: unknown, label: string, apiVersion: number): Promise<void> {
+export async function checkPluginPackage(
+  root: string,
+  cw: unknown,
+  label: string,
+  refusal: (declared: unknown, label: string) => string | null,
+): Promise<void> {
   if (cw === undefined) return;
   const field = (typeof cw === 'object' && cw !== null ? cw : {}) as { apiVersion?: unknown; register?: unknown };
-  if (field.apiVersion !== apiVersion) {
-    const declared =
-      typeof field.apiVersion === 'number' && Number.isInteger(field.apiVersion)
-        ? `declares cw.apiVersion ${field.apiVersion}`
-        : 'declares no numeric cw.apiVersion';
-    throw new PluginPackageError(
-      `plugin ${label} ${declared}, but this cw speaks plugin API version ${apiVersion}; use a release of ${label} made for version ${apiVersion} (docs/plugin-authors.md, Versioning)`,
-    );
-  }
+  // The versions this cw serves, and the one line for any other, come from the core's version table.
+  const refused = refusal(field.apiVersion, label);
+  if (refused !== null) throw new PluginPackageError(`plugin ${label} ${refused}`);
   if (typeof field.register !== 'string' || field.register === '') {
     throw new PluginPackageError(`plugin ${label} has no cw.register entry in its package.json`);
   }

@@ -68,6 +68,6 @@ export async function renderPluginRegistrations(
   const head =
     loaded === undefined
       ? `${name} ${version} did not load, so it registered nothing`
-      : `${name} ${version} (plugin API ${core.PLUGIN_API_VERSION}) registered:`;
+      : `${name} ${version} (plugin API ${loaded.apiVersion}) registered:`;
   return loaded === undefined ? `${head}\n` : [head, ...lines.map((line) => `  ${line}`)].join('\n') + '\n';
 }

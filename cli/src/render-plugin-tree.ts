@@ -11,7 +11,9 @@ export interface InspectedPlugin {
   readonly dependencies: Readonly<Record<string, { readonly from: string | null; readonly version: string }>>;
   /** Null for a package that is not a cw plugin (it declares no `cw` field). */
   readonly cw: {
+    /** The plugin API version its package.json declares, and whether this cw serves it. */
     readonly api_version: number | null;
+    readonly api_version_served: boolean;
     readonly routes: readonly RouteView[];
     /** Wire dialects the plugin added. */
     readonly dialects: readonly string[];
@@ -65,6 +67,8 @@ export function renderPluginTree(plugin: InspectedPlugin): string {
   if (plugin.cw === null) {
     facts.push({ label: 'cw: not a cw plugin (no cw field in package.json)' });
   } else {
+    const declared = plugin.cw.api_version === null ? 'not declared' : String(plugin.cw.api_version);
+    facts.push({ label: `cw plugin API ${declared} (${plugin.cw.api_version_served ? 'served' : 'not served'})` });
     facts.push({
       label: `cw routes (${plugin.cw.routes.length})`,
       children: plugin.cw.routes.map((route) => ({

@@ -7,7 +7,7 @@ export interface Exiter {
   exit(code: number): never;
 }
 
-/** Prints a failure as one redacted line on stderr and exits non-zero. */
+/** Prints a failure as one redacted line on stderr (and, for a missing key, what else to do) and exits non-zero. */
 export async function reportError(command: Exiter, error: unknown): Promise<never> {
   // Loaded here, not at the top: the preview path imports this module and must not load more when nothing fails.
   const { errorLine } = await import('./error-line.js');
@@ -15,6 +15,8 @@ export async function reportError(command: Exiter, error: unknown): Promise<neve
   const lines = await problemLines(error);
   if (lines !== null) process.stderr.write(lines.map((line) => `cw: ${line}\n`).join(''));
   else process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
+  const { hintsFor } = await import('./first-run-hints.js');
+  for (const hint of hintsFor(error)) process.stderr.write(`cw: ${hint}\n`);
   return command.exit(exitCode);
 }
 

@@ -9,6 +9,7 @@ export { fingerprint } from './canonical/sha256.js';
 
 // Plugins, as a host loads them.
 export { PLUGIN_API_VERSION, type PluginDescriptor } from './plugins/plugin-api.js';
+export { pluginApiVersionRefusal } from './plugins/plugin-api-versions.js';
 export { PluginRegistry, type PluginProblem } from './plugins/plugin-registry.js';
 export { type HeldEntry, loadPlugins } from './plugins/load-plugins.js';
 export { recordCheckedValues, useCheckedValues } from './validation/checked-values.js';

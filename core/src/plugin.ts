@@ -8,11 +8,19 @@ export type { JsonValue } from './canonical/canonical-json.js';
 export {
   PLUGIN_API_VERSION,
   type PluginApi,
+  type PluginApiV2,
   type PluginHooks,
+  type PluginHooksV2,
   type PluginTapOptions,
   type RegisterPlugin,
+  type RegisterPluginV2,
   type PluginDescriptor,
 } from './plugins/plugin-api.js';
+export {
+  PLUGIN_API_VERSIONS,
+  SERVED_PLUGIN_API_VERSIONS,
+  type PluginApiVersionEntry,
+} from './plugins/plugin-api-versions.js';
 export type { LoadedPlugin } from './plugins/plugin-registry.js';
 export type { CapabilityRow, CapabilityRowInput, ModelOverrideInput } from './route/capability-row.js';
 export type { CustomRouteConfig } from './config/cw-config.js';

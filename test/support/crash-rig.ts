@@ -5,8 +5,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { expect } from 'vitest';
-import { findSandboxProgram } from '@cw/core';
 import { FAKE_KEY, sessionFile } from './cw-fixture.js';
 import { type ScriptedCall, type ScriptedModel, useScriptedModels } from './scripted-model.js';
 import { spawnCw, waitFor } from './spawn-cw.js';
@@ -23,14 +21,6 @@ export const shell = (id: string, command: string): ScriptedCall => ({
   name: 'shell',
   arguments: JSON.stringify({ command }),
 });
-
-/** Fails, saying how to fix it, where bubblewrap is missing. */
-export function requireBubblewrap(): void {
-  expect(
-    findSandboxProgram(process.env, 'linux'),
-    'bubblewrap (bwrap) is not on PATH: .ci/run installs it (apt-get install -y bubblewrap)',
-  ).not.toBeNull();
-}
 
 /** A home on a scripted model, its workspace, and the folder the test pause reports in. */
 export interface CrashRig {

@@ -289,6 +289,9 @@ async function runTurn(
     view.finish();
     if ((error as { kind?: unknown }).kind === 'interrupted') view.line('cw: cancelled; the session is as it was');
     else view.line(`cw: ${(await errorLine(error)).text}`);
+    // A first prompt with no key: what else can be done, as cw send says it.
+    const { hintsFor } = await import('../first-run-hints.js');
+    for (const hint of hintsFor(error)) view.line(`cw: ${hint}`);
     return;
   }
   if (sent.stopped === 'interrupted')

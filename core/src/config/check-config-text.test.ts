@@ -69,11 +69,11 @@ describe('checkConfigText', () => {
 
   it('never prints a secret-shaped value or key: it says the type, and fingerprints the key', async () => {
     const key = `sk-test-${'0'.repeat(32)}`;
-    const text = JSON.stringify({ model: 5, reasoning: key, routes: { [key]: { provider: 'custom' } } });
+    const text = JSON.stringify({ model: 5, reasoning: key, routes: { [key]: { provider: 'custom', dialect: 5 } } });
     const printed = (await lines(text)).join('\n');
     expect(printed).not.toContain(key);
     expect(printed).toContain('reasoning: not an accepted value; found a string; accepted: off,');
-    expect(printed).toMatch(/routes\[sha256:[0-9a-f]{12}\]\.dialect: is required/);
+    expect(printed).toMatch(/routes\[sha256:[0-9a-f]{12}\]\.dialect: wrong type; found 5/);
     expect(printed).toContain('model: wrong type; found 5; accepted: a string');
   });
 
@@ -81,5 +81,21 @@ describe('checkConfigText', () => {
     const checked = await checkConfigText('{"mcpServers": {"__proto__": {"command": "x"}}}');
     expect(checked.ok).toBe(false);
     expect(Object.getPrototypeOf(checked.parsed.value)).toBe(Object.prototype);
+  });
+
+  it('keeps a route that misses required fields aside, with what it misses; complete routes are as before', async () => {
+    const text = JSON.stringify({
+      routes: {
+        box: { provider: 'custom', base_url: 'http://127.0.0.1:9/v1' },
+        full: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+      },
+    });
+    const checked = await checkConfigText(text);
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    expect(Object.keys(checked.config.routes)).toEqual(['full']);
+    expect(checked.config.incompleteRoutes).toEqual({ box: ['dialect', 'model'] });
+    const none = await checkConfigText(JSON.stringify({ routes: {} }));
+    expect(none.ok && none.config.incompleteRoutes).toBeUndefined();
   });
 });

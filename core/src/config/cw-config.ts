@@ -17,23 +17,29 @@ import { baseUrlSchema } from '../route/base-url.js';
 import { REASONING_SELECTIONS, labelSchema } from '../route/capability-row.js';
 import { DEFAULT_SANDBOX_CONFIG, sandboxConfigSchema } from '../sandbox/sandbox-config.js';
 
-const customRoute = lazySchema((z) =>
-  z
-    .object({
-      provider: z.literal('custom'),
-      // Checked against the loaded dialect plugins when the route resolves.
-      dialect: labelSchema,
-      base_url: baseUrlSchema,
-      model: z.string().min(1).max(256),
-      api_key_env: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-        .optional(),
-      context_window: z.number().int().positive().optional(),
-      max_output_tokens: z.number().int().positive().optional(),
-    })
-    .strict(),
-);
+const customRouteFields = (z: Zod) => ({
+  provider: z.literal('custom'),
+  // Checked against the loaded dialect plugins when the route resolves.
+  dialect: labelSchema,
+  base_url: baseUrlSchema,
+  model: z.string().min(1).max(256),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
+  context_window: z.number().int().positive().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+});
+
+const customRoute = lazySchema((z) => z.object(customRouteFields(z)).strict());
+
+// What config.json may hold under routes.<id>: every field checked as it is written, none required,
+// so a route can be written field by field (cw config set routes.<id>.<field>). A route missing a
+// required field is kept aside as incomplete, and using it says what it still needs (docs/config.md).
+const configRouteEntry = lazySchema((z) => z.object(customRouteFields(z)).partial().strict());
+
+/** The fields a custom route needs before it can be used, in the order a person would set them. */
+export const REQUIRED_ROUTE_FIELDS = ['provider', 'dialect', 'base_url', 'model'] as const;
 
 /** An MCP server's name: the key under `mcpServers`, and the prefix its tools are known by. */
 export const MCP_SERVER_NAME_PATTERN = /^(?!__proto__$)[A-Za-z0-9_-]{1,64}$/;
@@ -303,7 +309,7 @@ export const cwConfigSchema = lazySchema((z) =>
         .string()
         .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _')
         .optional(),
-      routes: z.record(z.string().min(1).max(64), customRoute).default({}),
+      routes: z.record(z.string().min(1).max(64), configRouteEntry).default({}),
       mcpServers: z
         .unknown()
         // Checked on the map as written, before it is copied (a copy would drop `__proto__`), and as a
@@ -355,8 +361,28 @@ export const cwConfigSchema = lazySchema((z) =>
     }),
 );
 
-/** A validated config. */
-export type CwConfig = z.output<typeof cwConfigSchema>;
+type ParsedConfig = z.output<typeof cwConfigSchema>;
+
+/** A validated config: its complete custom routes under `routes`, the ones still being written aside. */
+export type CwConfig = Omit<ParsedConfig, 'routes'> & {
+  routes: Record<string, CustomRouteConfig>;
+  /** Routes config.json names that still miss a required field, with the fields each misses. */
+  readonly incompleteRoutes?: Readonly<Record<string, readonly string[]>>;
+};
+
+/** The config the schema accepted, with each route that misses a required field set aside. */
+export function settleRoutes(parsed: ParsedConfig): CwConfig {
+  const incomplete: Record<string, readonly string[]> = {};
+  const complete: Record<string, CustomRouteConfig> = {};
+  for (const [routeId, route] of Object.entries(parsed.routes)) {
+    const missing = REQUIRED_ROUTE_FIELDS.filter((field) => route[field] === undefined);
+    if (missing.length > 0) incomplete[routeId] = missing;
+    else complete[routeId] = route as CustomRouteConfig;
+  }
+  // Nothing aside: the parsed value as is, so a recorded check's frozen output stays what it was.
+  if (Object.keys(incomplete).length === 0) return parsed as CwConfig;
+  return { ...parsed, routes: complete, incompleteRoutes: incomplete };
+}
 /** The tool gates and surface budget from config. */
 export type ToolGatesConfig = z.output<typeof toolGates>;
 /** Timeouts as config writes them. */
@@ -427,7 +453,7 @@ export async function checkConfigText(text: string, options: ConfigCheckOptions 
   const before = textProblems(parsed, names, options.refuseDuplicateFields ?? true);
   if (before.length > 0) return { ok: false, problems: before, parsed };
   const result = cwConfigSchema.safeParse(parsed.value);
-  if (result.success) return { ok: true, config: result.data, parsed };
+  if (result.success) return { ok: true, config: settleRoutes(result.data), parsed };
   const accepted = (path: readonly ConfigPathSegment[]): readonly string[] | undefined =>
     path.length === 3 && path[0] === 'routes' && path[2] === 'dialect' && options.dialectIds?.length
       ? options.dialectIds
@@ -469,7 +495,7 @@ export async function loadConfig(home: string, options: ConfigCheckOptions = {})
   const plain = plainJson(text);
   if (plain !== undefined) {
     const quick = checkWith('cw-config', cwConfigSchema, plain.value);
-    if (quick.success) return quick.data;
+    if (quick.success) return settleRoutes(quick.data);
   }
   const checked = await checkConfigText(text, { refuseDuplicateFields: false, ...options });
   if (!checked.ok) throw new ConfigError(checked.problems.map(formatConfigProblem));
@@ -481,7 +507,7 @@ function checkedConfig(value: Record<string, never>): CwConfig {
   const checked = checkWith('cw-config', cwConfigSchema, value);
   if (!checked.success)
     throw new Error(`the config schema refuses an empty config: ${checked.error.issues[0]?.message}`);
-  return checked.data;
+  return settleRoutes(checked.data);
 }
 
 function plainJson(text: string): { value: unknown } | undefined {

@@ -25,7 +25,8 @@ const NOTHING_CHANGED = 'config.json: nothing was changed';
  * Applies edits to config.json in `home` the way an editor would: only the edited values change, so
  * comments, field order and formatting elsewhere are kept. The result is checked whole before it is
  * written; an invalid result (or a file that does not parse) is refused with every problem listed
- * and the file left byte for byte as it was. The write is atomic and under the config lock.
+ * and the file left byte for byte as it was. The write is atomic and under the config lock. Returns
+ * the config as written.
  */
 export async function editConfigFile(
   home: string,
@@ -34,11 +35,11 @@ export async function editConfigFile(
     /** Checks beyond the schema (routes that must resolve), run on a result the schema accepts. */
     readonly moreProblems?: (config: CwConfig, parsed: ConfigText) => readonly ConfigProblem[];
   } = {},
-): Promise<void> {
+): Promise<CwConfig> {
   await mkdir(home, { recursive: true, mode: 0o700 });
   const file = configFile(home);
   try {
-    await withFileLock(file, async () => {
+    return await withFileLock(file, async () => {
       const before = (await readConfigText(home)) ?? '';
       const current = await checkConfigText(before, options);
       // Edits on text that does not parse could land anywhere: the syntax is fixed by hand first.
@@ -49,9 +50,10 @@ export async function editConfigFile(
       for (const edit of edits(current.parsed.value)) after = await editConfigText(after, edit.path, edit.value);
       const checked = await checkConfigText(after, options);
       const problems = checked.ok ? (options.moreProblems?.(checked.config, checked.parsed) ?? []) : checked.problems;
-      if (problems.length > 0) throw new ConfigError([...problems.map(formatConfigProblem), NOTHING_CHANGED]);
-      if (after === before) return;
-      await writeFileAtomic(file, after.endsWith('\n') ? after : `${after}\n`);
+      if (problems.length > 0 || !checked.ok)
+        throw new ConfigError([...problems.map(formatConfigProblem), NOTHING_CHANGED]);
+      if (after !== before) await writeFileAtomic(file, after.endsWith('\n') ? after : `${after}\n`);
+      return checked.config;
     });
   } catch (error) {
     if (error instanceof LockTimeoutError) {

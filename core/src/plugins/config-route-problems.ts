@@ -43,7 +43,10 @@ export function configRouteProblems(
     }
   }
   const selected = config.route;
-  if (selected !== undefined && registry.row(selected) === undefined && !Object.hasOwn(config.routes, selected)) {
+  // A selected route still being written is not unknown: using it says what it misses.
+  const configured =
+    Object.hasOwn(config.routes, selected ?? '') || Object.hasOwn(config.incompleteRoutes ?? {}, selected ?? '');
+  if (selected !== undefined && registry.row(selected) === undefined && !configured) {
     const known = [...registry.rows.map((row) => row.route_id), ...Object.keys(config.routes)];
     problems.push({
       position: at(['route']),

@@ -87,4 +87,31 @@ describe('loadPlugins', () => {
     const registry = await loadPlugins([await descriptor('good-esm')], undefined, () => undefined);
     expect(registry.rows.map((row) => row.route_id)).toEqual(['fixture-route']);
   });
+
+  it('serves a version 2 plugin the contract it was written for: its route, refiner and resolveRoute tap load', async () => {
+    const registry = await loadPlugins([await descriptor('api-v2')]);
+    expect(registry.problems).toEqual([]);
+    expect(registry.plugins).toMatchObject([{ name: 'cw-fixture-api-v2', apiVersion: 2, routeIds: ['v2-route'] }]);
+    expect(registry.plugins[0]?.refiners).toEqual([{ match: { routeIds: ['v2-route', 'v2-alias'] }, stage: 100 }]);
+    expect(registry.hooks.resolveRoute.taps.map((tap) => tap.name)).toContain('cw-fixture-api-v2');
+  });
+
+  it('refuses version 1 and a future version in one line each, saying what changed and who serves it', async () => {
+    const registry = await loadPlugins([await descriptor('api-v1'), await descriptor('wrong-api')]);
+    expect(registry.plugins).toEqual([]);
+    expect(registry.problems).toEqual([
+      {
+        plugin: 'cw-fixture-api-v1',
+        code: 'api-version-mismatch',
+        detail:
+          'plugin declares cw.apiVersion 1, but this cw speaks plugin API version 3 and serves versions 2 and 3: version 2 replaced the buildBody.for, describeBody.for, decodeReply.for and readTextDelta.for taps with api.addDialect and api.refineBody; no published cw release serves version 1; use a release of the plugin made for version 3 (docs/plugin-authors.md, Versioning)',
+      },
+      {
+        plugin: 'cw-fixture-wrong-api',
+        code: 'api-version-mismatch',
+        detail:
+          'plugin declares cw.apiVersion 99, but this cw speaks plugin API version 3 and serves versions 2 and 3: version 99 is newer than this cw; a later cw release serves it, so upgrade cw or use a release of the plugin made for version 3 (docs/plugin-authors.md, Versioning)',
+      },
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PLUGIN_API_VERSION, type PluginDescriptor, type RegisterPlugin } from './plugin-api.js';
+import type { PluginApi, PluginApiV2, PluginDescriptor, RegisterPlugin } from './plugin-api.js';
+import { pluginApiVersionRefusal } from './plugin-api-versions.js';
 import { PluginRegistry, type PluginRegistrations } from './plugin-registry.js';
 
 interface CwField {
@@ -76,17 +77,12 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry, h
     registry.problems.push({ plugin, code: 'missing-cw-field', detail: 'package.json has no cw.register entry' });
     return;
   }
-  if (field.apiVersion !== PLUGIN_API_VERSION) {
-    registry.problems.push({
-      plugin,
-      code: 'api-version-mismatch',
-      detail:
-        field.apiVersion === 2
-          ? `plugin declares cw.apiVersion 2, the plugin API before turn hooks; this cw speaks ${PLUGIN_API_VERSION}: rebuild it against this cw (docs/plugin-authors.md, Versioning)`
-          : `plugin declares cw.apiVersion ${String(field.apiVersion)}, this cw speaks ${PLUGIN_API_VERSION}`,
-    });
+  const refusal = pluginApiVersionRefusal(field.apiVersion, 'the plugin');
+  if (refusal !== null) {
+    registry.problems.push({ plugin, code: 'api-version-mismatch', detail: `plugin ${refusal}` });
     return;
   }
+  const apiVersion = field.apiVersion as number;
   const root = resolve(descriptor.root);
   const entry = resolve(root, field.register);
   // An entry outside the package folder would let package.json point cw at arbitrary code on disk.
@@ -113,13 +109,29 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry, h
   }
   const registered: PluginRegistrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] };
   try {
-    await register(registry.apiFor(plugin, registered));
+    const api = registry.apiFor(plugin, registered);
+    await register((apiVersion === 2 ? versionTwoApi(api) : api) as PluginApi);
   } catch (error) {
     registry.withdraw(plugin);
     registry.problems.push({ plugin, code: 'register-threw', detail: errorText(error) });
     return;
   }
-  registry.plugins.push({ name: plugin, version: descriptor.version, type: descriptor.type, ...registered });
+  registry.plugins.push({
+    name: plugin,
+    version: descriptor.version,
+    type: descriptor.type,
+    apiVersion,
+    ...registered,
+  });
+}
+
+/**
+ * The contract a version 2 plugin was written for: the same registrations and request hooks, bound
+ * to the same registry, and no turn hooks, so it meets the API it was tested against.
+ */
+function versionTwoApi(api: PluginApi): PluginApiV2 {
+  const { turn: _turn, ...requestHooks } = api.hooks;
+  return { ...api, apiVersion: 2, hooks: requestHooks };
 }
 
 function errorText(error: unknown): string {

@@ -5,8 +5,8 @@ import type { ToolImplementation } from '../tools/tool-contract.js';
 import type { PluginTurnHooks } from './plugin-turn-hooks.js';
 
 /**
- * The plugin contract version this core speaks. A plugin declaring another version is not loaded.
- * Version 3 added the turn hooks (`api.hooks.turn`); version 2 plugins had no way to see them.
+ * The newest plugin contract version this core speaks. Older versions it still serves are loaded
+ * with the contract they were written for (plugin-api-versions.ts); version 3 added the turn hooks.
  */
 export const PLUGIN_API_VERSION = 3;
 
@@ -43,6 +43,18 @@ export interface PluginApi {
 
 /** The function a plugin exports as `register`. */
 export type RegisterPlugin = (api: PluginApi) => void | Promise<void>;
+
+/** The hooks of plugin API version 2: the request hooks, before the turn hooks were added. */
+export type PluginHooksV2 = Omit<PluginHooks, 'turn'>;
+
+/** What a version 2 plugin's `register` receives: the version 3 API without the turn hooks. */
+export interface PluginApiV2 extends Omit<PluginApi, 'apiVersion' | 'hooks'> {
+  readonly apiVersion: 2;
+  readonly hooks: PluginHooksV2;
+}
+
+/** The function a version 2 plugin exports as `register`. */
+export type RegisterPluginV2 = (api: PluginApiV2) => void | Promise<void>;
 
 /** A plugin package as the host found it: oclif's plugin list, or a folder in tests. */
 export interface PluginDescriptor {

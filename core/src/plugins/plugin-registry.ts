@@ -55,6 +55,8 @@ export interface PluginRegistrations {
 export interface LoadedPlugin extends PluginRegistrations {
   readonly name: string;
   readonly version: string;
+  /** The plugin API version it declared and was served. */
+  readonly apiVersion: number;
   readonly type: 'core' | 'user' | 'link';
 }
 

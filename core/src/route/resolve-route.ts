@@ -27,6 +27,16 @@ export function tapRowTable(hooks: CoreHooks): void {
  * and key variable: a key the user set for one host must never be sent to another.
  */
 export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute {
+  const missing = Object.hasOwn(query.config.incompleteRoutes ?? {}, query.routeId)
+    ? query.config.incompleteRoutes?.[query.routeId]
+    : undefined;
+  if (missing !== undefined) {
+    // The user's route is still being written: say what it needs rather than what else might answer.
+    // Plain words only: the message crosses the error-text redaction wherever it is printed.
+    throw new RoutePlanError(
+      `route ${query.routeId} in config.json is not complete; it still needs ${missing.join(', ')}; set each with cw config set`,
+    );
+  }
   let resolved: ResolvedRoute | undefined;
   try {
     resolved = hooks.resolveRoute.call(query);

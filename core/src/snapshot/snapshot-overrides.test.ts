@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { cwConfigSchema } from '../config/cw-config.js';
+import { cwConfigSchema, settleRoutes } from '../config/cw-config.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
 import { applyOverrides } from './snapshot-overrides.js';
 
-const config = cwConfigSchema.parse({
-  route: 'mine',
-  routes: {
-    mine: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'base' },
-    meta: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'x' },
-  },
-});
+const config = settleRoutes(
+  cwConfigSchema.parse({
+    route: 'mine',
+    routes: {
+      mine: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'base' },
+      meta: { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'x' },
+    },
+  }),
+);
 const registry = new PluginRegistry();
 
 describe('applyOverrides', () => {

@@ -40,7 +40,10 @@ export function applyOverrides(
 ): CwConfig {
   const current = overrides.route ?? config.route ?? defaultRouteId;
   const { route, model } = splitRouteModel(overrides, {
-    isRoute: (id) => registry.row(id) !== undefined || Object.hasOwn(config.routes, id),
+    isRoute: (id) =>
+      registry.row(id) !== undefined ||
+      Object.hasOwn(config.routes, id) ||
+      Object.hasOwn(config.incompleteRoutes ?? {}, id),
     // A model the current route lists by its full id (`deepseek/deepseek-chat` on a gateway) stays whole.
     listedWhole: (id) => registry.row(current)?.model.catalog.includes(id) === true,
   });

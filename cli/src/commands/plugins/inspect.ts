@@ -101,6 +101,7 @@ export default class PluginsInspect extends Base {
           ? null
           : {
               api_version: typeof cwField.apiVersion === 'number' ? cwField.apiVersion : null,
+              api_version_served: core.pluginApiVersionRefusal(cwField.apiVersion, '') === null,
               routes: registry.rows
                 .filter((row) => row.plugin === plugin.name)
                 .map((row) => routeView(core, row, 'plugin-row')),

@@ -50,7 +50,7 @@ npm's own configuration picks the registry: npm_config_registry, an .npmrc, or a
       for (const plugin of installed) {
         const label = core.safePackageName(plugin.name);
         await this.undoIfRejected(plugin.name, () =>
-          checkPluginPackage(plugin.root, (plugin.pjson as { cw?: unknown }).cw, label, core.PLUGIN_API_VERSION),
+          checkPluginPackage(plugin.root, (plugin.pjson as { cw?: unknown }).cw, label, core.pluginApiVersionRefusal),
         );
       }
       const { loadRegistry } = await import('../../load-runtime.js');

@@ -25,7 +25,7 @@ export default class PluginsLink extends Base {
       const core = await import('@cw/core');
       const { checkPluginPackage, readPluginPackage } = await import('../../plugin-package-check.js');
       const facts = await readPluginPackage(root);
-      await checkPluginPackage(root, facts.cw, core.safePackageName(facts.name), core.PLUGIN_API_VERSION);
+      await checkPluginPackage(root, facts.cw, core.safePackageName(facts.name), core.pluginApiVersionRefusal);
       await super.run();
 
       const { pluginDescriptors } = await import('../../load-runtime.js');
