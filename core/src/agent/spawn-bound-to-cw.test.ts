@@ -20,9 +20,11 @@ async function boundTouch(
   folders.push(folder);
   const file = join(folder, 'ran');
   const argv = commandBinding().argv(['/bin/sh', '-c', `touch '${file}'`], true);
-  const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'pipe'] });
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await letGo(child.stdio[5] as Duplex);
+  await letGo(child.stdio[5] as unknown as Duplex);
   const code = await exited;
   return { code, ran: existsSync(file) };
 }
