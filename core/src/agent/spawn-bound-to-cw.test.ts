@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type StdioOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,11 +20,13 @@ async function boundTouch(
   folders.push(folder);
   const file = join(folder, 'ran');
   const argv = commandBinding().argv(['/bin/sh', '-c', `touch '${file}'`], true);
-  const child = spawn(argv[0] as string, argv.slice(1), {
-    stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'pipe'],
-  });
+  const binding = commandBinding();
+  const stdio: StdioOptions = ['ignore', 'ignore', 'ignore'];
+  while (stdio.length < binding.channelFd) stdio.push('ignore');
+  stdio.push('pipe');
+  const child = spawn(argv[0] as string, argv.slice(1), { stdio });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await letGo(child.stdio[5] as unknown as Duplex);
+  await letGo((child.stdio as readonly unknown[])[binding.channelFd] as Duplex);
   const code = await exited;
   return { code, ran: existsSync(file) };
 }
