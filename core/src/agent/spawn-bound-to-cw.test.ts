@@ -19,8 +19,8 @@ async function boundTouch(
   const folder = await mkdtemp(join(tmpdir(), 'cw-bound-'));
   folders.push(folder);
   const file = join(folder, 'ran');
-  const argv = commandBinding().argv(['/bin/sh', '-c', `touch '${file}'`], true);
   const binding = commandBinding();
+  const argv = binding.argv(['/bin/sh', '-c', `touch '${file}'`], true);
   const stdio: StdioOptions = ['ignore', 'ignore', 'ignore'];
   while (stdio.length < binding.channelFd) stdio.push('ignore');
   stdio.push('pipe');
