@@ -207,9 +207,9 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     const home = await models.home(model, { workspace: ws });
     const cwPid = await startInTmux(models.envFor(home), ws, ['chat', '-n', '--approval', 'read-only']);
     await waitForScreen('cw · session s1 · approval read-only', 'the banner');
-    type('/route nowhere');
+    // Two lines arrive at once (a paste), the second before the first is answered: both are answered, in turn.
+    tmux('send-keys', '-t', 'chat', '-l', '/route nowhere\r/reasoning sky\r');
     await waitForScreen('cw: unknown route nowhere: /route takes one of the ids cw routes lists (Tab completes them)');
-    type('/reasoning sky');
     await waitForScreen('cw: /reasoning takes one of off, minimal, low, medium, high, xhigh, max, auto');
     type('/route');
     await waitForScreen('route fault · model m · approval read-only', 'the choices in force, unchanged');

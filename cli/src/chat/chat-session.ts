@@ -63,9 +63,10 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
       );
     },
   });
-  // Lines typed while a turn runs and nothing asks: the next prompts, in order, once the turn ends.
-  // Only the prompt takes them; an approval question is always answered as it is asked.
-  const typedAhead: string[] = [];
+  // Lines typed while nothing asks (a turn runs, or a command's output is on the screen before the
+  // next prompt shows): the next prompts, in order. None is dropped; only the prompt takes them, and
+  // an approval question is always answered as it is asked.
+  const typedAhead: { readonly line: string; readonly duringTurn: boolean }[] = [];
   lines.on('line', (line) => {
     armed = false;
     const wake = waiter;
@@ -74,10 +75,10 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
       wake(line);
       return;
     }
-    if (running !== null && line.trim() !== '') {
-      typedAhead.push(line);
+    if (line.trim() === '') return;
+    typedAhead.push({ line, duringTurn: running !== null });
+    if (running !== null)
       view.line('cw: queued; it is sent when this turn ends (Ctrl-C cancels the turn and the queue)');
-    }
   });
   lines.on('close', () => {
     closed = true;
@@ -113,7 +114,9 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
   const ask = (question: string): Promise<string | null> => {
     if (closed) return Promise.resolve(null);
     lines.setPrompt(question);
-    lines.prompt();
+    // Keeps the cursor where typing left it: keys pressed before the prompt showed (Tab included) go on
+    // from the end of what was typed, not from its start.
+    lines.prompt(true);
     return new Promise((resolve) => {
       waiter = resolve;
     });
@@ -138,8 +141,8 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
   try {
     for (;;) {
       const queued = typedAhead.shift();
-      if (queued !== undefined) view.line('cw: sending the line typed during the last turn');
-      const line = queued ?? (await ask(PROMPT));
+      if (queued?.duringTurn) view.line('cw: sending the line typed during the last turn');
+      const line = queued?.line ?? (await ask(PROMPT));
       if (line === null) break;
       if (line.trim() === '') continue;
       history = withEntry(history, line);
