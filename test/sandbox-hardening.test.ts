@@ -8,7 +8,8 @@ import { type Server, createServer } from 'node:net';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
+import { FAKE_KEY } from './support/cw-fixture.js';
+import { storedToolResults } from './support/stored-tool-results.js';
 import { needBubblewrap } from './support/require-bubblewrap.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -40,20 +41,6 @@ async function unixListener(path: string): Promise<{ connections: () => number }
   return { connections: () => count };
 }
 
-/** The stored tool results, by call id. */
-async function toolResults(home: string): Promise<Map<string, { status: string; content: string }>> {
-  const text = await readFile(await sessionFile(home), 'utf8');
-  const messages = (JSON.parse(text) as { messages: Record<string, unknown>[] }).messages;
-  return new Map(
-    messages
-      .filter((message) => message['role'] === 'tool')
-      .map((message) => [
-        String(message['tool_call_id']),
-        { status: String(message['status']), content: String(message['content']) },
-      ]),
-  );
-}
-
 /** Runs one scripted turn of shell calls under `--approval workspace` and returns their results. */
 async function runCalls(
   calls: ScriptedCall[],
@@ -69,7 +56,7 @@ async function runCalls(
   expect(run.code, run.stderr).toBe(0);
   expect(model.problems).toEqual([]);
   expect(model.requests).toHaveLength(2);
-  return toolResults(home);
+  return storedToolResults(home);
 }
 
 describe('the sandbox keeps the session sockets out of reach', () => {

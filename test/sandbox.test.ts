@@ -8,6 +8,7 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
+import { storedToolResults } from './support/stored-tool-results.js';
 import { type ScriptedCall, type ScriptedModel, useScriptedModels } from './support/scripted-model.js';
 import { needBubblewrap } from './support/require-bubblewrap.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -65,20 +66,6 @@ async function listeningCounter(): Promise<{ port: number; connections: () => nu
 const connect = (port: number): string =>
   `node -e "require('node:net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.error(e.code); process.exit(1); })"`;
 
-/** The stored tool results, by call id. */
-async function toolResults(home: string): Promise<Map<string, { status: string; content: string }>> {
-  const text = await readFile(await sessionFile(home), 'utf8');
-  const messages = (JSON.parse(text) as { messages: Record<string, unknown>[] }).messages;
-  return new Map(
-    messages
-      .filter((message) => message['role'] === 'tool')
-      .map((message) => [
-        String(message['tool_call_id']),
-        { status: String(message['status']), content: String(message['content']) },
-      ]),
-  );
-}
-
 function expectRan(model: ScriptedModel, requests: number): void {
   expect(model.problems).toEqual([]);
   expect(model.requests).toHaveLength(requests);
@@ -129,7 +116,7 @@ describe('under workspace, the sandbox keeps commands inside the workspace', () 
     expect(run.code, run.stderr).toBe(0);
     expectRan(model, 3);
 
-    const results = await toolResults(home);
+    const results = await storedToolResults(home);
     for (const id of ['call_ssh', 'call_home', 'call_write', 'call_hook', 'call_gitconfig', 'call_tcp', 'call_rm']) {
       const result = results.get(id);
       expect(result?.status, id).toBe('error');
@@ -206,7 +193,7 @@ describe('under workspace, the sandbox keeps commands inside the workspace', () 
     const run = await runCwChild(['send', '--prompt', 'fetch'], models.envFor(home));
     expect(run.code, run.stderr).toBe(0);
     expectRan(model, 2);
-    const results = await toolResults(home);
+    const results = await storedToolResults(home);
     expect(results.get('call_allowed')?.status, results.get('call_allowed')?.content).toBe('ok');
     expect(results.get('call_allowed')?.content).toContain('200 HELLO-FROM-LOOPBACK');
     expect(results.get('call_other')?.status).toBe('error');
@@ -297,7 +284,7 @@ describe('without bubblewrap', () => {
     const notices = run.stderr.split('\n').filter((line) => line.includes('no sandbox found'));
     expect(notices).toHaveLength(1);
     await expect(stat(join(ws, 'one.txt'))).rejects.toThrow();
-    const results = await toolResults(home);
+    const results = await storedToolResults(home);
     expect(results.get('call_b')?.status).toBe('refused');
   });
 });

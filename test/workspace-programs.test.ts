@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { findSandboxProgram } from '@cw/core';
 import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { needBubblewrap } from './support/require-bubblewrap.js';
+import { testGit } from './support/test-git.js';
 import { type ScriptedCall, type ScriptedModel, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
 
@@ -18,18 +19,8 @@ const KEY_ENV = 'CW_PLANTED_KEY';
 const models = useScriptedModels(KEY_ENV, FAKE_KEY);
 const hasGit = spawnSync('git', ['--version']).status === 0;
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
 function git(cwd: string, ...args: string[]): void {
-  const run = spawnSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${run.stderr}`);
+  testGit(cwd, '-c', 'protocol.file.allow=always', ...args);
 }
 
 const shell = (id: string, command: string): ScriptedCall => ({

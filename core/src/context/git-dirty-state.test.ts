@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testGit } from '../../../test/support/test-git.js';
 import { gitDirtyState } from './git-dirty-state.js';
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
@@ -18,21 +19,7 @@ function folder(): string {
   return made;
 }
 
-// The test's own git, with no user or system config, so the answer compared against is git's alone.
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-function git(cwd: string, ...args: string[]): string {
-  const run = spawnSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${run.stderr}`);
-  return run.stdout;
-}
+const git = testGit;
 function gitSays(cwd: string): 'clean' | 'dirty' {
   return git(cwd, 'status', '--porcelain', '--untracked-files=no', '--ignore-submodules=all') === ''
     ? 'clean'
