@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { CW_BIN, FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
-import { cwEnv, runCwChild } from './support/spawn-cw.js';
+import { cwEnv, runCwChild, spawnCw, waitFor } from './support/spawn-cw.js';
 import { isNoSandboxNotice } from './support/require-bubblewrap.js';
 
 const KEY_ENV = 'CW_STREAM_KEY';
@@ -196,6 +196,60 @@ describe('cw send --output-format json', () => {
       body_sha256: model.requests[0]?.canonicalSha256,
       body_wire_sha256: model.requests[0]?.wireSha256,
     });
+  });
+});
+
+describe('Ctrl-C in the middle of a request', () => {
+  /** A loop whose first request reads a file and whose second reply starts, then is held open until cw lets go. */
+  async function heldSecondReply(args: readonly string[], way: string) {
+    const model = await models.model(
+      'chat-completions',
+      { reply: { calls: [READ] } },
+      { reply: { text: 'The notes say' }, hold: true },
+    );
+    const ws = await models.folder('cw-stream-held-');
+    await writeFile(join(ws, 'notes.txt'), 'remember the milk\n');
+    const home = await models.home(model, { workspace: ws, approval: 'workspace' });
+    // The oclif command and the oclif-free entry share the send body; both are held to it.
+    const env = models.envFor(home, way === 'oclif' ? { CW_NO_FAST_PATH: '1' } : {});
+    const cw = spawnCw(['send', ...args, '--prompt', 'read the notes'], env);
+    let stdout = '';
+    cw.child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    await waitFor(() => model.requests.length === 2, 10_000, 'the second request');
+    return { cw, output: () => stdout };
+  }
+
+  const WAYS = ['fast', 'oclif'];
+
+  it.for(WAYS)('%s: stream-json ends with the documented result, stopped interrupted, and exits 130', async (way) => {
+    const { cw, output } = await heldSecondReply(['--output-format', 'stream-json'], way);
+    await waitFor(() => output().includes('"text-delta"'), 10_000, 'the held reply to start');
+    cw.child.kill('SIGINT');
+    const exit = await cw.done;
+    expect(exit.code, exit.stderr).toBe(130);
+    const lines = linesOf(exit.stdout);
+    expect(lines.filter((line) => line.type === 'error')).toEqual([]);
+    // Only the finished step counts; the reply that was cut off was not saved.
+    expect(lines.at(-1)).toEqual({
+      type: 'result',
+      stopped: 'interrupted',
+      session_id: lines[0]?.['session_id'],
+      session: 'default',
+      steps: 1,
+      usage: { input_tokens: 100, output_tokens: 7, steps_without_usage: 0 },
+      text: '',
+      tool_calls: [],
+    });
+  });
+
+  it.for(WAYS)('%s: --json prints the error document, exit_code 130 and kind interrupted; exits 130', async (way) => {
+    const { cw } = await heldSecondReply(['--json'], way);
+    cw.child.kill('SIGINT');
+    const exit = await cw.done;
+    expect(exit.code, exit.stderr).toBe(130);
+    expect(JSON.parse(exit.stdout)).toMatchObject({ error: { kind: 'interrupted', exit_code: 130 } });
   });
 });
 

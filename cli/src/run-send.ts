@@ -49,6 +49,14 @@ export async function runSend(
   let streamed = false;
   let midLine = false;
   let interrupts = 0;
+  // What the turn has done so far, so a Ctrl-C in the middle of a request still ends the stream with `result`.
+  let turn:
+    | {
+        session: string;
+        session_id: string;
+        usages: Extract<import('@cw/core').AgentEvent, { type: 'step-finish' }>['usage'][];
+      }
+    | undefined;
   const controller = new AbortController();
   // The first Ctrl-C stops the loop cleanly (the session stays valid); a second one leaves at once.
   const onInterrupt = (): void => {
@@ -165,7 +173,11 @@ export async function runSend(
     let finish: Extract<import('@cw/core').AgentEvent, { type: 'turn-finish' }> | undefined;
     let session = { session: snapshot.session.name, session_id: snapshot.session.key };
     for await (const event of run) {
-      if (event.type === 'turn-start') session = { session: event.session, session_id: event.session_id };
+      if (event.type === 'turn-start') {
+        session = { session: event.session, session_id: event.session_id };
+        turn = { ...session, usages: [] };
+      }
+      if (event.type === 'step-finish') turn?.usages.push(event.usage);
       if (event.type === 'turn-finish') finish = event;
       if (args.format === 'stream-json') {
         const jsonLine = streamJsonLine(event, core);
@@ -255,9 +267,20 @@ export async function runSend(
     // Streamed text ends its line first, so the error line stands on its own.
     if (midLine) process.stdout.write('\n');
     if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
-    if (format !== 'text') {
+    // Ctrl-C during a request stops the turn as Ctrl-C between steps does: every format says 130.
+    const interrupted = (error as { kind?: unknown }).kind === 'interrupted';
+    const failure = interrupted ? Object.assign(error as Error, { exitCode: INTERRUPTED_EXIT }) : error;
+    if (interrupted && format === 'stream-json' && turn !== undefined) {
+      const core = await import('@cw/core');
+      const { interruptedResultLine } = await import('./stream-json.js');
+      const line = interruptedResultLine(
+        { ...turn, steps: turn.usages.length, usage: core.totalUsage(turn.usages) },
+        core,
+      );
+      process.stdout.write(`${JSON.stringify(line)}\n`);
+    } else if (format !== 'text') {
       const { jsonErrorDocument } = await import('./json-error.js');
-      const document = await jsonErrorDocument(error);
+      const document = await jsonErrorDocument(failure);
       // The event stream ends with an error line; --json prints the error document.
       process.stdout.write(
         format === 'stream-json'
@@ -265,10 +288,7 @@ export async function runSend(
           : `${JSON.stringify(document, null, 2)}\n`,
       );
     }
-    if ((error as { kind?: unknown }).kind === 'interrupted') {
-      await reportError(exiter, Object.assign(error as Error, { exitCode: INTERRUPTED_EXIT }));
-    }
-    await reportError(exiter, error);
+    await reportError(exiter, failure);
   } finally {
     process.off('SIGINT', onInterrupt);
   }

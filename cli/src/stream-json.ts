@@ -156,6 +156,26 @@ export function resultLine(
   };
 }
 
+/**
+ * The last line of a turn Ctrl-C stopped before a reply was complete: the steps that finished and
+ * their usage; the unfinished reply was not saved, so there is no text or call of it (docs/cli.md).
+ */
+export function interruptedResultLine(
+  turn: { readonly session: string; readonly session_id: string; readonly steps: number; readonly usage: TotalUsage },
+  redact: LineRedaction,
+): StreamJsonLine {
+  return {
+    type: 'result',
+    stopped: 'interrupted',
+    session_id: safeSessionKey(turn.session_id, redact),
+    session: redact.safeIdentifier(turn.session),
+    steps: turn.steps,
+    usage: turn.usage,
+    text: '',
+    tool_calls: [],
+  };
+}
+
 /** A session key (`<workspace key>/<name>`) made printable: each part is a label, checked on its own. */
 export function safeSessionKey(key: string, redact: LineRedaction): string {
   return key.split('/').map(redact.safeIdentifier).join('/');

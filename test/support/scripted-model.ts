@@ -35,6 +35,8 @@ export interface ScriptedStep {
   /** Further checks of the request; returns the problems found. */
   readonly check?: (request: WireView) => string[];
   readonly reply: ScriptedReply;
+  /** Send only the reply's first two blocks (its start and, with text, the first text) and hold the stream open. */
+  readonly hold?: boolean;
 }
 
 /** What a request body holds of the tool loop, read in the dialect's own wire form. */
@@ -146,8 +148,9 @@ export function useScriptedModels(keyEnv: string, key: string): ScriptedModels {
         response.writeHead(200, {
           'content-type': dialect === 'ollama-chat' ? 'application/x-ndjson' : 'text/event-stream',
         });
-        for (const block of encodeReply(dialect, step.reply, index)) response.write(block);
-        response.end();
+        const blocks = encodeReply(dialect, step.reply, index);
+        for (const block of step.hold === true ? blocks.slice(0, 2) : blocks) response.write(block);
+        if (step.hold !== true) response.end();
       };
       const andThen = (...more: ScriptedStep[]): void => {
         script.push(...more);
