@@ -31,8 +31,7 @@ export async function runSlashCommand(
       case 'exit':
         return 'exit';
       case 'preview': {
-        const turn = await state.agent.preview(rest === '' ? undefined : rest, { overrides: state.overrides });
-        state.view.line((await previewTable(core, turn)).trimEnd());
+        state.view.line((await previewTable(core, await previewNext(state, rest))).trimEnd());
         return 'continue';
       }
       case 'route': {
@@ -81,6 +80,11 @@ export async function runSlashCommand(
       case 'resume': {
         if (rest !== '' && !core.SESSION_NAME_PATTERN.test(rest)) {
           fail('/resume takes a session name of 1 to 64 letters, digits, - or _ (/sessions lists them)');
+          return 'continue';
+        }
+        // Loading a name that is not stored would open it empty: resuming needs a session that exists.
+        if (rest !== '' && !(await isStored(state, core, rest))) {
+          fail(`no session named ${core.safeIdentifier(rest)} in this workspace: /sessions lists them`);
           return 'continue';
         }
         const selection = rest === '' ? ({ kind: 'continue' } as const) : ({ kind: 'named', name: rest } as const);
@@ -140,6 +144,30 @@ async function loadOrNull(state: ChatState, fail: (text: string) => void): Promi
     fail((await errorLine(error)).text);
     return null;
   }
+}
+
+/**
+ * `/preview [prompt]`: the next turn for the prompt; alone, the turn a stopped loop continues with,
+ * or else the next turn with an empty prompt, so route and tools show exactly (docs/cli.md).
+ */
+async function previewNext(
+  state: ChatState,
+  rest: string,
+): Promise<Awaited<ReturnType<ChatState['agent']['preview']>>> {
+  const options = { overrides: state.overrides };
+  if (rest !== '') return state.agent.preview(rest, options);
+  const turn = await state.agent.preview(undefined, options);
+  const route = turn.manifest.route;
+  const noPrompt = 'unavailable' in route && route.unavailable.reason === 'no-hypothetical-prompt-supplied';
+  return noPrompt ? state.agent.preview('', options) : turn;
+}
+
+/** Whether this workspace stores a session by that name (an unreadable one counts: resuming moves it aside). */
+async function isStored(state: ChatState, core: Core, name: string): Promise<boolean> {
+  const { snapshot } = await state.agent.load(state.overrides);
+  const here = snapshot.session.key.includes('/') ? (snapshot.session.key.split('/')[0] ?? null) : null;
+  const rows = await core.listSessions(state.agent.home, here);
+  return rows.some((row) => row.name === name && row.workspace === here);
 }
 
 /** Every route id a turn could use: the plugins' rows, the user's routes, and `auto`. */
