@@ -343,6 +343,47 @@ describe('cw acp', () => {
     expect(await readFile(join(home, 'config.json'), 'utf8')).toBe(configBefore);
   });
 
+  it('sends notice updates only to a client that advertised session.notices', async () => {
+    const model = await models.model('chat-completions', { reply: { text: 'one' } }, { reply: { text: 'two' } });
+    const ws = await models.folder('cw-acp-notice-');
+    const home = await models.home(model, { workspace: ws });
+    // An editor's server that cannot start is left out of the turn with a warning notice.
+    const broken: acp.McpServer = { name: 'broken', command: join(ws, 'no-such-server'), args: [], env: [] };
+    const kindsSeen = async (clientCapabilities: acp.ClientCapabilities): Promise<string[]> => {
+      const updates: acp.SessionNotification[] = [];
+      const { child, stream } = startAcp(models.envFor(home), ws);
+      await acp
+        .client({ name: 'test-editor' })
+        .onNotification(acp.methods.client.session.update, ({ params }) => {
+          updates.push(params);
+        })
+        .connectWith(stream, async (agent) => {
+          await agent.request(acp.methods.agent.initialize, {
+            protocolVersion: acp.PROTOCOL_VERSION,
+            clientCapabilities,
+          });
+          const created = await agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [broken] });
+          const done = await agent.request(acp.methods.agent.session.prompt, {
+            sessionId: created.sessionId,
+            prompt: [{ type: 'text', text: 'hi' }],
+          });
+          expect(done.stopReason).toBe('end_turn');
+        });
+      child.child.stdin?.end();
+      const exit = await child.done;
+      expect(exit.code, exit.stderr).toBe(0);
+      checkWire(exit);
+      return updates.map((notification) => notification.update.sessionUpdate);
+    };
+    const advertised = await kindsSeen({ session: { notices: {} } });
+    expect(advertised).toContain('notice');
+    expect(advertised).toContain('agent_message_chunk');
+    const silent = await kindsSeen({});
+    expect(silent).not.toContain('notice');
+    expect(silent).toContain('agent_message_chunk');
+    expect(model.problems).toEqual([]);
+  });
+
   it('loads the protocol SDK in cw acp only: no other command module imports it', async () => {
     const dist = join(REPO_ROOT, 'cli', 'dist');
     const command = await readFile(join(dist, 'commands', 'acp.js'), 'utf8');
