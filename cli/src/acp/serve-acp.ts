@@ -95,12 +95,7 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) =>
       redacted(async () => {
-        const session = await newSession(
-          factory,
-          absolute(params.cwd),
-          clientMcpServers(params.mcpServers),
-          new Set(sessions.keys()),
-        );
+        const session = await newSession(factory, absolute(params.cwd), clientMcpServers(params.mcpServers));
         sessions.set(session.id, session);
         return { sessionId: session.id, ...(await optionsOf(session)) };
       }),
