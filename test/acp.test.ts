@@ -255,7 +255,7 @@ describe('cw acp', () => {
           prompt: [{ type: 'text', text: 'x' }],
         }),
       ).rejects.toMatchObject({ code: -32002 });
-      // A turn that fails is an error carrying cw's redacted line; the fresh session stays unsaved.
+      // A turn that fails is an error carrying cw's redacted line; the fresh session keeps no messages.
       const created = await agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
       const failed = await agent
         .request(acp.methods.agent.session.prompt, {
@@ -292,7 +292,8 @@ describe('cw acp', () => {
     checkWire(exit);
     expect(exit.stdout).not.toContain('relative/folder');
     expect(exit.stderr).toContain('cw: ');
-    await expect(readFile(await sessionFile(home, 's1'), 'utf8')).rejects.toThrow();
+    // The session was stored empty when handed out; the failed turn added nothing to it.
+    expect(JSON.parse(await readFile(await sessionFile(home, 's1'), 'utf8'))).toMatchObject({ messages: [] });
   });
 
   it("the editor's MCP servers join that session's turns only, and reach no config file", async () => {
@@ -341,6 +342,90 @@ describe('cw acp', () => {
     )?.update;
     expect(JSON.stringify(result)).toContain('through the editor');
     expect(await readFile(join(home, 'config.json'), 'utf8')).toBe(configBefore);
+  });
+
+  it('sends notice updates only to a client that advertised session.notices', async () => {
+    const model = await models.model('chat-completions', { reply: { text: 'one' } }, { reply: { text: 'two' } });
+    const ws = await models.folder('cw-acp-notice-');
+    const home = await models.home(model, { workspace: ws });
+    // An editor's server that cannot start is left out of the turn with a warning notice.
+    const broken: acp.McpServer = { name: 'broken', command: join(ws, 'no-such-server'), args: [], env: [] };
+    const kindsSeen = async (clientCapabilities: acp.ClientCapabilities): Promise<string[]> => {
+      const updates: acp.SessionNotification[] = [];
+      const { child, stream } = startAcp(models.envFor(home), ws);
+      await acp
+        .client({ name: 'test-editor' })
+        .onNotification(acp.methods.client.session.update, ({ params }) => {
+          updates.push(params);
+        })
+        .connectWith(stream, async (agent) => {
+          await agent.request(acp.methods.agent.initialize, {
+            protocolVersion: acp.PROTOCOL_VERSION,
+            clientCapabilities,
+          });
+          const created = await agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [broken] });
+          const done = await agent.request(acp.methods.agent.session.prompt, {
+            sessionId: created.sessionId,
+            prompt: [{ type: 'text', text: 'hi' }],
+          });
+          expect(done.stopReason).toBe('end_turn');
+        });
+      child.child.stdin?.end();
+      const exit = await child.done;
+      expect(exit.code, exit.stderr).toBe(0);
+      checkWire(exit);
+      return updates.map((notification) => notification.update.sessionUpdate);
+    };
+    const advertised = await kindsSeen({ session: { notices: {} } });
+    expect(advertised).toContain('notice');
+    expect(advertised).toContain('agent_message_chunk');
+    const silent = await kindsSeen({});
+    expect(silent).not.toContain('notice');
+    expect(silent).toContain('agent_message_chunk');
+    expect(model.problems).toEqual([]);
+  });
+
+  it('a session id from session/new is resumable by the next cw acp before any prompt, and never handed out again', async () => {
+    const model = await models.model('chat-completions', { reply: { text: 'hello' } });
+    const ws = await models.folder('cw-acp-ids-');
+    const home = await models.home(model, { workspace: ws });
+    const env = models.envFor(home);
+    const connect = async <T>(work: (agent: acp.ClientContext) => Promise<T>): Promise<T> => {
+      const { child, stream } = startAcp(env, ws);
+      const result = await acp.client({ name: 'test-editor' }).connectWith(stream, async (agent) => {
+        await agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: {},
+        });
+        return work(agent);
+      });
+      child.child.stdin?.end();
+      const exit = await child.done;
+      expect(exit.code, exit.stderr).toBe(0);
+      checkWire(exit);
+      return result;
+    };
+    const first = await connect(
+      async (agent) => (await agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] })).sessionId,
+    );
+    await connect(async (agent) => {
+      const resumed = await agent.request(acp.methods.agent.session.resume, { sessionId: first, cwd: ws });
+      expect(resumed.modes?.currentModeId).toBeDefined();
+      const loaded = await agent.request(acp.methods.agent.session.load, { sessionId: first, cwd: ws, mcpServers: [] });
+      expect(loaded?.modes?.currentModeId).toBeDefined();
+      const second = await agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      expect(second.sessionId).not.toBe(first);
+      const done = await agent.request(acp.methods.agent.session.prompt, {
+        sessionId: first,
+        prompt: [{ type: 'text', text: 'hi' }],
+      });
+      expect(done.stopReason).toBe('end_turn');
+      // A name never handed out is still no session.
+      await expect(
+        agent.request(acp.methods.agent.session.resume, { sessionId: `${first}x`, cwd: ws }),
+      ).rejects.toMatchObject({ code: -32002 });
+    });
+    expect(model.problems).toEqual([]);
   });
 
   it('loads the protocol SDK in cw acp only: no other command module imports it', async () => {

@@ -3,6 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stdioFixtureEntry } from './support/mcp-fixture.js';
 import { everythingEntry } from './support/published-mcp-server.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -96,4 +97,30 @@ describe('project-scoped MCP servers', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no MCP server named nope');
   }, 30_000);
+
+  it('cw mcp logs shows a .mcp.json server, before trust and after it has run', async () => {
+    const workspace = await models.folder('cw-mcp-project-logs-');
+    await writeFile(
+      join(workspace, '.mcp.json'),
+      JSON.stringify({ mcpServers: { fixture: { type: 'stdio', ...stdioFixtureEntry() } } }),
+    );
+    const model = await models.model('chat-completions');
+    const home = await models.home(model);
+    const run = (args: string[]) => runCwChild(args, models.envFor(home), { cwd: workspace });
+
+    const untrusted = await run(['mcp', 'logs', 'fixture']);
+    expect(untrusted.code, untrusted.stderr).toBe(0);
+    expect(untrusted.stdout).toContain('No log for fixture yet');
+    expect((await run(['mcp', 'trust'])).code).toBe(0);
+    const refreshed = await run(['mcp', 'refresh']);
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    const logs = await run(['mcp', 'logs', 'fixture']);
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(logs.stdout).not.toContain('No log');
+    expect(logs.stdout).not.toContain(workspace);
+    // A name configured nowhere is still refused.
+    const unknown = await run(['mcp', 'logs', 'nothere']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('no MCP server named nothere');
+  });
 });

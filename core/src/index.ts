@@ -61,6 +61,7 @@ export { workspaceRoot } from './state/workspace-root.js';
 // Sessions, goals, skills, compaction.
 export { activeSession } from './config/active-session.js';
 export { SESSION_NAME_PATTERN } from './state/session-location.js';
+export { claimSession } from './state/claim-session.js';
 export { listSessions, showSession, messageView, removeSession, renameSession } from './state/session-list.js';
 export {
   readGoal,

@@ -41,22 +41,28 @@ export class UnknownSessionError extends Error {
 }
 
 /**
- * A fresh session in `cwd`: the next free `sN`, as `cw send -n` takes it. Names other live ACP
- * sessions hold (nothing is stored until their first prompt) are skipped with a random suffix.
+ * A fresh session in `cwd`: the next free `sN`, as `cw send -n` takes it, stored empty the moment it
+ * is handed out so another cw process neither takes the name nor fails to resume it. A name another
+ * process claimed first is passed over; after a few such races a random suffix ends them.
  */
 export async function newSession(
   factory: SessionFactory,
   cwd: string,
   mcpServers: Readonly<Record<string, McpServerConfig>>,
-  taken: ReadonlySet<string>,
 ): Promise<AcpSession> {
+  const { cwHome } = await import('@cw/core/home');
+  const home = cwHome();
   const agent = await agentIn(factory, cwd);
-  let { snapshot } = await agent.load({ session: { kind: 'new' } });
-  if (taken.has(snapshot.session.key)) {
-    const name = `${snapshot.session.name}-${randomBytes(3).toString('hex')}`;
-    snapshot = (await agent.load({ session: { kind: 'named', name } })).snapshot;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    let { snapshot } = await agent.load({ session: { kind: 'new' } });
+    if (attempt >= 3) {
+      const name = `${snapshot.session.name}-${randomBytes(3).toString('hex')}`;
+      snapshot = (await agent.load({ session: { kind: 'named', name } })).snapshot;
+    }
+    if (await factory.core.claimSession(home, snapshot.session.key))
+      return sessionOf(factory, agent, cwd, snapshot, mcpServers);
   }
-  return sessionOf(factory, agent, cwd, snapshot, mcpServers);
+  throw new Error('no free session name');
 }
 
 /** The saved session `id` in `cwd`, and its messages to replay; UnknownSessionError when there is none. */
@@ -77,11 +83,20 @@ export async function loadSession(
     throw error;
   }
   const { snapshot } = loaded;
-  if (snapshot.session.key !== id || snapshot.session.messages.length === 0) throw new UnknownSessionError();
+  if (snapshot.session.key !== id) throw new UnknownSessionError();
+  // A session handed out but not yet prompted is stored empty: it opens empty; a name never stored does not.
+  if (snapshot.session.messages.length === 0 && !(await isStored(factory, id))) throw new UnknownSessionError();
   return {
     session: await sessionOf(factory, agent, cwd, snapshot, mcpServers),
     messages: snapshot.session.messages,
   };
+}
+
+async function isStored(factory: SessionFactory, id: string): Promise<boolean> {
+  const { cwHome } = await import('@cw/core/home');
+  const slash = id.lastIndexOf('/');
+  const rows = await factory.core.listSessions(cwHome(), slash < 0 ? null : id.slice(0, slash));
+  return rows.some((row) => row.key === id && !row.corrupt);
 }
 
 async function agentIn(factory: SessionFactory, cwd: string): Promise<Agent> {

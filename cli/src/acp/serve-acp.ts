@@ -36,6 +36,8 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
   const registry = await loadRegistryFrom(options.source.descriptors);
   const factory: SessionFactory = { core, registry, defaultRouteId: options.source.defaultRouteId };
   const sessions = new Map<string, AcpSession>();
+  // ACP lets an agent send `notice` updates only to a client that advertised `session.notices`.
+  let clientTakesNotices = false;
   const sessionOf = (id: string): AcpSession => {
     const session = sessions.get(id);
     if (session === undefined) throw new UnknownSessionError();
@@ -77,25 +79,23 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
 
   const app = acp
     .agent({ name: 'cw' })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
-        promptCapabilities: { image: false, audio: false, embeddedContext: false },
-        mcpCapabilities: { http: true, sse: false },
-      },
-      authMethods: [],
-      agentInfo: { name: 'cw', title: 'cw', version: options.version },
-    }))
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientTakesNotices = params.clientCapabilities?.session?.notices != null;
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
+          promptCapabilities: { image: false, audio: false, embeddedContext: false },
+          mcpCapabilities: { http: true, sse: false },
+        },
+        authMethods: [],
+        agentInfo: { name: 'cw', title: 'cw', version: options.version },
+      };
+    })
     .onRequest(acp.methods.agent.session.new, ({ params }) =>
       redacted(async () => {
-        const session = await newSession(
-          factory,
-          absolute(params.cwd),
-          clientMcpServers(params.mcpServers),
-          new Set(sessions.keys()),
-        );
+        const session = await newSession(factory, absolute(params.cwd), clientMcpServers(params.mcpServers));
         sessions.set(session.id, session);
         return { sessionId: session.id, ...(await optionsOf(session)) };
       }),
@@ -158,7 +158,10 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
         if (session.running !== null)
           throw acp.RequestError.invalidRequest(undefined, 'a prompt is already running on this session');
         const stopReason = await runPrompt(core, session, params.prompt, {
-          update: (update) => client.notify(acp.methods.client.session.update, { sessionId: session.id, update }),
+          update: async (update) => {
+            if (update.sessionUpdate === 'notice' && !clientTakesNotices) return;
+            await client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
+          },
           requestPermission: (request) =>
             client.request(acp.methods.client.session.requestPermission, { sessionId: session.id, ...request }),
         });

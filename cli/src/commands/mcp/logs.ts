@@ -8,7 +8,10 @@ export default class McpLogs extends Command {
     'Prints the log cw keeps for a stdio server: the last lines (at most 200, 64 KiB) it wrote on stderr while cw last ran it (a refresh or a send), each redacted as error text is (no secret, path or URL path). Connects to nothing. An HTTP server has no log.';
   static override examples = ['<%= config.bin %> mcp logs files'];
   static override args = {
-    name: Args.string({ required: true, description: 'The server, as named in mcpServers.' }),
+    name: Args.string({
+      required: true,
+      description: 'The server, as named in config.json or the workspace .mcp.json.',
+    }),
   };
 
   async run(): Promise<void> {
@@ -17,9 +20,10 @@ export default class McpLogs extends Command {
       const core = await import('@cw/core');
       const { cwHome } = await import('@cw/core/home');
       const home = cwHome();
-      const servers = await core.mcp.readMcpServers(home);
+      // Every scope: config.json and the workspace's .mcp.json (one not yet trusted has simply not run).
+      const { servers, status } = await core.mcp.readEffectiveMcpServers(home);
       const name = core.safeIdentifier(args.name);
-      if (!Object.hasOwn(servers, args.name)) {
+      if (!Object.hasOwn(servers, args.name) && !Object.hasOwn(status.file?.servers ?? {}, args.name)) {
         throw new core.mcp.McpConfigEditError(`no MCP server named ${name} is configured (cw mcp list shows them)`);
       }
       const log = await core.mcp.readMcpServerLog(home, args.name);
