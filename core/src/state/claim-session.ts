@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { tempNameFor } from './interrupted-writes.js';
+import { link, rm } from 'node:fs/promises';
+import { writeSyncedSibling } from './atomic-write.js';
 import { sessionPath } from './session-store.js';
 
 /**
@@ -11,18 +9,8 @@ import { sessionPath } from './session-store.js';
  */
 export async function claimSession(home: string, key: string): Promise<boolean> {
   const file = sessionPath(home, key);
-  const folder = dirname(file);
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  // The writer's pid in the name lets the next cw remove it if this one is killed mid-write.
-  const temp = join(folder, tempNameFor(process.pid, randomBytes(6).toString('hex')));
+  const temp = await writeSyncedSibling(file, `${JSON.stringify({ version: 1, messages: [] }, null, 2)}\n`);
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify({ version: 1, messages: [] }, null, 2)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
     await link(temp, file);
     return true;
   } catch (error) {
