@@ -1,14 +1,15 @@
 // The interactive session (`cw` alone on a terminal) driven in a real pseudo-terminal: tmux runs
 // the built CLI against a scripted local model, the test types keys and reads the screen.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CW_BIN, FAKE_KEY, sessionFile } from './support/cw-fixture.js';
+import { FAKE_KEY, sessionFile } from './support/cw-fixture.js';
 import { MCP_FIXTURE } from './support/mcp-fixture.js';
 import { everythingEntry } from './support/published-mcp-server.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 import { runCwChild, waitFor } from './support/spawn-cw.js';
+import { hasTmux, TmuxSession } from './support/tmux-session.js';
 
 const models = useScriptedModels('CW_CHAT_KEY', FAKE_KEY);
 const shell = (id: string, command: string): ScriptedCall => ({
@@ -19,33 +20,26 @@ const shell = (id: string, command: string): ScriptedCall => ({
 // A duration no other process on the machine is likely to sleep for, so the check finds only ours.
 const SLEEP = 'sleep 37.25';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-let socket = '';
+let term: TmuxSession | undefined;
 
 afterEach(() => {
-  if (socket !== '') spawnSync('tmux', ['-S', socket, 'kill-server']);
-  socket = '';
+  term?.close();
+  term = undefined;
 });
 
-/** Runs one tmux command on the test's own server. */
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+/** The session the running test started. */
+function current(): TmuxSession {
+  if (term === undefined) throw new Error('no tmux session started');
+  return term;
 }
 
-/** The pane's text, scrollback included, lines joined where the terminal wrapped them. */
-const screen = (): string => tmux('capture-pane', '-p', '-J', '-S', '-1000', '-t', 'chat');
-
-async function waitForScreen(text: string, what = text, timeoutMs = 10_000): Promise<void> {
-  await waitFor(() => screen().includes(text), timeoutMs, `${what} on the screen:\n${screen()}`);
-}
-
-/** Counts how often `text` shows, to wait for the next prompt after one already seen. */
-const count = (text: string): number => screen().split(text).length - 1;
-
-function type(text: string): void {
-  tmux('send-keys', '-t', 'chat', '-l', text);
-  tmux('send-keys', '-t', 'chat', 'Enter');
-}
+const tmux = (...args: string[]): string => current().tmux(...args);
+const screen = (): string => current().screen();
+const waitForScreen = (text: string, what = text, timeoutMs = 10_000): Promise<void> =>
+  current().waitForScreen(text, what, timeoutMs);
+const count = (text: string): number => current().count(text);
+const type = (text: string): void => current().type(text);
+const paneDead = (): boolean => current().paneDead();
 
 function processArgs(): { pid: number; args: string }[] {
   return execFileSync('ps', ['-A', '-o', 'pid=,args='], { encoding: 'utf8' })
@@ -78,35 +72,9 @@ const alive = (pid: number): boolean =>
 
 /** Starts `cw <args>` in a fresh tmux pane of 120×40 in `cwd`; returns the cw process id. */
 async function startInTmux(env: Record<string, string>, cwd: string, args: readonly string[] = []): Promise<number> {
-  socket = join(await models.folder('cw-chat-tmux-'), 'socket');
-  const started = spawnSync(
-    'tmux',
-    [
-      '-S',
-      socket,
-      'new-session',
-      '-d',
-      '-x',
-      '120',
-      '-y',
-      '40',
-      '-s',
-      'chat',
-      '-c',
-      cwd,
-      process.execPath,
-      CW_BIN,
-      ...args,
-    ],
-    { env: { ...process.env, ...env, TERM: 'xterm-256color', NO_COLOR: '1' } },
-  );
-  expect(started.status, started.stderr.toString()).toBe(0);
-  // The pane stays after cw leaves, so the test can tell that it left.
-  tmux('set-option', '-t', 'chat', 'remain-on-exit', 'on');
-  return Number(tmux('display-message', '-p', '-t', 'chat', '#{pane_pid}').trim());
+  term = TmuxSession.start(await models.folder('cw-chat-tmux-'), { env, cwd, args });
+  return term.pid();
 }
-
-const paneDead = (): boolean => tmux('display-message', '-p', '-t', 'chat', '#{pane_dead}').trim() === '1';
 
 describe('cw alone off a terminal', () => {
   it('prints help as before, and cw chat says to use cw send', async () => {
