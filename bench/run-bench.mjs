@@ -8,6 +8,7 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_CONFIG, sessionMessages } from './conversation.mjs';
+import { measureEntryStart } from './entry-start.mjs';
 import { firstRequestTable, measureFirstRequest } from './first-request.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -77,6 +78,11 @@ const preview = paired({ args: [cw, 'preview-request', 'json', '--prompt', 'hi']
 figure('cw preview-request json --prompt hi / node -e 0', preview.aMs / preview.bMs, 2.0, preview);
 const version = paired({ args: [cw, '--version'], env: { CW_HOME: emptyHome } }, floor);
 figure('cw --version / node -e 0', version.aMs / version.bMs, 1.6, version);
+// Until a person can type (the prompt shows in a pseudo-terminal) and until an editor is answered
+// (bench/entry-start.mjs); the yardstick is started the same way.
+const entry = await measureEntryStart({ runs: CLI_RUNS });
+figure('cw chat until its prompt shows / node -e 0, in a terminal', entry.chat.aMs / entry.chat.bMs, 2.5, entry.chat);
+figure('cw acp until it answers initialize / node -e 0', entry.acp.aMs / entry.acp.bMs, 2.5, entry.acp);
 
 // Time to the first request byte at a loopback model, cw send against codex exec (bench/first-request.mjs).
 const first = await measureFirstRequest({ runs: Math.max(7, Number(process.env.FIRST_REQUEST_RUNS ?? 7)) });
