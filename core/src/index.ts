@@ -117,6 +117,7 @@ export {
   type RunOptions,
 } from './agent-api/create-agent.js';
 export type { AgentEvent, TotalUsage } from './agent-api/agent-events.js';
+export type { EventLine } from './agent-api/event-lines-schema.js';
 export { totalUsage } from './agent-api/total-usage.js';
 export { createSessionScope } from './agent-api/session-scope.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
