@@ -20,6 +20,7 @@ import type { TurnPrompt } from './prompt/user-message.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
 import { startedCallsOf } from './state/started-calls.js';
+import { unchangedSince } from './state/session-stamp.js';
 import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
 import type { ToolProjectionWarning } from './tools/tool-projection-types.js';
 import { apiKeyFor } from './transport/api-key.js';
@@ -154,12 +155,16 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
 async function sendWith(loaded: CwSnapshot, options: SendTurnOptions, emit: Emit): Promise<SentTurn> {
   const turn = turnHooksOf(loaded.registry);
   const context = prepareContext(options, emit);
-  // The state as a send reads it: a short update by another process is waited out, not refused.
-  const current = await turn.loadState.promise(loaded, { home: options.home, fresh: false, waiting: true });
   // What a send cannot prepare away (a spent goal, a plugin's gate) stops it before any program runs.
+  // The state is the one the snapshot was loaded with; only when it stops the turn is it read again
+  // as a send reads it, waiting out another process's short update instead of being refused by it.
   const input: TurnInput | null = options.prompt !== undefined ? 'prompt' : 'continuation';
-  const stop = gateTurn(current, input, 'before-prepare');
-  if (stop !== null) throw new TurnBlockedError(stop.reason, stop.detail, stop.remedy);
+  let current = loaded;
+  if (gateTurn(current, input, 'before-prepare') !== null) {
+    current = await turn.loadState.promise(loaded, { home: options.home, fresh: false, waiting: true });
+    const stop = gateTurn(current, input, 'before-prepare');
+    if (stop !== null) throw new TurnBlockedError(stop.reason, stop.detail, stop.remedy);
+  }
   // Submit hooks, prompt resolution and classification, in the gates' order; each may stop the turn.
   const draft = await turn.prepareTurn.promise({ snapshot: current, prompt: options.prompt }, context);
   const opened = await turn.openSend.promise(
@@ -222,19 +227,26 @@ async function loop(
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
   const pause = testPauseOf(options.env, controller.signal);
+  // Whether the lock was only had after another process let go of it (or died holding it).
+  let contended = false;
   return withSessionLock(
     options.home,
     key,
     async () => {
-      // Read again under the lock: a send that ran meanwhile may have added turns or used up the goal.
-      let state = await turn.loadState.promise(snapshot, { home: options.home, fresh: false, waiting: true });
-      let messages = await readSession(options.home, key);
+      // A send that ran meanwhile may have added turns or used up the goal: then the state and the
+      // session are read again under the lock. Otherwise what was loaded is what is there, and step 1
+      // is the plan already made (docs/architecture.md, "One read per send").
+      const unchanged = !contended && (await unchangedSince(options.home, key, snapshot.session.messages));
+      let state = unchanged
+        ? snapshot
+        : await turn.loadState.promise(snapshot, { home: options.home, fresh: false, waiting: true });
+      let messages = unchanged ? snapshot.session.messages : await readSession(options.home, key);
       let prompt = preparedPrompt;
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
       for (let step = 1; ; step++) {
         let current: CwSnapshot = { ...state, session: { name, key, messages } };
-        let plan: TurnPlan = planTurn(current, prompt, options.entrypoint);
+        let plan: TurnPlan = step === 1 && unchanged ? planned : planTurn(current, prompt, options.entrypoint);
         if (plan.status === 'blocked' && plan.resolvable) {
           const resolved = await turn.resolveBlock.promise(plan, { ...context, snapshot: current });
           if (resolved !== undefined) {
@@ -397,8 +409,14 @@ async function loop(
     },
     {
       // A wait for another send's lock, or a dead process's lock removed, is part of the turn's story.
-      onWait: () => emit({ type: 'notice', notice: { kind: 'session-wait' } }),
-      onStaleLockBroken: () => emit({ type: 'notice', notice: { kind: 'stale-lock-broken' } }),
+      onWait: () => {
+        contended = true;
+        emit({ type: 'notice', notice: { kind: 'session-wait' } });
+      },
+      onStaleLockBroken: () => {
+        contended = true;
+        emit({ type: 'notice', notice: { kind: 'stale-lock-broken' } });
+      },
     },
   ).finally(() => options.signal?.removeEventListener('abort', onAbort));
 }
