@@ -3,7 +3,8 @@ import { EventQueue } from './event-queue.js';
 /**
  * Runs `work` and yields what it emits, in order, as it happens; returns its result or throws its
  * error once every event was yielded. The work runs on whether or not the reader keeps up, so a slow
- * reader never stalls a reply being read off the wire (docs/embedding.md, "Events").
+ * reader never stalls a reply being read off the wire (docs/embedding.md, "Events"). The work starts
+ * on the first read; a reader that stops early does not stop it (the turn's signal does).
  */
 export async function* pumpEvents<Event, Result>(
   work: (emit: (event: Event) => void) => Promise<Result>,
