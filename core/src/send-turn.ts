@@ -131,9 +131,9 @@ export interface SendTurnOptions {
  * planned by planTurn from the session as it stands (so each one is what preview would describe),
  * only a reply the dialect says is complete is kept, and each step is saved as it completes.
  *
- * The turn is one stream: it yields the Agent API's events as they happen, from the first
- * `step-start` to `turn-finish`, returns the outcome, and throws the turn's typed error. Its options
- * are inputs; an approval is answered through its event's `respond`, an interrupt is the signal.
+ * The turn is one stream: it yields the Agent API's events as they happen, up to `turn-finish`,
+ * returns the outcome, and throws the turn's typed error. Its options are inputs; an approval is
+ * answered through its event's `respond`, an interrupt is the signal.
  *
  * The loop knows no feature: the turn hooks (docs/architecture.md, "The turn's hooks") gate it,
  * prepare its prompt, open what it holds, resolve a block, add step tools and account for each
