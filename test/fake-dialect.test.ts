@@ -11,6 +11,7 @@ import {
   loadPlugins,
   loadSnapshot,
   previewRequest,
+  runTurn,
   sendTurn,
   tapCoreStages,
   type CwSnapshot,
@@ -28,6 +29,7 @@ import {
 } from './support/cw-fixture.js';
 import { HISTORY_WITH_TOOL_RESULTS } from './support/manifest-preview.js';
 import { expectValidManifest } from './support/manifest-schema.js';
+import { readTurn } from './support/turn-events.js';
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'dialect-plugins', 'fake-wire');
 const ORIGIN = 'http://127.0.0.1:18090';
@@ -144,13 +146,10 @@ describe('a fourth dialect with its own key names', () => {
       });
     const home = homes[homes.length - 1] as string;
     const deltas: string[] = [];
-    const sent = await sendTurn(snapshot, {
-      home,
-      prompt: 'hello',
-      entrypoint: 'streaming',
-      env: { FAKE_WIRE_KEY: FAKE_KEY },
-      onText: (delta) => deltas.push(delta),
-    });
+    const sent = await readTurn(
+      runTurn(snapshot, { home, prompt: 'hello', entrypoint: 'streaming', env: { FAKE_WIRE_KEY: FAKE_KEY } }),
+      (event) => (event.type === 'text-delta' ? deltas.push(event.text) : undefined),
+    );
     expect(sha256(canonicalize(JSON.parse(captured)) ?? '')).toBe(sha256(plan.prepared.canonicalBodyText));
     expect(deltas).toEqual(['hel', 'lo']);
     expect(sent.reply).toEqual({

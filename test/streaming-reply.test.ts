@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sendTurn } from '@cw/core';
+import { runTurn } from '@cw/core';
 import { FAKE_KEY, builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
+import { readTurn } from './support/turn-events.js';
 
 const ORIGIN = 'http://127.0.0.1:18082';
 
@@ -72,13 +73,15 @@ describe('cw send prints reply text as it streams', () => {
         .post(stream.path)
         .reply(200, () => Readable.from(chunks()), { 'content-type': 'text/event-stream' });
       const snapshot = await snapshotOf(home, await builtinRegistry());
-      const { reply } = await sendTurn(snapshot, {
-        home,
-        prompt: 'say hello',
-        entrypoint: 'streaming',
-        env: { CW_STREAM_TEST_KEY: FAKE_KEY },
-        onText: (delta) => deltas.push(delta),
-      });
+      const { reply } = await readTurn(
+        runTurn(snapshot, {
+          home,
+          prompt: 'say hello',
+          entrypoint: 'streaming',
+          env: { CW_STREAM_TEST_KEY: FAKE_KEY },
+        }),
+        (event) => (event.type === 'text-delta' ? deltas.push(event.text) : undefined),
+      );
       expect(deltas).toEqual(['Hel', 'lo', ' world']);
       expect(seenBeforeLastChunk).toEqual(['Hel', 'lo', ' world']);
       expect(reply.text).toBe('Hello world');

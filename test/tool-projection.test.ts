@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewRequest, resolveModelFacts, sendTurn, type CwSnapshot, type PluginRegistry } from '@cw/core';
+import { previewRequest, resolveModelFacts, runTurn, type CwSnapshot, type PluginRegistry } from '@cw/core';
 import { BUILTIN_TOOLS } from './support/workspace-tools.js';
 import { prepareOutboundRequest } from '../core/src/prepare-outbound-request.js';
 import type { JsonSchema, ToolDefinition } from '../core/src/tools/tool-definition.js';
@@ -22,6 +22,7 @@ import {
 import { validateWireBody, type WireDialect } from './support/wire-schemas.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { withoutNoSandboxNotice } from './support/require-bubblewrap.js';
+import { readTurn } from './support/turn-events.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -296,13 +297,18 @@ describe('dispatch', () => {
           { 'content-type': 'application/json' },
         ];
       });
-    const sent = await sendTurn(snapshot, {
-      home: sendHome,
-      prompt: 'hello',
-      entrypoint: 'blocking',
-      env: { CW_PROJECTION_TEST_KEY: FAKE_KEY },
-      onWarning: (warning) => events.push(`warning:${warning.omitted.map((entry) => entry.name).join(',')}`),
-    });
+    const sent = await readTurn(
+      runTurn(snapshot, {
+        home: sendHome,
+        prompt: 'hello',
+        entrypoint: 'blocking',
+        env: { CW_PROJECTION_TEST_KEY: FAKE_KEY },
+      }),
+      (event) =>
+        event.type === 'projection-warning'
+          ? events.push(`warning:${event.warning.omitted.map((entry) => entry.name).join(',')}`)
+          : undefined,
+    );
     expect(events).toEqual(['warning:browser.navigate', 'request']);
     expect(sent.warning?.omitted).toEqual([{ name: 'browser.navigate', reason: 'name-not-accepted' }]);
     expect(received?.tools.map((tool) => tool.function.name)).toEqual(BUILTIN_TOOLS.map((tool) => tool.name));

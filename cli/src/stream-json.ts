@@ -1,6 +1,4 @@
-import type { AgentEvent, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
-import type { ToolProjectionWarning, TurnUsage } from '@cw/core/plugin';
-import type { JsonErrorDocument } from './json-error.js';
+import type { AgentEvent, EventLine, SentTurn, TotalUsage } from '@cw/core';
 import { noticeText } from './notice-text.js';
 
 // `cw send --output-format stream-json`: one JSON object per line for each Agent API event, so a
@@ -14,48 +12,8 @@ export interface LineRedaction {
   readonly terminalSafe: (text: string) => string;
 }
 
-/** One line of the event stream (docs/events.schema.json). */
-export type StreamJsonLine =
-  | { type: 'turn-start'; session_id: string; session: string }
-  | { type: 'notice'; kind: string; message: string }
-  | ({ type: 'projection-warning' } & Pick<
-      ToolProjectionWarning,
-      'code' | 'omitted' | 'omitted_count' | 'more' | 'tool_choice'
-    >)
-  | { type: 'step-start'; step: number; input: string; body_sha256: string }
-  | { type: 'text-delta'; text: string }
-  | { type: 'reasoning-delta'; text: string }
-  | { type: 'retry'; attempt: number; delay_ms: number; cause: string }
-  | { type: 'tool-call'; id: string; name: string; arguments: string; summary: string }
-  | { type: 'approval'; name: string; summary: string; decision: 'yes' | 'no' | 'always' }
-  | {
-      type: 'tool-result';
-      id: string;
-      name: string;
-      status: ToolCallStatus;
-      result_bytes: number;
-      duration_ms: number;
-    }
-  | {
-      type: 'step-finish';
-      step: number;
-      body_sha256: string;
-      body_wire_sha256: string;
-      finish_reason: string;
-      usage: TurnUsage | null;
-      tool_results: number;
-    }
-  | {
-      type: 'result';
-      stopped: SentTurn['stopped'];
-      session_id: string;
-      session: string;
-      steps: number;
-      usage: TotalUsage;
-      text: string;
-      tool_calls: SentTurn['reply']['toolCalls'];
-    }
-  | ({ type: 'error' } & JsonErrorDocument);
+/** One line of the event stream: its type is derived from the description docs/events.schema.json is generated from. */
+export type StreamJsonLine = EventLine;
 
 /**
  * The line an event prints as, or null for the events that have a line of their own (`turn-finish`

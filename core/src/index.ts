@@ -52,7 +52,7 @@ export type { ManifestReason } from './plan/unavailable-reason.js';
 export { diffManifests, parseManifestText, ManifestInputError } from './manifest/diff-manifests.js';
 
 // Send.
-export { sendTurn, type SentTurn, type LoopStop } from './send-turn.js';
+export { runTurn, sendTurn, type SentTurn, type LoopStop } from './send-turn.js';
 export { APPROVAL_POSTURES, type ApprovalPosture } from './config/approval-posture.js';
 export type { AssistantReply } from './reply/assemble-reply.js';
 export type { ToolCallRecord, ToolCallStatus, AskAnswer, AskedCall } from './agent/run-tool-calls.js';
@@ -112,12 +112,13 @@ export { safeUserLabel } from './redaction/safe-user-label.js';
 // The Agent API (docs/embedding.md): what every host — the CLI, an editor, a script — drives turns through.
 export {
   createAgent,
-  totalUsage,
   type Agent,
   type AgentOptions,
   type RunOptions,
 } from './agent-api/create-agent.js';
 export type { AgentEvent, TotalUsage } from './agent-api/agent-events.js';
+export type { EventLine } from './agent-api/event-lines-schema.js';
+export { totalUsage } from './agent-api/total-usage.js';
 export { createSessionScope } from './agent-api/session-scope.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
 export type { TurnNotice, SessionScope } from './turn/turn-hooks.js';

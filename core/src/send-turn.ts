@@ -13,22 +13,25 @@ import { renderManifest } from './manifest/build-manifest.js';
 import type { RequestManifest } from './manifest/manifest-schema.js';
 import { TurnBlockedError } from './plan/turn-blocked-error.js';
 import { planTurn, type ReadyTurn, type TurnInput, type TurnPlan } from './plan-turn.js';
-import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
+import type { ConversationMessage } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { TurnPrompt } from './prompt/user-message.js';
-import type { LockEvents } from './state/file-lock.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
 import { readSession, SessionError, withSessionLock, writeTurn } from './state/session-store.js';
 import { startedCallsOf } from './state/started-calls.js';
+import { unchangedSince } from './state/session-stamp.js';
 import type { ToolImplementation, ToolLimits } from './tools/tool-contract.js';
 import type { ToolProjectionWarning } from './tools/tool-projection-types.js';
 import { apiKeyFor } from './transport/api-key.js';
-import { sendPreparedRequest, type RetryNotice } from './transport/send-prepared-request.js';
+import { sendPreparedRequest } from './transport/send-prepared-request.js';
 import { requestUrlFor } from './transport/test-origin.js';
 import { transportSettingsFor } from './transport/transport-settings.js';
 import { gateTurn } from './turn/gate-turn.js';
-import type { PrepareContext, SessionScope, TurnNotice } from './turn/turn-hooks.js';
+import type { PrepareContext, SessionScope } from './turn/turn-hooks.js';
+import type { AgentEvent, LoopStop } from './agent-api/agent-events.js';
+import { pumpEvents } from './agent-api/pump-events.js';
+import { totalUsage } from './agent-api/total-usage.js';
 
 /** One model request of the loop and what came of it. */
 export interface AgentStep {
@@ -44,16 +47,7 @@ export interface AgentStep {
   readonly toolResults: readonly ToolCallRecord[];
 }
 
-/** Why the loop stopped. */
-export type LoopStop =
-  /** The model answered without calling a tool. */
-  | 'answered'
-  /** The model called tools and the posture (`never`, or --no-tool-runs) hands them back unrun. */
-  | 'tool-calls-returned'
-  /** The step limit was reached after running the last step's tools; the session awaits continuation. */
-  | 'step-limit'
-  /** Ctrl-C while tools ran: the calls that ran are answered, the rest answered "not executed". */
-  | 'interrupted';
+export type { LoopStop };
 
 /** The outcome of one `cw send`: what was sent (described as preview would) and every step. */
 export interface SentTurn {
@@ -99,10 +93,11 @@ export interface AgentLoopOptions {
   /** Model requests at most; the tools of the last one still run, then the loop stops. */
   readonly maxSteps: number;
   readonly limits: ToolLimits;
-  /** Asks the person about a call under the `ask` posture; absent means there is no one to ask. */
-  readonly ask?: (call: AskedCall) => Promise<AskAnswer>;
-  readonly onToolStart?: (call: ToolCall, summary: string) => void;
-  readonly onToolEnd?: (record: ToolCallRecord) => void;
+  /**
+   * The reader answers each `approval-request` event through its `respond`, and the loop waits for
+   * the answer; absent, there is no one to ask and `ask` acts as `read-only`.
+   */
+  readonly answersApprovals?: boolean;
   /** Tools from outside the registry the host adds for this command (the features add their own through `stepTools`). */
   readonly extraTools?: readonly ToolImplementation[];
   /** Where commands and submit hooks run (docs/security.md); `askForCommands` when the sandbox is on but none was found. */
@@ -110,8 +105,10 @@ export interface AgentLoopOptions {
   readonly askForCommands?: boolean;
 }
 
-/** Options of one `cw send`. */
-export interface SendTurnOptions extends LockEvents {
+/**
+ * The inputs of one turn; what happens comes back as the turn's events (docs/embedding.md, "Events").
+ */
+export interface SendTurnOptions {
   readonly home: string;
   /** The new user message; undefined continues a loop that stopped after running tools. */
   readonly prompt: string | undefined;
@@ -119,26 +116,10 @@ export interface SendTurnOptions extends LockEvents {
   readonly env: NodeJS.ProcessEnv;
   /** `--max-retries`: wins over config. */
   readonly maxRetries?: number;
+  /** Aborting stops the running step: answered calls are kept, the rest answered "not executed". */
   readonly signal?: AbortSignal;
   /** Absent: one request, tool calls handed back unrun (the `never` posture). */
   readonly loop?: AgentLoopOptions;
-  /** Called with the first request's projection warning before anything is sent, so a person sees it first. */
-  readonly onWarning?: (warning: ToolProjectionWarning) => void;
-  /** Receives reply text as it streams in; a blocking reply arrives whole in the result instead. */
-  readonly onText?: (delta: string) => void;
-  readonly onRetry?: (notice: RetryNotice) => void;
-  /** Called when a step's request is about to go out (1-based), with its body_sha256. */
-  readonly onStep?: (step: number, input: TurnInput, bodySha256: string) => void;
-  /** Called with the route auto routing chose, before the turn is planned on it. */
-  readonly onAutoRoute?: (route: string) => void;
-  /** Called after auto-compaction replaced older messages with a summary, before the request goes out. */
-  readonly onCompaction?: (done: { readonly summarised: number; readonly kept: number }) => void;
-  /** Receives what features report that has no callback of its own (a server left out of the turn). */
-  readonly onNotice?: (notice: TurnNotice) => void;
-  /** Receives reasoning text as it streams in. */
-  readonly onReasoning?: (delta: string) => void;
-  /** Called when a step's reply is complete and saved, with its usage (null when the provider reported none). */
-  readonly onStepFinish?: (step: AgentStep) => void;
   /** What features may keep open for the host's next turn (MCP servers); absent, each send closes all it opened. */
   readonly scope?: SessionScope;
 }
@@ -150,19 +131,40 @@ export interface SendTurnOptions extends LockEvents {
  * planned by planTurn from the session as it stands (so each one is what preview would describe),
  * only a reply the dialect says is complete is kept, and each step is saved as it completes.
  *
+ * The turn is one stream: it yields the Agent API's events as they happen, up to `turn-finish`,
+ * returns the outcome, and throws the turn's typed error. Its options are inputs; an approval is
+ * answered through its event's `respond`, an interrupt is the signal.
+ *
  * The loop knows no feature: the turn hooks (docs/architecture.md, "The turn's hooks") gate it,
  * prepare its prompt, open what it holds, resolve a block, add step tools and account for each
  * request, in the order the stages set.
  */
+export function runTurn(loaded: CwSnapshot, options: SendTurnOptions): AsyncGenerator<AgentEvent, SentTurn, undefined> {
+  return pumpEvents<AgentEvent, SentTurn>((emit) => sendWith(loaded, options, emit));
+}
+
+/** The turn's outcome, its events unread: for a caller that shows nothing while it runs. */
 export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Promise<SentTurn> {
+  const turn = runTurn(loaded, options);
+  for (;;) {
+    const next = await turn.next();
+    if (next.done === true) return next.value;
+  }
+}
+
+async function sendWith(loaded: CwSnapshot, options: SendTurnOptions, emit: Emit): Promise<SentTurn> {
   const turn = turnHooksOf(loaded.registry);
-  const context = prepareContext(options);
-  // The state as a send reads it: a short update by another process is waited out, not refused.
-  const current = await turn.loadState.promise(loaded, { home: options.home, fresh: false, waiting: true });
+  const context = prepareContext(options, emit);
   // What a send cannot prepare away (a spent goal, a plugin's gate) stops it before any program runs.
+  // The state is the one the snapshot was loaded with; only when it stops the turn is it read again
+  // as a send reads it, waiting out another process's short update instead of being refused by it.
   const input: TurnInput | null = options.prompt !== undefined ? 'prompt' : 'continuation';
-  const stop = gateTurn(current, input, 'before-prepare');
-  if (stop !== null) throw new TurnBlockedError(stop.reason, stop.detail, stop.remedy);
+  let current = loaded;
+  if (gateTurn(current, input, 'before-prepare') !== null) {
+    current = await turn.loadState.promise(loaded, { home: options.home, fresh: false, waiting: true });
+    const stop = gateTurn(current, input, 'before-prepare');
+    if (stop !== null) throw new TurnBlockedError(stop.reason, stop.detail, stop.remedy);
+  }
   // Submit hooks, prompt resolution and classification, in the gates' order; each may stop the turn.
   const draft = await turn.prepareTurn.promise({ snapshot: current, prompt: options.prompt }, context);
   const opened = await turn.openSend.promise(
@@ -170,14 +172,17 @@ export async function sendTurn(loaded: CwSnapshot, options: SendTurnOptions): Pr
     context,
   );
   try {
-    return await loop(opened, draft.prompt, options, context);
+    return await loop(opened, draft.prompt, options, context, emit);
   } finally {
     await turn.closeSend.promise(opened, context);
   }
 }
 
+/** Where the loop puts the turn's events. */
+type Emit = (event: AgentEvent) => void;
+
 /** The settings the features see for this send. */
-function prepareContext(options: SendTurnOptions): PrepareContext {
+function prepareContext(options: SendTurnOptions, emit: Emit): PrepareContext {
   return {
     mode: 'send',
     home: options.home,
@@ -185,16 +190,11 @@ function prepareContext(options: SendTurnOptions): PrepareContext {
     env: options.env,
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    onRetry: (retry) => emit({ type: 'retry', retry }),
     ...(options.loop ? { toolTimeoutMs: options.loop.limits.commandTimeoutMs } : {}),
     ...(options.loop?.sandbox ? { sandbox: options.loop.sandbox } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
-    notify: (notice) => {
-      if (notice.kind === 'auto-route') options.onAutoRoute?.(notice.route);
-      else if (notice.kind === 'compaction')
-        options.onCompaction?.({ summarised: notice.summarised, kept: notice.kept });
-      options.onNotice?.(notice);
-    },
+    notify: (notice) => emit({ type: 'notice', notice }),
   };
 }
 
@@ -204,6 +204,7 @@ async function loop(
   preparedPrompt: TurnPrompt | undefined,
   options: SendTurnOptions,
   context: PrepareContext,
+  emit: Emit,
 ): Promise<SentTurn> {
   const snapshot = resources.snapshot;
   const turn = turnHooksOf(snapshot.registry);
@@ -226,19 +227,26 @@ async function loop(
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
   const pause = testPauseOf(options.env, controller.signal);
+  // Whether the lock was only had after another process let go of it (or died holding it).
+  let contended = false;
   return withSessionLock(
     options.home,
     key,
     async () => {
-      // Read again under the lock: a send that ran meanwhile may have added turns or used up the goal.
-      let state = await turn.loadState.promise(snapshot, { home: options.home, fresh: false, waiting: true });
-      let messages = await readSession(options.home, key);
+      // A send that ran meanwhile may have added turns or used up the goal: then the state and the
+      // session are read again under the lock. Otherwise what was loaded is what is there, and step 1
+      // is the plan already made (docs/architecture.md, "One read per send").
+      const unchanged = !contended && (await unchangedSince(options.home, key, snapshot.session.messages));
+      let state = unchanged
+        ? snapshot
+        : await turn.loadState.promise(snapshot, { home: options.home, fresh: false, waiting: true });
+      let messages = unchanged ? snapshot.session.messages : await readSession(options.home, key);
       let prompt = preparedPrompt;
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
       for (let step = 1; ; step++) {
         let current: CwSnapshot = { ...state, session: { name, key, messages } };
-        let plan: TurnPlan = planTurn(current, prompt, options.entrypoint);
+        let plan: TurnPlan = step === 1 && unchanged ? planned : planTurn(current, prompt, options.entrypoint);
         if (plan.status === 'blocked' && plan.resolvable) {
           const resolved = await turn.resolveBlock.promise(plan, { ...context, snapshot: current });
           if (resolved !== undefined) {
@@ -252,10 +260,12 @@ async function loop(
         const ready = plan;
         if (first === null) {
           first = { plan: ready, snapshot: current };
-          if (ready.prepared.projection.warning !== null) options.onWarning?.(ready.prepared.projection.warning);
+          const warning = ready.prepared.projection.warning;
+          // Before anything is sent, so a person sees which tools were left off first.
+          if (warning !== null) emit({ type: 'projection-warning', warning });
         }
-        options.onStep?.(step, ready.input, ready.prepared.canonical.sha256);
-        const { reply, finishReason } = await exchange(current, ready, options);
+        emit({ type: 'step-start', step, input: ready.input, body_sha256: ready.prepared.canonical.sha256 });
+        const { reply, finishReason } = await exchange(current, ready, options, emit);
         const bodySha256 = ready.prepared.canonical.sha256;
         const bodyWireSha256 = ready.prepared.canonical.wireSha256;
         const assistant: ConversationMessage = {
@@ -298,12 +308,23 @@ async function loop(
           finishReason,
           toolResults,
         });
-        const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
+        const finish = (toolResults: readonly ToolCallRecord[]): void => {
           const finished = stepOf(toolResults);
           steps.push(finished);
-          options.onStepFinish?.(finished);
+          emit({
+            type: 'step-finish',
+            step,
+            body_sha256: bodySha256,
+            body_wire_sha256: bodyWireSha256,
+            finish_reason: finishReason,
+            usage: reply.usage,
+            tool_results: toolResults.length,
+          });
+        };
+        const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {
+          finish(toolResults);
           const firstPlan = first as { plan: ReadyTurn; snapshot: CwSnapshot };
-          return {
+          const sent: SentTurn = {
             manifest: renderManifest(firstPlan.snapshot, firstPlan.plan, options.prompt !== undefined, {
               offlineTokenizer: false,
             }),
@@ -313,6 +334,15 @@ async function loop(
             steps,
             stopped,
           };
+          emit({
+            type: 'turn-finish',
+            stop: stopped,
+            steps: steps.length,
+            usage: totalUsage(steps.map((each) => each.reply.usage)),
+            session: name,
+            manifest: sent.manifest,
+          });
+          return sent;
         };
         if (reply.toolCalls.length === 0) return done('answered');
         if (agent === undefined || agent.posture === 'never') return done('tool-calls-returned');
@@ -350,10 +380,10 @@ async function loop(
               binding: commandBinding(pause),
             },
             ...(agent.askForCommands ? { askForCommands: true } : {}),
-            ...(agent.ask ? { ask: agent.ask } : {}),
+            ...(agent.answersApprovals === true ? { ask: askThroughEvents(emit) } : {}),
             alwaysAllowed,
-            ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
-            ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
+            onStart: (call, summary) => emit({ type: 'tool-call', call, summary }),
+            onEnd: (record) => emit({ type: 'tool-result', record }),
             beforeStart: (calls) => started.mark(calls.map((call) => call.id)),
             ...(pause ? { pause } : {}),
           });
@@ -373,18 +403,31 @@ async function loop(
         }
         if (options.signal?.aborted) return done('interrupted', records);
         if (step >= agent.maxSteps) return done('step-limit', records);
-        const finished = stepOf(records);
-        steps.push(finished);
-        options.onStepFinish?.(finished);
+        finish(records);
         prompt = undefined;
       }
     },
-    options,
+    {
+      // A wait for another send's lock, or a dead process's lock removed, is part of the turn's story.
+      onWait: () => {
+        contended = true;
+        emit({ type: 'notice', notice: { kind: 'session-wait' } });
+      },
+      onStaleLockBroken: () => {
+        contended = true;
+        emit({ type: 'notice', notice: { kind: 'stale-lock-broken' } });
+      },
+    },
   ).finally(() => options.signal?.removeEventListener('abort', onAbort));
 }
 
+/** An approval asked of the reader: the `approval-request` event, and the loop waits for its `respond`. */
+function askThroughEvents(emit: Emit): (call: AskedCall) => Promise<AskAnswer> {
+  return (call) => new Promise<AskAnswer>((respond) => emit({ type: 'approval-request', call, respond }));
+}
+
 /** One request of the loop: the prepared bytes out, the decoded reply back. */
-async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnOptions) {
+async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnOptions, emit: Emit) {
   const { prepared } = plan;
   const dialect = current.registry.dialect(prepared.dialect);
   // prepareOutboundRequest already refused a dialect no plugin registered.
@@ -402,9 +445,7 @@ async function exchange(current: CwSnapshot, plan: ReadyTurn, options: SendTurnO
       (text): text is string => text !== undefined,
     ),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onText ? { onText: options.onText } : {}),
-    ...(options.onReasoning ? { onReasoning: options.onReasoning } : {}),
-    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    report: emit,
   });
 }
 

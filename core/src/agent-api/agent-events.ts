@@ -3,10 +3,20 @@ import type { RequestManifest } from '../manifest/manifest-schema.js';
 import type { TurnInput } from '../plan-turn.js';
 import type { ToolCall } from '../prompt/conversation.js';
 import type { TurnUsage } from '../reply/turn-events.js';
-import type { LoopStop } from '../send-turn.js';
 import type { ToolProjectionWarning } from '../tools/tool-projection-types.js';
 import type { RetryNotice } from '../transport/send-prepared-request.js';
 import type { TurnNotice } from '../turn/turn-hooks.js';
+
+/** Why the loop stopped. */
+export type LoopStop =
+  /** The model answered without calling a tool. */
+  | 'answered'
+  /** The model called tools and the posture (`never`, or --no-tool-runs) hands them back unrun. */
+  | 'tool-calls-returned'
+  /** The step limit was reached after running the last step's tools; the session awaits continuation. */
+  | 'step-limit'
+  /** Ctrl-C while tools ran: the calls that ran are answered, the rest answered "not executed". */
+  | 'interrupted';
 
 /** Usage summed over a turn's requests; a step whose provider reported none adds nothing and is counted. */
 export interface TotalUsage extends TurnUsage {
@@ -21,7 +31,10 @@ export type AgentEvent =
    * which names it across workspaces and holds no path (docs/cli.md, "Sessions").
    */
   | { readonly type: 'turn-start'; readonly session: string; readonly session_id: string }
-  /** A feature did something on its own: an auto-route choice, a compaction, a server left out. */
+  /**
+   * A feature did something on its own (an auto-route choice, a compaction, a server left out), or
+   * the session lock made the turn wait (`session-wait`) or found a dead process's lock (`stale-lock-broken`).
+   */
   | { readonly type: 'notice'; readonly notice: TurnNotice }
   /** Tools the route could not take were left off the first request (the same value preview shows). */
   | { readonly type: 'projection-warning'; readonly warning: ToolProjectionWarning }
@@ -29,13 +42,14 @@ export type AgentEvent =
   | { readonly type: 'step-start'; readonly step: number; readonly input: TurnInput; readonly body_sha256: string }
   | { readonly type: 'text-delta'; readonly text: string }
   | { readonly type: 'reasoning-delta'; readonly text: string }
-  /** A failed attempt is retried after a delay. */
+  /** A failed attempt (of the turn's request or a feature's side request) is retried after a delay. */
   | { readonly type: 'retry'; readonly retry: RetryNotice }
   /** A call that may run (allowed, or approved when asked) starts; a refused call has only its `tool-result`. */
   | { readonly type: 'tool-call'; readonly call: ToolCall; readonly summary: string }
   /**
    * The posture asks a person about a call. Answer with `respond` (or the run's `onApproval`
-   * callback, which then answers instead): until answered, the loop waits.
+   * callback, which then answers instead): until answered, the loop waits. The loop emits it only
+   * when its reader said it answers (docs/agent-loop.md, "Approval postures").
    */
   | {
       readonly type: 'approval-request';
@@ -44,7 +58,7 @@ export type AgentEvent =
     }
   /** A call's outcome, with its status and what the model reads. */
   | { readonly type: 'tool-result'; readonly record: ToolCallRecord }
-  /** A request's reply is complete and saved. */
+  /** A request's reply is complete and saved; `step` counts from 1, as its `step-start` did. */
   | {
       readonly type: 'step-finish';
       readonly step: number;

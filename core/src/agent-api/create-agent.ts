@@ -12,15 +12,14 @@ import { previewRequest, type PreviewResult } from '../manifest/build-manifest.j
 import { loadPlugins } from '../plugins/load-plugins.js';
 import type { PluginDescriptor } from '../plugins/plugin-api.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
-import type { TurnUsage } from '../reply/turn-events.js';
-import { type AgentLoopOptions, type AgentStep, type SentTurn, sendTurn } from '../send-turn.js';
+import { type AgentLoopOptions, runTurn as runLoop, type SentTurn } from '../send-turn.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
 import type { SnapshotOverrides } from '../snapshot/snapshot-overrides.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import { moveCorruptSessionAside } from '../state/session-store.js';
 import { tapCoreStages } from '../tap-core-stages.js';
-import type { PrepareContext, SessionScope } from '../turn/turn-hooks.js';
-import type { AgentEvent, TotalUsage } from './agent-events.js';
+import type { PrepareContext, SessionScope, TurnNotice } from '../turn/turn-hooks.js';
+import type { AgentEvent } from './agent-events.js';
 import { EventQueue } from './event-queue.js';
 
 // The agent loop's bounds when neither config nor the caller sets them (docs/agent-loop.md).
@@ -150,7 +149,10 @@ function withMcpServers(snapshot: CwSnapshot, servers: TurnOptions['mcpServers']
   return { ...snapshot, config: { ...snapshot.config, mcpServers: { ...snapshot.config.mcpServers, ...servers } } };
 }
 
-/** Runs one turn, turning the loop's callbacks into events. */
+/**
+ * Runs one turn: `turn-start`, then the loop's own events as it yields them. The run starts at once
+ * and its events are kept until read, so a host may read them, await `result`, or both.
+ */
 function runTurn(
   agent: {
     readonly home: string;
@@ -162,37 +164,58 @@ function runTurn(
   options: RunOptions,
 ): AgentRun {
   const events = new EventQueue<AgentEvent>();
-  const emit = (event: AgentEvent): void => events.push(event);
   const result = (async (): Promise<SentTurn> => {
-    const loaded = withMcpServers(
-      options.snapshot ?? (await agent.load(options.overrides ?? {}, true)).snapshot,
-      options.mcpServers,
-    );
-    emit({ type: 'turn-start', session: loaded.session.name, session_id: loaded.session.key });
-    // The sandbox is found before anything runs: `required` without one stops here (docs/security.md).
-    const sandboxConfig = { ...loaded.config.sandbox, mode: options.sandbox ?? loaded.config.sandbox.mode };
-    const workspace = await workspaceRoot(loaded.config.workspace, agent.cwd);
-    const configured = await openConfiguredSandbox({
-      config: sandboxConfig,
-      env: agent.env,
-      workspace,
-      cwHome: agent.home,
-    });
-    try {
-      const snapshot: CwSnapshot = {
-        ...loaded,
-        config: { ...loaded.config, sandbox: sandboxConfig },
-        sandbox: configured.state,
-      };
-      return await sendOn(snapshot, workspace, configured);
-    } finally {
-      // An allowlist's proxy must not keep the process alive.
-      await configured.sandbox?.close();
+    const turn = turnEvents(agent, prompt, options);
+    for (;;) {
+      const next = await turn.next();
+      if (next.done === true) return next.value;
+      events.push(next.value);
     }
   })();
-  async function sendOn(snapshot: CwSnapshot, workspace: string, configured: ConfiguredSandbox): Promise<SentTurn> {
-    const loop = await loopOptions(snapshot, options, { home: agent.home, workspace, configured }, emit);
-    const sent = await sendTurn(snapshot, {
+  result.then(
+    () => events.end(),
+    (error: unknown) => {
+      events.push({ type: 'error', error });
+      events.end();
+    },
+  );
+  return { result, [Symbol.asyncIterator]: () => events[Symbol.asyncIterator]() };
+}
+
+/** The turn's events: where it runs, then the loop's stream passed through. */
+async function* turnEvents(
+  agent: {
+    readonly home: string;
+    readonly env: NodeJS.ProcessEnv;
+    readonly cwd: string;
+    readonly load: (overrides: SnapshotOverrides, repair: boolean) => Promise<LoadedSnapshot>;
+  },
+  prompt: string | undefined,
+  options: RunOptions,
+): AsyncGenerator<AgentEvent, SentTurn, undefined> {
+  const loaded = withMcpServers(
+    options.snapshot ?? (await agent.load(options.overrides ?? {}, true)).snapshot,
+    options.mcpServers,
+  );
+  yield { type: 'turn-start', session: loaded.session.name, session_id: loaded.session.key };
+  // The sandbox is found before anything runs: `required` without one stops here (docs/security.md).
+  const sandboxConfig = { ...loaded.config.sandbox, mode: options.sandbox ?? loaded.config.sandbox.mode };
+  const workspace = await workspaceRoot(loaded.config.workspace, agent.cwd);
+  const configured = await openConfiguredSandbox({
+    config: sandboxConfig,
+    env: agent.env,
+    workspace,
+    cwHome: agent.home,
+  });
+  try {
+    const snapshot: CwSnapshot = {
+      ...loaded,
+      config: { ...loaded.config, sandbox: sandboxConfig },
+      sandbox: configured.state,
+    };
+    const loop = await loopOptions(snapshot, options, { home: agent.home, workspace, configured });
+    if (loop.warning !== null) yield { type: 'notice', notice: loop.warning };
+    const stream = runLoop(snapshot, {
       home: agent.home,
       prompt,
       entrypoint: options.entrypoint ?? 'streaming',
@@ -200,49 +223,20 @@ function runTurn(
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
-      loop,
-      onWarning: (warning) => emit({ type: 'projection-warning', warning }),
-      onNotice: (notice) => emit({ type: 'notice', notice }),
-      onWait: () => emit({ type: 'notice', notice: { kind: 'session-wait' } }),
-      onStaleLockBroken: () => emit({ type: 'notice', notice: { kind: 'stale-lock-broken' } }),
-      onRetry: (retry) => emit({ type: 'retry', retry }),
-      onStep: (step, input, bodySha256) => emit({ type: 'step-start', step, input, body_sha256: bodySha256 ?? '' }),
-      onText: (text) => emit({ type: 'text-delta', text }),
-      onReasoning: (text) => emit({ type: 'reasoning-delta', text }),
-      onStepFinish: (() => {
-        let step = 0;
-        return (finished: AgentStep) => {
-          step += 1;
-          emit({
-            type: 'step-finish',
-            step,
-            body_sha256: finished.bodySha256,
-            body_wire_sha256: finished.bodyWireSha256,
-            finish_reason: finished.finishReason,
-            usage: finished.reply.usage,
-            tool_results: finished.toolResults.length,
-          });
-        };
-      })(),
+      loop: loop.options,
     });
-    emit({
-      type: 'turn-finish',
-      stop: sent.stopped,
-      steps: sent.steps.length,
-      usage: totalUsage(sent.steps.map((step) => step.reply.usage)),
-      session: snapshot.session.name,
-      manifest: sent.manifest,
-    });
-    return sent;
+    for (;;) {
+      const next = await stream.next();
+      if (next.done === true) return next.value;
+      const event = next.value;
+      // A host that answers through `onApproval` is asked here: the request is its, not the reader's.
+      if (event.type === 'approval-request' && loop.answer !== null) event.respond(await loop.answer(event.call));
+      else yield event;
+    }
+  } finally {
+    // An allowlist's proxy must not keep the process alive.
+    await configured.sandbox?.close();
   }
-  result.then(
-    () => events.end(),
-    (error: unknown) => {
-      emit({ type: 'error', error });
-      events.end();
-    },
-  );
-  return { result, [Symbol.asyncIterator]: () => events[Symbol.asyncIterator]() };
 }
 
 /** The loop's bounds and approval wiring: the caller's choices, then config's, then cw's defaults. */
@@ -250,31 +244,35 @@ async function loopOptions(
   snapshot: CwSnapshot,
   options: RunOptions,
   where: { readonly home: string; readonly workspace: string; readonly configured: ConfiguredSandbox },
-  emit: (event: AgentEvent) => void,
-): Promise<AgentLoopOptions> {
+): Promise<{
+  readonly options: AgentLoopOptions;
+  /** Said before the turn starts, when commands will be asked about for want of a sandbox. */
+  readonly warning: TurnNotice | null;
+  /** How the host's `onApproval` answers an `approval-request`; null when the reader answers, or no one. */
+  readonly answer: ((call: AskedCall) => Promise<AskAnswer>) | null;
+}> {
   const limits = snapshot.config.tool_limits;
   const posture = options.noTools === true ? 'never' : (options.approval ?? snapshot.config.approval);
   const { sandbox, askForCommands } = where.configured;
-  if (askForCommands && (posture === 'workspace' || posture === 'ask'))
-    emit({
-      type: 'notice',
-      notice: {
-        kind: 'warning',
-        text: 'no sandbox found on this machine: each command is asked about before it runs (docs/security.md)',
-      },
-    });
+  const warning: TurnNotice | null =
+    askForCommands && (posture === 'workspace' || posture === 'ask')
+      ? {
+          kind: 'warning',
+          text: 'no sandbox found on this machine: each command is asked about before it runs (docs/security.md)',
+        }
+      : null;
   // Config's rules and the ones kept for this workspace by answering "always here".
   const rules = {
     allow: [...snapshot.config.permissions.allow, ...(await readProjectPermissions(where.home, where.workspace))],
     deny: [...snapshot.config.permissions.deny],
   };
-  const host = options.onApproval ?? (options.approvalEvents === true ? askThroughEvents(emit) : undefined);
-  const ask =
+  const host = options.onApproval;
+  const answer =
     host === undefined
-      ? undefined
+      ? null
       : async (call: AskedCall): Promise<AskAnswer> => {
-          const answer = await host(call);
-          if (answer !== 'workspace') return answer;
+          const answered = await host(call);
+          if (answered !== 'workspace') return answered;
           // Kept for this workspace (shown by cw config get permissions) and in force from now on.
           if (call.rule !== undefined) {
             await keepProjectPermission(where.home, where.workspace, call.rule);
@@ -283,43 +281,22 @@ async function loopOptions(
           return 'yes';
         };
   return {
-    posture,
-    rules,
-    workspace: where.workspace,
-    ...(sandbox === null ? {} : { sandbox }),
-    ...(askForCommands ? { askForCommands } : {}),
-    maxSteps: options.maxSteps ?? snapshot.config.max_steps ?? DEFAULT_MAX_STEPS,
-    limits: {
-      outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
-      outputLines: limits.output_lines ?? DEFAULT_LIMITS.outputLines,
-      commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
-      ...(limits.search_timeout_ms === undefined ? {} : { searchTimeoutMs: limits.search_timeout_ms }),
+    warning,
+    answer,
+    options: {
+      posture,
+      rules,
+      workspace: where.workspace,
+      ...(sandbox === null ? {} : { sandbox }),
+      ...(askForCommands ? { askForCommands } : {}),
+      maxSteps: options.maxSteps ?? snapshot.config.max_steps ?? DEFAULT_MAX_STEPS,
+      limits: {
+        outputBytes: limits.output_bytes ?? DEFAULT_LIMITS.outputBytes,
+        outputLines: limits.output_lines ?? DEFAULT_LIMITS.outputLines,
+        commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
+        ...(limits.search_timeout_ms === undefined ? {} : { searchTimeoutMs: limits.search_timeout_ms }),
+      },
+      ...(host !== undefined || options.approvalEvents === true ? { answersApprovals: true } : {}),
     },
-    ...(ask === undefined ? {} : { ask }),
-    onToolStart: (call, summary) => emit({ type: 'tool-call', call, summary }),
-    onToolEnd: (record) => emit({ type: 'tool-result', record }),
   };
-}
-
-/** Approvals answered by the host through the `approval-request` event it reads. */
-function askThroughEvents(emit: (event: AgentEvent) => void): (call: AskedCall) => Promise<AskAnswer | 'workspace'> {
-  return (call) =>
-    new Promise<AskAnswer>((resolve) => {
-      emit({ type: 'approval-request', call, respond: resolve });
-    });
-}
-
-/** Usage summed over the steps that reported it. */
-export function totalUsage(usages: readonly (TurnUsage | null)[]): TotalUsage {
-  let input = 0;
-  let output = 0;
-  let without = 0;
-  for (const usage of usages) {
-    if (usage === null) without += 1;
-    else {
-      input += usage.input_tokens;
-      output += usage.output_tokens;
-    }
-  }
-  return { input_tokens: input, output_tokens: output, steps_without_usage: without };
 }

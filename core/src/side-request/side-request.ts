@@ -52,12 +52,14 @@ export async function sendSideRequest(
     prepared.route.row.route_id,
     options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries },
   );
+  const onRetry = options.onRetry;
   const { reply } = await sendPreparedRequest(prepared, dialect, {
     env: options.env,
     settings,
     scrub: [prepared.userMessage?.content].filter((text): text is string => text !== undefined),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    // A side request's own text is not the turn's reply: only its retries are told.
+    ...(onRetry ? { report: (event) => (event.type === 'retry' ? onRetry(event.retry) : undefined) } : {}),
   });
   const after = await turnHooksOf(side.registry).afterRequest.promise(side, {
     home: options.home,

@@ -14,6 +14,7 @@ import { commandEnvironment, environmentPolicy } from '../agent/tool-environment
 import { selectSession } from '../state/select-session.js';
 import { workspaceKeyOf } from '../state/session-location.js';
 import { readSession } from '../state/session-store.js';
+import { freshSessionMessages } from '../state/session-stamp.js';
 import { NOTHING_PENDING, type CwSnapshot, type WorkingContext } from './snapshot.js';
 import { applyOverrides, type SnapshotOverrides } from './snapshot-overrides.js';
 
@@ -54,7 +55,9 @@ export async function loadSnapshot(options: {
     config.session,
     overrides.session ?? { kind: 'default' },
   );
-  const messages = session.fresh ? [] : await readSession(options.home, session.key);
+  const messages = session.fresh
+    ? await freshSessionMessages(options.home, session.key)
+    : await readSession(options.home, session.key);
   const base: CwSnapshot = {
     config,
     registry: options.registry,

@@ -8,6 +8,7 @@ import { HomeNotWritableError, withFileLock, type LockEvents } from './file-lock
 import { parseSessionKey, sessionFileOf } from './session-location.js';
 import { removeInterruptedWrites } from './interrupted-writes.js';
 import { withUnknownResults } from './started-calls.js';
+import { rememberStamp, sessionStamp } from './session-stamp.js';
 
 /** A stored session as read: its messages and the route its last turn used. */
 export interface StoredSession {
@@ -45,13 +46,19 @@ export async function readSession(home: string, name: string): Promise<readonly 
 /** Reads a session and the route its last turn used; a session that does not exist yet is empty. Never writes. */
 export async function readStoredSession(home: string, key: string): Promise<StoredSession> {
   const { name } = parseSessionKey(key);
+  // Taken before the read: a write landing after it shows as a change when the stamp is compared.
+  const stamp = await sessionStamp(home, key);
   let text: string;
   try {
     text = await readFile(sessionPath(home, key), 'utf8');
   } catch (error) {
     // No session yet; ENOTDIR when `sessions` is not a folder, which the first write reports.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { messages: [], route: undefined };
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      const messages: readonly ConversationMessage[] = [];
+      rememberStamp(messages, stamp);
+      return { messages, route: undefined };
+    }
     if (code === 'EISDIR') throw corrupt(key, name, 'is a folder, not a session file');
     throw new SessionError(`cannot read session ${name}: ${(error as NodeJS.ErrnoException).code ?? 'read error'}`);
   }
@@ -65,10 +72,9 @@ export async function readStoredSession(home: string, key: string): Promise<Stor
   if (messages === null) throw corrupt(key, name, 'has an unexpected shape');
   const route = (raw as { route?: unknown }).route;
   // Calls a killed cw left running are answered as they stand: started, effects unknown.
-  return {
-    messages: await withUnknownResults(home, key, messages),
-    route: typeof route === 'string' ? route : undefined,
-  };
+  const answered = await withUnknownResults(home, key, messages);
+  rememberStamp(answered, stamp);
+  return { messages: answered, route: typeof route === 'string' ? route : undefined };
 }
 
 // The session is the user's own: its name is shown as written when it passes the user-label check,

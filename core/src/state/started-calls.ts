@@ -12,7 +12,8 @@ import { sessionFileOf } from './session-location.js';
 export const EFFECTS_UNKNOWN_RESULT =
   'Effects unknown: cw stopped while this call ran, before its result was saved. It may have done what it was asked; check before running it again.';
 
-const SUFFIX = '.calls.json';
+/** The journal's name beside the session file: `<session>.calls.json`. */
+export const STARTED_CALLS_SUFFIX = '.calls.json';
 
 interface Journal {
   readonly version: 1;
@@ -38,7 +39,7 @@ const running = new Set<string>();
 
 /** Opens the journal of the step whose assistant message is the session's last, at `after` messages. */
 export async function startedCallsOf(home: string, key: string, after: number): Promise<StartedCalls> {
-  const file = sessionFileOf(home, key, SUFFIX);
+  const file = sessionFileOf(home, key, STARTED_CALLS_SUFFIX);
   const owner = await processIdentity(process.pid);
   const started = new Set<string>();
   running.add(file);
@@ -70,7 +71,7 @@ export async function withUnknownResults(
 ): Promise<readonly ConversationMessage[]> {
   const last = messages.at(-1);
   if (last?.role !== 'assistant' || (last.tool_calls ?? []).length === 0) return messages;
-  const file = sessionFileOf(home, key, SUFFIX);
+  const file = sessionFileOf(home, key, STARTED_CALLS_SUFFIX);
   if (running.has(file)) return messages;
   const journal = await readJournal(file);
   if (journal === null || journal.after !== messages.length) return messages;

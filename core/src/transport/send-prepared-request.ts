@@ -23,18 +23,24 @@ export interface ExchangeResult {
 
 export type { RetryNotice };
 
+/** What an exchange reports while it runs, shaped as the turn's events so the loop passes them on. */
+export type ExchangeEvent =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'reasoning-delta'; readonly text: string }
+  | { readonly type: 'retry'; readonly retry: RetryNotice };
+
 /** Options of one exchange. */
 export interface ExchangeOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
-  /** Receives reply text as it arrives; a blocking reply arrives whole. */
-  readonly onText?: (delta: string) => void;
-  /** Receives reasoning text as it arrives (where the dialect streams it). */
-  readonly onReasoning?: (delta: string) => void;
+  /**
+   * The turn's sink: reply and reasoning text as they arrive (a blocking reply arrives whole, in the
+   * result) and each retry before its wait.
+   */
+  readonly report?: (event: ExchangeEvent) => void;
   readonly settings?: TransportSettings;
   /** Text a provider's error message must never show (the prompt); the API key is always scrubbed. */
   readonly scrub?: readonly string[];
-  readonly onRetry?: (notice: RetryNotice) => void;
   /** Waits between retries; tests pass one that does not sleep. */
   readonly sleep?: (milliseconds: number) => Promise<void>;
 }
@@ -104,8 +110,7 @@ export async function sendPreparedRequest(
       settings,
       deadline,
       scrub,
-      onText: options.onText,
-      onReasoning: options.onReasoning,
+      report: options.report,
       signal: options.signal,
     });
   }
@@ -114,7 +119,7 @@ export async function sendPreparedRequest(
     if (attempt >= settings.maxRetries || options.signal?.aborted) return false;
     const delayMs = retryDelayMs(attempt + 1, replyHeaders, settings);
     if (Date.now() + delayMs >= deadline) return false;
-    options.onRetry?.({ attempt: attempt + 1, delayMs, cause });
+    options.report?.({ type: 'retry', retry: { attempt: attempt + 1, delayMs, cause } });
     await sleep(delayMs);
     return true;
   }
@@ -129,12 +134,11 @@ async function readReply(
     settings: TransportSettings;
     deadline: number;
     scrub: readonly string[];
-    onText: ((delta: string) => void) | undefined;
-    onReasoning: ((delta: string) => void) | undefined;
+    report: ((event: ExchangeEvent) => void) | undefined;
     signal: AbortSignal | undefined;
   },
 ): Promise<ExchangeResult> {
-  const { settings, deadline, onText, onReasoning, signal } = reading;
+  const { settings, deadline, report, signal } = reading;
   // Ctrl-C while the reply streams: stop reading; what arrived is not a complete reply.
   const onAbort = (): void => void response.destroy(new Error('interrupted'));
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -153,8 +157,8 @@ async function readReply(
   const apply = (events: readonly TurnEvent[]): void => {
     for (const event of events) {
       assembler.apply(event);
-      if (event.type === 'text-delta' && event.text !== '') onText?.(event.text);
-      else if (event.type === 'reasoning-delta' && event.text !== '') onReasoning?.(event.text);
+      if ((event.type === 'text-delta' || event.type === 'reasoning-delta') && event.text !== '')
+        report?.({ type: event.type, text: event.text });
     }
   };
   let wholeBody = false;
