@@ -32,9 +32,13 @@ if (process.argv[2] === '--version') {
   const send = args[0] === 'send';
   const fast = !process.env.CW_NO_FAST_PATH && (preview || send);
   const entries = fast ? await (await import('../dist/load-fast-entry.js')).fastEntries() : undefined;
-  const done =
-    entries !== undefined &&
-    (preview ? await entries.fastPreview(args.slice(1)) : await entries.fastSend(args.slice(1)));
+  // `cw acp` alone serves the protocol without oclif too, but outside the bundle: the protocol SDK
+  // and the session code would make every preview pay for them (cli/src/entry/fast-acp.ts).
+  const acp = !process.env.CW_NO_FAST_PATH && args[0] === 'acp' && args.length === 1;
+  const done = acp
+    ? await (await import('../dist/entry/fast-acp.js')).fastAcp([])
+    : entries !== undefined &&
+      (preview ? await entries.fastPreview(args.slice(1)) : await entries.fastSend(args.slice(1)));
 
   if (!done) {
     const { execute, settings } = await import('@oclif/core');
