@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
+const root = process.env.CW_BENCH_ROOT ?? fileURLToPath(new URL('../', import.meta.url));
 const cw = join(root, 'cli', 'bin', 'run.js');
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const quote = (word) => `'${word.replaceAll("'", "'\\''")}'`;

@@ -32,9 +32,17 @@ if (process.argv[2] === '--version') {
   const send = args[0] === 'send';
   const fast = !process.env.CW_NO_FAST_PATH && (preview || send);
   const entries = fast ? await (await import('../dist/load-fast-entry.js')).fastEntries() : undefined;
-  const done =
-    entries !== undefined &&
-    (preview ? await entries.fastPreview(args.slice(1)) : await entries.fastSend(args.slice(1)));
+  // `cw acp` alone serves the protocol without oclif too, but outside the bundle: the protocol SDK
+  // and the session code would make every preview pay for them (cli/src/entry/fast-acp.ts).
+  const acp = !process.env.CW_NO_FAST_PATH && args[0] === 'acp' && args.length === 1;
+  // So does `cw chat`, for the same reason (cli/src/entry/fast-chat.ts).
+  const chat = !process.env.CW_NO_FAST_PATH && args[0] === 'chat';
+  const done = acp
+    ? await (await import('../dist/entry/fast-acp.js')).fastAcp([])
+    : chat
+      ? await (await import('../dist/entry/fast-chat.js')).fastChat(args.slice(1))
+      : entries !== undefined &&
+        (preview ? await entries.fastPreview(args.slice(1)) : await entries.fastSend(args.slice(1)));
 
   if (!done) {
     const { execute, settings } = await import('@oclif/core');

@@ -32,9 +32,17 @@ export interface ServeOptions {
 /** Serves ACP until the client closes the connection. */
 export async function serveAcp(options: ServeOptions): Promise<void> {
   keepStdoutForTheWire();
-  const core = await import('@cw/core');
-  const registry = await loadRegistryFrom(options.source.descriptors);
-  const factory: SessionFactory = { core, registry, defaultRouteId: options.source.defaultRouteId };
+  // The core and the plugins load after `initialize` is answered, not before: an editor waits for
+  // that answer, and it needs neither (docs/performance.md, "Every entry"). Every other request awaits them.
+  let loading: Promise<SessionFactory> | undefined;
+  const ready = (): Promise<SessionFactory> => {
+    loading ??= (async () => ({
+      core: await import('@cw/core'),
+      registry: await loadRegistryFrom(options.source.descriptors),
+      defaultRouteId: options.source.defaultRouteId,
+    }))();
+    return loading;
+  };
   const sessions = new Map<string, AcpSession>();
   // ACP lets an agent send `notice` updates only to a client that advertised `session.notices`.
   let clientTakesNotices = false;
@@ -55,7 +63,7 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     readonly mcpServers?: readonly acp.McpServer[] | undefined;
   }) => {
     const opened = await loadSession(
-      factory,
+      await ready(),
       absolute(params.cwd),
       params.sessionId,
       clientMcpServers(params.mcpServers ?? []),
@@ -70,6 +78,7 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     return opened;
   };
   const optionsOf = async (session: AcpSession) => {
+    const { core } = await ready();
     const { snapshot } = await session.agent.load({ session: { kind: 'named', name: session.name } });
     return {
       modes: sessionModes(session.posture),
@@ -81,6 +90,8 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     .agent({ name: 'cw' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientTakesNotices = params.clientCapabilities?.session?.notices != null;
+      // Once the answer is on its way; a failure to load shows on the request that needs what failed.
+      setImmediate(() => void ready().catch(() => undefined));
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
@@ -95,7 +106,7 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) =>
       redacted(async () => {
-        const session = await newSession(factory, absolute(params.cwd), clientMcpServers(params.mcpServers));
+        const session = await newSession(await ready(), absolute(params.cwd), clientMcpServers(params.mcpServers));
         sessions.set(session.id, session);
         return { sessionId: session.id, ...(await optionsOf(session)) };
       }),
@@ -103,6 +114,7 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
       redacted(async () => {
         const { session, messages } = await reopen(params);
+        const { core } = await ready();
         // The history is replayed before the answer, as the protocol asks.
         for (const update of replayHistory(messages, session.workspace, core.terminalSafe))
           await client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
@@ -117,7 +129,9 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
       }),
     )
     .onRequest(acp.methods.agent.session.list, ({ params }) =>
-      redacted(async () => ({ sessions: await listWorkspaceSessions(factory, absolute(params.cwd ?? process.cwd())) })),
+      redacted(async () => ({
+        sessions: await listWorkspaceSessions(await ready(), absolute(params.cwd ?? process.cwd())),
+      })),
     )
     .onRequest(acp.methods.agent.session.close, ({ params }) =>
       redacted(async () => {
@@ -143,6 +157,7 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) =>
       redacted(async () => {
         const session = sessionOf(params.sessionId);
+        const { core } = await ready();
         const { snapshot } = await session.agent.load({ session: { kind: 'named', name: session.name } });
         if (params.configId !== ROUTE_OPTION || typeof params.value !== 'string')
           throw acp.RequestError.invalidParams(undefined, 'the one option is route, a route id');
@@ -155,6 +170,8 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
     .onRequest(acp.methods.agent.session.prompt, ({ params, client }) =>
       redacted(async () => {
         const session = sessionOf(params.sessionId);
+        // Before the check: nothing may come between the check and the prompt's start.
+        const { core } = await ready();
         if (session.running !== null)
           throw acp.RequestError.invalidRequest(undefined, 'a prompt is already running on this session');
         const stopReason = await runPrompt(core, session, params.prompt, {

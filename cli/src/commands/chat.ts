@@ -1,9 +1,7 @@
 import { Command } from '@oclif/core';
 import { sendFlags, turnFlags } from '../command-line.js';
+import { CHAT_USAGE } from '../flags/chat-args.js';
 import { reportError } from '../report-error.js';
-
-const CHAT_USAGE =
-  'Usage: cw chat [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--approval <posture>]  (see cw chat --help)';
 
 const { prompt: _prompt, ...chatTurnFlags } = turnFlags;
 
@@ -25,12 +23,12 @@ export default class Chat extends Command {
     try {
       const { parseCommandLine } = await import('../command-line.js');
       const { UsageError, approvalValue } = await import('../grammar.js');
+      const { requireTerminal } = await import('../flags/chat-args.js');
       const line = await parseCommandLine<{ approval?: string }>(this, Chat, this.argv, CHAT_USAGE);
       if (line.prompt !== undefined)
         throw new UsageError('cw chat takes no --prompt: type the prompt in the session.', CHAT_USAGE);
       const approval = line.flags.approval === undefined ? undefined : approvalValue(line.flags.approval, CHAT_USAGE);
-      if (process.stdin.isTTY !== true || process.stdout.isTTY !== true)
-        throw new UsageError('cw chat needs a terminal; from a script, use cw send --prompt <text>.', CHAT_USAGE);
+      requireTerminal();
       const { agentFor, runtimeSourceOf } = await import('../load-runtime.js');
       const { agent, registry } = await agentFor(runtimeSourceOf(this.config));
       const { renderPluginProblems } = await import('../render-plugin-problems.js');
