@@ -16,7 +16,9 @@ export interface MarkdownRenderer {
 
 /** Loads marked and highlight.js; `safe` is the core's terminalSafeMultiline. */
 export async function loadMarkdown(safe: (text: string) => string): Promise<MarkdownRenderer> {
-  const [{ Lexer }, { default: hljs }] = await Promise.all([import('marked'), import('highlight.js/lib/common')]);
+  // Each an `await import` of its own: the send bundle serves exactly that form (scripts/bundle-cli.mjs).
+  const { Lexer } = await import('marked');
+  const { default: hljs } = await import('highlight.js/lib/common');
   const highlight = (code: string, language: string): string | null => {
     if (hljs.getLanguage(language) === undefined) return null;
     try {
