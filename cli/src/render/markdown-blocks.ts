@@ -6,9 +6,14 @@ import { pad, type Style, styled, styledLines, visibleWidth, wrapStyled } from '
 // behind a bar, links with their address beside them. No Markdown mark is left on screen, and
 // nothing but SGR styling is added (docs/cli.md, "What a terminal shows").
 
-/** What a block is rendered for: the terminal's width and a highlighter for fenced code. */
+/** What a block is rendered for: the terminal's width, a highlighter for fenced code, the text's guard. */
 export interface BlockContext {
   readonly width: number;
+  /**
+   * The model's text made terminal-safe (the core's terminalSafeMultiline). The lexer decodes
+   * character references (`&#27;` becomes ESC), so every string taken from a token crosses it again.
+   */
+  readonly safe: (text: string) => string;
   /** `code` coloured for `language`, or null when the language is not one it knows. */
   readonly highlight: (code: string, language: string) => string | null;
 }
@@ -34,61 +39,72 @@ const ENTITIES: Readonly<Record<string, string>> = {
   nbsp: ' ',
 };
 
-/** Text as written, with the few HTML entities Markdown writers use decoded. */
-function decoded(text: string): string {
-  return text.replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name] ?? whole);
+type Safe = BlockContext['safe'];
+
+/** A token's text as shown: the few HTML entities Markdown writers use decoded, then made terminal-safe. */
+function shown(text: string, safe: Safe): string {
+  return safe(text.replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name] ?? whole));
+}
+
+/** The same on one line: a line break inside a paragraph reads as a space. */
+function inlineText(text: string, safe: Safe): string {
+  return shown(text, safe).replace(/\n/g, ' ');
 }
 
 /** Inline tokens as styled text; `outer` is what the enclosing spans have on. */
-export function renderInline(tokens: readonly Token[] | undefined, outer: readonly Style[] = []): string {
+export function renderInline(tokens: readonly Token[] | undefined, safe: Safe, outer: readonly Style[] = []): string {
   let out = '';
-  for (const token of tokens ?? []) out += inlineToken(token, outer);
+  for (const token of tokens ?? []) out += inlineToken(token, safe, outer);
   return out;
 }
 
-function span(token: Token & { tokens?: Token[] }, style: Style, outer: readonly Style[]): string {
+function span(token: Token & { tokens?: Token[] }, safe: Safe, style: Style, outer: readonly Style[]): string {
   const inner = [...outer, style];
-  return styled(renderInline(token.tokens, inner), inner, outer);
+  return styled(renderInline(token.tokens, safe, inner), inner, outer);
 }
 
-function inlineToken(token: Token, outer: readonly Style[]): string {
+function inlineToken(token: Token, safe: Safe, outer: readonly Style[]): string {
   switch (token.type) {
     case 'strong':
-      return span(token, BOLD, outer);
+      return span(token, safe, BOLD, outer);
     case 'em':
-      return span(token, ITALIC, outer);
+      return span(token, safe, ITALIC, outer);
     case 'del':
-      return span(token, STRIKE, outer);
+      return span(token, safe, STRIKE, outer);
     case 'codespan':
-      return styled(decoded(token.text), [...outer, CODE], outer);
+      return styled(inlineText(token.text, safe), [...outer, CODE], outer);
     case 'br':
       return '\n';
     case 'link': {
       const link = token as Tokens.Link;
-      const text = renderInline(link.tokens, [...outer, UNDERLINE, LINK]);
-      const shown = styled(text, [...outer, UNDERLINE, LINK], outer);
+      const text = renderInline(link.tokens, safe, [...outer, UNDERLINE, LINK]);
+      const label = styled(text, [...outer, UNDERLINE, LINK], outer);
       // The address is shown beside its text: a link's words may say anything.
       return link.href === link.text || link.href === `mailto:${link.text}`
-        ? shown
-        : `${shown} ${styled(`(${link.href})`, [...outer, DIM], outer)}`;
+        ? label
+        : `${label} ${styled(`(${inlineText(link.href, safe)})`, [...outer, DIM], outer)}`;
     }
     case 'image': {
       const image = token as Tokens.Image;
-      return styled(`[image: ${image.text}] (${image.href})`, [...outer, DIM], outer);
+      return styled(
+        `[image: ${inlineText(image.text, safe)}] (${inlineText(image.href, safe)})`,
+        [...outer, DIM],
+        outer,
+      );
     }
     case 'text':
     case 'escape': {
       const text = token as Tokens.Text;
       return text.tokens !== undefined && text.tokens.length > 0
-        ? renderInline(text.tokens, outer)
-        : decoded(text.text).replace(/\n/g, ' ');
+        ? renderInline(text.tokens, safe, outer)
+        : inlineText(text.text, safe);
     }
     case 'html':
-      return (token as Tokens.HTML).text.replace(/\n/g, ' ');
+      return inlineText((token as Tokens.HTML).text, safe);
     case 'checkbox':
       return '';
     default:
-      return 'raw' in token && typeof token.raw === 'string' ? token.raw : '';
+      return 'raw' in token && typeof token.raw === 'string' ? inlineText(token.raw, safe) : '';
   }
 }
 
@@ -104,19 +120,23 @@ export function renderBlock(token: Token, context: BlockContext): string[] {
     case 'heading': {
       const heading = token as Tokens.Heading;
       const styles = heading.depth === 1 ? [BOLD, UNDERLINE] : [BOLD];
-      return wrapStyled(styled(renderInline(heading.tokens, styles), styles), width);
+      return wrapStyled(styled(renderInline(heading.tokens, context.safe, styles), styles), width);
     }
     case 'paragraph':
-      return wrapStyled(renderInline((token as Tokens.Paragraph).tokens), width);
+      return wrapStyled(renderInline((token as Tokens.Paragraph).tokens, context.safe), width);
     case 'text': {
       const text = token as Tokens.Text;
-      return wrapStyled(text.tokens === undefined ? decoded(text.text) : renderInline(text.tokens), width);
+      return wrapStyled(
+        text.tokens === undefined ? inlineText(text.text, context.safe) : renderInline(text.tokens, context.safe),
+        width,
+      );
     }
     case 'code': {
       const code = token as Tokens.Code;
       const language = (code.lang ?? '').trim().split(/\s+/)[0] ?? '';
-      const coloured = language === '' ? null : context.highlight(code.text, language);
-      return styledLines(coloured ?? code.text).map((line) => `  ${line}`);
+      const text = context.safe(code.text);
+      const coloured = language === '' ? null : context.highlight(text, language);
+      return styledLines(coloured ?? text).map((line) => `  ${line}`);
     }
     case 'blockquote': {
       const quote = token as Tokens.Blockquote;
@@ -128,13 +148,18 @@ export function renderBlock(token: Token, context: BlockContext): string[] {
     case 'list':
       return list(token as Tokens.List, { ...context, width });
     case 'table':
-      return table(token as Tokens.Table, width);
+      return table(token as Tokens.Table, width, context.safe);
     case 'hr':
       return [styled('─'.repeat(Math.min(width, 40)), [DIM])];
     case 'html':
-      return (token as Tokens.HTML).text.replace(/\n+$/, '').split('\n');
+      return context
+        .safe((token as Tokens.HTML).text)
+        .replace(/\n+$/, '')
+        .split('\n');
     default:
-      return 'raw' in token && typeof token.raw === 'string' ? token.raw.replace(/\n+$/, '').split('\n') : [];
+      return 'raw' in token && typeof token.raw === 'string'
+        ? context.safe(token.raw).replace(/\n+$/, '').split('\n')
+        : [];
   }
 }
 
@@ -173,9 +198,9 @@ function list(token: Tokens.List, context: BlockContext): string[] {
   return out;
 }
 
-function table(token: Tokens.Table, width: number): string[] {
-  const header = token.header.map((cell) => renderInline(cell.tokens, [BOLD]));
-  const rows = token.rows.map((row) => row.map((cell) => renderInline(cell.tokens)));
+function table(token: Tokens.Table, width: number, safe: Safe): string[] {
+  const header = token.header.map((cell) => renderInline(cell.tokens, safe, [BOLD]));
+  const rows = token.rows.map((row) => row.map((cell) => renderInline(cell.tokens, safe)));
   const columns = header.length;
   const widths = header.map((cell, column) =>
     Math.max(1, visibleWidth(cell), ...rows.map((row) => visibleWidth(row[column] ?? ''))),

@@ -89,6 +89,15 @@ describe('rendered Markdown', () => {
 });
 
 describe('the model’s own escape sequences', () => {
+  it('never reach the terminal through character references the lexer decodes', () => {
+    const out = whole(
+      '# T &#27;[2J\n\nRed &#27;[31mtext&#x9b;1m [link](https://x.example/&#27;[5m) `&#27;[7m` &#x202e;rtl\n\n| &#27;[31m |\n|---|\n| c |\n',
+      100,
+    );
+    expect(out).not.toMatch(/\u001b\[(?:2J|31m|5m|7m)/);
+    expect(out.replace(OWN_ESCAPE, '')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  });
+
   it('never reach the terminal, whole or cut anywhere', () => {
     const hostile =
       'Hi \u001b[31mred\u001b[0m **b** \u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007 \u009b2J\r\n```sh\necho \u001b[2Jx\n```\n';

@@ -14,8 +14,6 @@ export type Lex = (markdown: string) => Token[];
 export interface MarkdownTarget extends BlockContext {
   readonly write: (text: string) => void;
   readonly lex: Lex;
-  /** The model's text made terminal-safe (the core's terminalSafeMultiline). */
-  readonly safe: (text: string) => string;
 }
 
 /** One reply's text, rendered block by block as it arrives. */
