@@ -99,7 +99,7 @@ describe.skipIf(!hasTmux)('cw chat on a colour terminal', () => {
     const reply = gate();
     const model = await models.model(
       'chat-completions',
-      { reply: { text: 'First paragraph.\n\nSecond **bold** paragraph.' }, pause: reply.promise },
+      { reply: { text: 'First paragraph.\n\nSecond **bold** paragraph,\nwith a second line.' }, pause: reply.promise },
       { reply: { text: 'Queued turn done.' } },
     );
     const ws = await models.folder('cw-md-ws-');
@@ -115,14 +115,14 @@ describe.skipIf(!hasTmux)('cw chat on a colour terminal', () => {
     await waitForScreen('Queued turn done.', 'the queued turn', 20_000);
     await waitForScreen('› half typed', 'the half-typed line back at the prompt');
     const screen = current().screen();
-    expect(screen).toContain('Second bold paragraph.');
+    expect(screen).toContain('Second bold paragraph, with a second line.');
     expect(screen).not.toContain('**');
     // The typed words are only ever on cw's own lines, never echoed on their own or inside the reply's.
     for (const line of screen.split('\n').filter((each) => each.includes('and then this')))
       expect(line).toMatch(/^(?:queued: |› )and then this$/);
     for (const line of screen.split('\n').filter((each) => each.includes('half typed')))
       expect(line).toBe('› half typed');
-    expect(screen.indexOf('Second bold paragraph.')).toBeLessThan(screen.indexOf('› and then this'));
+    expect(screen.indexOf('with a second line.')).toBeLessThan(screen.indexOf('› and then this'));
     expect(model.requests).toHaveLength(2);
     expect(lastUserText(model, 1)).toMatch(/(?:^|\n)and then this$/);
     current().keys('C-u');

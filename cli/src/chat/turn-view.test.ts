@@ -51,8 +51,9 @@ describe('TurnView with Markdown', () => {
     const view = new TurnView({ write: (chunk) => (text += chunk), color: true, width: () => 80 }, safe);
     view.renderMarkdown(await loadMarkdown(terminalSafeMultiline));
     view.show({ type: 'text-delta', text: '# Plan\n\nRun **the' });
-    expect(text).toBe('\u001b[1;4mPlan\u001b[0m\n');
-    view.show({ type: 'text-delta', text: ' tests**' });
+    expect(text.replaceAll('\r\u001b[K', '')).toBe('');
+    view.show({ type: 'text-delta', text: ' tests**\n' });
+    expect(text.replaceAll('\r\u001b[K', '')).toBe('\u001b[1;4mPlan\u001b[0m\n');
     view.show({ type: 'tool-call', call, summary: 'npm test' });
     view.finish();
     // The spinner's clears aside (it runs while a block is open), each block is printed once.

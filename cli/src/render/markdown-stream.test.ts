@@ -126,6 +126,13 @@ const BLOCKS = [
   'Title\n=====',
   '    indented code',
   'Trailing words',
+  '> - a quoted list\n> - of two',
+  'A paragraph before a table\n| x | y |\n|---|---|\n| 1 | 2 |',
+  '* a star list\n\n* that is loose',
+  '1) a paren list\n2) second',
+  '#',
+  '<div>\nhtml block\n</div>',
+  'Line with a hard break  \nand the next',
 ];
 
 const reply = fc
@@ -157,25 +164,56 @@ describe('a streamed reply', () => {
       expect(streamed([text.slice(0, at), text.slice(at)]), `cut at ${at}`).toBe(reference);
   });
 
+  it('prints the same as the whole reply, one character at a time', () => {
+    const text = `${BLOCKS.join('\n')}\n\n${BLOCKS.join('\n\n\n')}`;
+    expect(streamed([...text])).toBe(whole(text));
+  });
+
   it('prints the same as the whole reply, however it is cut (property)', () => {
     fc.assert(
       fc.property(reply, fc.array(fc.nat(), { maxLength: 30 }), (text, positions) => {
         expect(streamed(cut(text, positions))).toBe(whole(text));
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 
-  it('prints a block once the next one starts, and holds the open one until the end', () => {
+  it('prints the same as the whole text for any run of Markdown marks, however it is cut (property)', () => {
+    const mark = fc.constantFrom(
+      ...['-', ' ', '\n', '\n\n', '1.', '2)', '#', '>', '|', '```', '`', '*', 'a', 'b c', '=', '---', '    '],
+      ...['[x]', '<div>', '~~~', ':-:', '\t', '+'],
+    );
+    fc.assert(
+      fc.property(fc.array(mark, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 10 }), (marks, positions) => {
+        const text = marks.join('');
+        expect(streamed(cut(text, positions))).toBe(whole(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('prints a block once a whole line of the next has arrived, and holds the open one until the end', () => {
     let out = '';
     const stream = markdown.stream((text) => (out += text), 60);
     stream.push('First **para');
     expect(out).toBe('');
+    // "Second" could still become "Second\n===" or a list item; it is not read until its line ends.
     stream.push('graph**.\n\nSecond');
+    expect(out).toBe('');
+    stream.push(' one.\nAnd');
     expect(out).toBe('First \u001b[1mparagraph\u001b[0m.\n');
-    stream.push(' one.');
-    expect(out).toBe('First \u001b[1mparagraph\u001b[0m.\n');
+    stream.push(' more.');
     stream.end();
-    expect(out).toBe('First \u001b[1mparagraph\u001b[0m.\n\nSecond one.\n');
+    expect(out).toBe('First \u001b[1mparagraph\u001b[0m.\n\nSecond one. And more.\n');
+  });
+
+  it('holds a list while a line after it could still continue it', () => {
+    let out = '';
+    const stream = markdown.stream((text) => (out += text), 60);
+    stream.push('1. first\n2. second\n\n1');
+    expect(out).toBe('');
+    stream.push('. third\n');
+    stream.end();
+    expect(visible(out)).toBe('1. first\n\n2. second\n\n3. third\n');
   });
 });

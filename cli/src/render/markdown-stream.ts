@@ -3,8 +3,8 @@ import { type BlockContext, renderBlock } from './markdown-blocks.js';
 import { TerminalSafeStream } from './terminal-safe-stream.js';
 
 // A reply rendered as it streams, without redrawing it: each top-level block is printed once the
-// lexer has read past it (a block followed by another block with content is final; only the last
-// can still grow), the open block is held, and `end` prints it. Nothing printed is ever moved over
+// lexer has read a whole line of the next block after it (a block followed by another block with
+// content is final; only the last can still grow), the open block is held, and `end` prints it. Nothing printed is ever moved over
 // or printed again (docs/cli.md, "What a terminal shows").
 
 /** The parts of marked the stream uses: its block lexer. */
@@ -34,16 +34,21 @@ export class MarkdownStream {
 
   /** Adds a piece of the reply; prints the blocks it completed. */
   push(piece: string): void {
-    const lines = this.#safe.push(piece);
-    if (lines === '') return;
-    this.#pending += lines;
-    const tokens = this.target.lex(this.#pending);
+    const text = this.#safe.push(piece);
+    if (text === '') return;
+    this.#pending += text;
+    // Only whole lines are read: a line still arriving can change what it is ("1" may become "1. item",
+    // which would continue the list before it), so a block is final once a whole line of content
+    // after it has arrived.
+    if (!text.includes('\n')) return;
+    const whole = this.#pending.slice(0, this.#pending.lastIndexOf('\n') + 1);
+    const tokens = this.target.lex(whole);
     // The last block with content may still grow; the blank space after it may still join it.
     const open = tokens.findLastIndex((token) => /\S/.test(token.raw));
     if (open <= 0) return;
     // The blocks are cut off by their lengths: if the lexer's pieces do not add up to the text, it
     // is held whole and printed at the end instead.
-    if (tokens.reduce((length, token) => length + token.raw.length, 0) !== this.#pending.length) return;
+    if (tokens.reduce((length, token) => length + token.raw.length, 0) !== whole.length) return;
     let consumed = 0;
     for (const token of tokens.slice(0, open)) {
       this.#print(token);
