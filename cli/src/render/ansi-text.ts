@@ -1,6 +1,7 @@
-// cw's own styling of rendered Markdown: SGR codes only, and a wrap that knows them. The text they
-// wrap has been made terminal-safe before it was parsed (terminal-safe-stream.ts), so every escape
-// in it is one of these (docs/cli.md, "What a terminal shows").
+// cw's own styling of rendered Markdown: SGR codes only, and a wrap that knows them (wrap-text.ts
+// wraps plain text; this one leaves the codes out of the count and carries a style across lines).
+// Every string the renderer takes from the model is terminal-safe (markdown-blocks.ts), so every
+// escape in what this wraps is one of these (docs/cli.md, "What a terminal shows").
 
 const SGR = /\u001b\[[0-9;]*m/g;
 const RESET = '\u001b[0m';
