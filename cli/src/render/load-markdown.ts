@@ -1,3 +1,4 @@
+import type { Links, Token } from 'marked';
 import { htmlToAnsi } from './highlight-ansi.js';
 import { MarkdownStream, renderMarkdown } from './markdown-stream.js';
 
@@ -27,7 +28,11 @@ export async function loadMarkdown(safe: (text: string) => string): Promise<Mark
       return null;
     }
   };
-  const lex = (markdown: string) => Lexer.lex(markdown, { gfm: true });
+  const lex = (markdown: string, links: Links): Token[] => {
+    const lexer = new Lexer({ gfm: true });
+    Object.assign(lexer.tokens.links, links);
+    return lexer.lex(markdown);
+  };
   return {
     stream: (write, width) => new MarkdownStream({ write, width, lex, highlight, safe }),
     render: (markdown, width) => renderMarkdown(markdown, { width, lex, highlight, safe }),

@@ -207,6 +207,13 @@ describe('a streamed reply', () => {
     expect(out).toBe('First \u001b[1mparagraph\u001b[0m.\n\nSecond one. And more.\n');
   });
 
+  it('resolves a reference link against a definition in a block already printed', () => {
+    const text = '[docs]: https://example.com/docs\n\nFirst paragraph.\n\nSee [the docs][docs].\n';
+    const out = streamed([...text]);
+    expect(visible(out)).toBe('First paragraph.\n\nSee the docs (https://example.com/docs).\n');
+    expect(out).toBe(whole(text));
+  });
+
   it('holds a list while a line after it could still continue it', () => {
     let out = '';
     const stream = markdown.stream((text) => (out += text), 60);

@@ -1,4 +1,4 @@
-import type { Token } from 'marked';
+import type { Links, Token, Tokens } from 'marked';
 import { type BlockContext, renderBlock } from './markdown-blocks.js';
 import { TerminalSafeStream } from './terminal-safe-stream.js';
 
@@ -7,8 +7,8 @@ import { TerminalSafeStream } from './terminal-safe-stream.js';
 // content is final; only the last can still grow), the open block is held, and `end` prints it. Nothing printed is ever moved over
 // or printed again (docs/cli.md, "What a terminal shows").
 
-/** The parts of marked the stream uses: its block lexer. */
-export type Lex = (markdown: string) => Token[];
+/** The parts of marked the stream uses: its lexer, given the link definitions already read. */
+export type Lex = (markdown: string, links: Links) => Token[];
 
 /** Where rendered lines go, and what renders them. */
 export interface MarkdownTarget extends BlockContext {
@@ -22,6 +22,8 @@ export class MarkdownStream {
   // Terminal-safe text not yet printed: the open block, and what may still join it.
   #pending = '';
   #printed = false;
+  // Link definitions in blocks already printed, for reference links in the blocks after them.
+  readonly #links: Links = {};
 
   constructor(private readonly target: MarkdownTarget) {
     this.#safe = new TerminalSafeStream(target.safe);
@@ -42,7 +44,7 @@ export class MarkdownStream {
     // after it has arrived.
     if (!text.includes('\n')) return;
     const whole = this.#pending.slice(0, this.#pending.lastIndexOf('\n') + 1);
-    const tokens = this.target.lex(whole);
+    const tokens = this.target.lex(whole, this.#links);
     // The last block with content may still grow; the blank space after it may still join it.
     const open = tokens.findLastIndex((token) => /\S/.test(token.raw));
     if (open <= 0) return;
@@ -63,10 +65,15 @@ export class MarkdownStream {
     const text = this.#pending;
     this.#pending = '';
     if (text.trim() === '') return;
-    for (const token of this.target.lex(text)) this.#print(token);
+    for (const token of this.target.lex(text, this.#links)) this.#print(token);
   }
 
   #print(token: Token): void {
+    if (token.type === 'def') {
+      const def = token as Tokens.Def;
+      // The first definition of a label wins, as in the whole text.
+      this.#links[def.tag] ??= { href: def.href, title: def.title };
+    }
     const lines = renderBlock(token, this.target);
     if (lines.length === 0) return;
     // Blocks stand apart by one blank line, however many the model wrote.
@@ -78,7 +85,7 @@ export class MarkdownStream {
 /** The whole of `markdown` rendered at once: what a stream of it prints, however it was cut. */
 export function renderMarkdown(markdown: string, target: Omit<MarkdownTarget, 'write'>): string {
   const blocks = target
-    .lex(target.safe(markdown))
+    .lex(target.safe(markdown), {})
     .map((token) => renderBlock(token, target))
     .filter((lines) => lines.length > 0);
   return blocks.map((lines) => `${lines.join('\n')}\n`).join('\n');
