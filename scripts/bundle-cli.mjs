@@ -20,8 +20,9 @@ const bundleFile = join(dist, 'fast-entry.cjs');
 const cacheFile = join(dist, 'fast-entry.cjs.v8cache');
 
 // Left to be loaded at run time, from the cli's folder: packages only some commands reach (MCP, the
-// tool argument checks, the offline tokenizer with its large tables).
-const EXTERNAL = ['ajv', '@modelcontextprotocol/sdk', 'gpt-tokenizer'];
+// tool argument checks, the offline tokenizer with its large tables, the Markdown renderer's libraries,
+// which a reply on a terminal loads and a preview or a send off a terminal never does).
+const EXTERNAL = ['ajv', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'marked', 'highlight.js'];
 
 // The core loads zod with a require of its own, on first use (core/src/validation/lazy-zod.ts); in
 // the bundle it is a plain require, so zod is bundled too and still runs only when first used. The

@@ -277,7 +277,7 @@ describe.skipIf(!hasTmux)('cw alone on a terminal: the interactive session', () 
     type('wait a little');
     await waitForScreen('shell', 'the running call');
     type('and then this');
-    await waitForScreen('queued; it is sent when this turn ends', 'the queue notice');
+    await waitForScreen('queued: and then this', 'the queue notice');
     await waitForScreen('Second turn done.', 'the queued turn', 20_000);
     expect(model.requests).toHaveLength(3);
     const last = JSON.parse(model.requests[2]?.view.raw ?? '{}') as { messages: { role: string; content: string }[] };

@@ -48,6 +48,12 @@ export async function runSend(
   let format = outputFormatOfWords(wordsBeforePrompt(argv));
   let streamed = false;
   let midLine = false;
+  // The reply text of the step under way, when it is rendered as Markdown (render/load-markdown.ts).
+  let reply: import('./render/markdown-stream.js').MarkdownStream | undefined;
+  const endReply = (): void => {
+    reply?.end();
+    reply = undefined;
+  };
   let interrupts = 0;
   // What the turn has done so far, so a Ctrl-C in the middle of a request still ends the stream with `result`.
   let turn:
@@ -129,8 +135,22 @@ export async function runSend(
       process.stderr.write(`cw: ${core.terminalSafe(`warning: ${warning}`)}\n`);
     const { projectionWarningLine } = await import('./render-projection-warning.js');
     const { toolStartLine, toolEndLine } = await import('./tool-status-line.js');
+    const { foldedOutput } = await import('./render/folded-output.js');
     const { askOnTerminal, canAsk } = await import('./ask-on-terminal.js');
+    // On a colour terminal the reply is rendered as Markdown, block by block (docs/cli.md, "What a
+    // terminal shows"); the libraries load while the request goes out, and never off a terminal.
+    const { useColor } = await import('./run-preview.js');
+    const markdown =
+      args.format === 'text' && useColor()
+        ? import('./render/load-markdown.js')
+            .then(async ({ loadMarkdown, terminalWidth }) => ({
+              renderer: await loadMarkdown(core.terminalSafeMultiline),
+              width: () => terminalWidth(process.stdout),
+            }))
+            .catch(() => null)
+        : null;
     const stderrLine = (line: string): void => {
+      endReply();
       spinner.stop();
       // A notice never lands in the middle of streamed reply text.
       if (midLine) process.stdout.write('\n');
@@ -200,6 +220,18 @@ export async function runSend(
         case 'text-delta': {
           // Text as it arrives, for a person; the JSON formats print it as data instead.
           if (args.format !== 'text') break;
+          const rendering = await markdown;
+          if (rendering !== null) {
+            reply ??= rendering.renderer.stream((text) => {
+              spinner.stop();
+              process.stdout.write(text);
+            }, rendering.width());
+            reply.push(event.text);
+            streamed = true;
+            // While a block is still open, the spinner says text is coming.
+            if (!reply.idle) spinner.start();
+            break;
+          }
           spinner.stop();
           const text = core.terminalSafeMultiline(event.text);
           process.stdout.write(text);
@@ -212,6 +244,14 @@ export async function runSend(
           break;
         case 'tool-result':
           stderrLine(toolEndLine(event.record, core.terminalSafe));
+          // For the person at the terminal, what came back, folded (the model reads all of it).
+          if (process.stderr.isTTY === true && (event.record.status === 'ok' || event.record.status === 'error'))
+            for (const line of foldedOutput(
+              event.record.content,
+              core.terminalSafe,
+              (process.stderr.columns ?? 80) - 6,
+            ))
+              process.stderr.write(`cw:   ${line}\n`);
           // Said once, when it first matters: a call was refused because no one could be asked.
           if (event.record.status === 'refused' && posture === 'ask' && !interactive && !toldNoTerminal) {
             toldNoTerminal = true;
@@ -225,6 +265,7 @@ export async function runSend(
       }
     }
     const sent = await run.result;
+    endReply();
     spinner.stop();
     const totals = {
       ...session,
@@ -239,9 +280,14 @@ export async function runSend(
       // The reply is the model's text, shown to the person who asked for it; only terminal controls are removed.
       const last = sent.steps.at(-1);
       const streamedLast = streamed && last !== undefined && last.reply.text !== '';
+      const rendering = await markdown;
       if (midLine) process.stdout.write('\n');
       else if (!streamedLast && sent.reply.text !== '')
-        process.stdout.write(`${core.terminalSafeMultiline(sent.reply.text)}\n`);
+        process.stdout.write(
+          rendering === null
+            ? `${core.terminalSafeMultiline(sent.reply.text)}\n`
+            : rendering.renderer.render(sent.reply.text, rendering.width()),
+        );
       else if (!streamed) process.stdout.write('\n');
       midLine = false;
       // For the person at the terminal; a script reads the totals from --output-format json.
@@ -263,6 +309,8 @@ export async function runSend(
       exiter.exit(INTERRUPTED_EXIT);
     }
   } catch (error) {
+    // What the model wrote before the failure is shown, as it would have been.
+    endReply();
     spinner.stop();
     // Streamed text ends its line first, so the error line stands on its own.
     if (midLine) process.stdout.write('\n');

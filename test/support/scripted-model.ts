@@ -37,6 +37,8 @@ export interface ScriptedStep {
   readonly reply: ScriptedReply;
   /** Send only the reply's first two blocks (its start and, with text, the first text) and hold the stream open. */
   readonly hold?: boolean;
+  /** Send the reply's first two blocks, then the rest once this settles (a test's own gate, not a delay). */
+  readonly pause?: Promise<void>;
 }
 
 /** What a request body holds of the tool loop, read in the dialect's own wire form. */
@@ -149,6 +151,14 @@ export function useScriptedModels(keyEnv: string, key: string): ScriptedModels {
           'content-type': dialect === 'ollama-chat' ? 'application/x-ndjson' : 'text/event-stream',
         });
         const blocks = encodeReply(dialect, step.reply, index);
+        if (step.pause !== undefined) {
+          for (const block of blocks.slice(0, 2)) response.write(block);
+          void step.pause.then(() => {
+            for (const block of blocks.slice(2)) response.write(block);
+            response.end();
+          });
+          return;
+        }
         for (const block of step.hold === true ? blocks.slice(0, 2) : blocks) response.write(block);
         if (step.hold !== true) response.end();
       };

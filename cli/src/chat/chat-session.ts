@@ -11,6 +11,7 @@ import type { ChatState } from './chat-state.js';
 import { MAX_HISTORY_ENTRIES, historyFile, readHistory, withEntry, writeHistory } from './prompt-history.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { TurnView, usageLine } from './turn-view.js';
+import { echoSwitch, queuedNotice, recallLater } from './typed-ahead.js';
 
 // The interactive session (docs/cli.md, "cw chat"): a host of the Agent API like cw send, but one
 // process for many turns, so MCP servers stay up between them (the session scope) and the person
@@ -31,7 +32,18 @@ export interface ChatOptions {
 export async function runChatSession(options: ChatOptions): Promise<void> {
   const core = await import('@cw/core');
   const color = useColor();
-  const view = new TurnView({ write: (text) => process.stdout.write(text), color }, core);
+  const { terminalWidth } = await import('../render/load-markdown.js');
+  const view = new TurnView(
+    { write: (text) => process.stdout.write(text), color, width: () => terminalWidth(process.stdout) },
+    core,
+  );
+  // Replies are rendered as Markdown on a colour terminal; the libraries load while the person types.
+  const markdown = color
+    ? import('../render/load-markdown.js')
+        .then(({ loadMarkdown }) => loadMarkdown(core.terminalSafeMultiline))
+        .then((renderer) => view.renderMarkdown(renderer))
+        .catch(() => undefined)
+    : Promise.resolve();
   const home = options.agent.home;
   const file = historyFile(home);
   let history = await readHistory(file);
@@ -63,22 +75,24 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
       );
     },
   });
-  // Lines typed while nothing asks (a turn runs, or a command's output is on the screen before the
-  // next prompt shows): the next prompts, in order. None is dropped; only the prompt takes them, and
-  // an approval question is always answered as it is asked.
-  const typedAhead: { readonly line: string; readonly duringTurn: boolean }[] = [];
+  // Lines typed while nothing asks (a turn runs, /compact runs, or a command's output is on the
+  // screen before the next prompt shows): the next prompts, in order, each said as it is queued and
+  // never echoed into the reply (typed-ahead.ts). Only the prompt takes them, and an approval
+  // question is always answered as it is asked.
+  const echo = echoSwitch(lines, process.stdout);
+  const typedAhead: string[] = [];
   lines.on('line', (line) => {
     armed = false;
     const wake = waiter;
     waiter = null;
     if (wake !== null) {
+      echo(false);
       wake(line);
       return;
     }
     if (line.trim() === '') return;
-    typedAhead.push({ line, duringTurn: running !== null });
-    if (running !== null)
-      view.line('cw: queued; it is sent when this turn ends (Ctrl-C cancels the turn and the queue)');
+    typedAhead.push(line);
+    view.aside(queuedNotice(line, core.terminalSafe, color));
   });
   lines.on('close', () => {
     closed = true;
@@ -91,9 +105,14 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
     if (running !== null) {
       // Cancels the running step: answered calls are kept, the rest answered "not executed".
       running.abort();
-      typedAhead.length = 0;
+      // The queue is cancelled with the turn; its lines stay in the history, for Up to bring back.
+      if (typedAhead.length > 0) {
+        recallLater(lines, typedAhead.splice(0));
+        view.aside('cw: the queued lines were not sent; Up brings them back');
+      }
       const wake = waiter;
       waiter = null;
+      if (wake !== null) echo(false);
       wake?.('n');
       return;
     }
@@ -113,6 +132,7 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
   });
   const ask = (question: string): Promise<string | null> => {
     if (closed) return Promise.resolve(null);
+    echo(true);
     lines.setPrompt(question);
     // Keeps the cursor where typing left it: keys pressed before the prompt showed (Tab included) go on
     // from the end of what was typed, not from its start.
@@ -141,8 +161,9 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
   try {
     for (;;) {
       const queued = typedAhead.shift();
-      if (queued?.duringTurn) view.line('cw: sending the line typed during the last turn');
-      const line = queued?.line ?? (await ask(PROMPT));
+      // A queued line is shown as if typed at the prompt, so the transcript reads in order.
+      if (queued !== undefined) view.line(`${PROMPT}${core.terminalSafe(queued)}`);
+      const line = queued ?? (await ask(PROMPT));
       if (line === null) break;
       if (line.trim() === '') continue;
       history = withEntry(history, line);
@@ -161,6 +182,7 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
         if (prompt === null) continue;
         const controller = new AbortController();
         running = controller;
+        await markdown;
         try {
           await runTurn(state, prompt, controller.signal, core);
         } finally {

@@ -1,6 +1,7 @@
 import { safeIdentifier, terminalSafe, terminalSafeMultiline } from '@cw/core';
 import type { AgentEvent, RequestManifest } from '@cw/core';
 import { describe, expect, it } from 'vitest';
+import { loadMarkdown } from '../render/load-markdown.js';
 import { TurnView, usageLine } from './turn-view.js';
 
 const safe = { terminalSafe, terminalSafeMultiline, safeIdentifier };
@@ -27,7 +28,7 @@ describe('TurnView without colour', () => {
     ];
     for (const event of events) view.show(event);
     view.finish();
-    expect(out()).toBe('(thinking…)\nRunning the tests\n▸ shell npm test\n✓ shell npm test (ok, 42 ms)\n');
+    expect(out()).toBe('(thinking…)\nRunning the tests\n▸ shell npm test\n✓ shell npm test (ok, 42 ms)\n  ok\n');
     expect(out()).not.toContain('secret thoughts');
   });
 });
@@ -41,6 +42,45 @@ describe('TurnView with colour', () => {
     view.show({ type: 'text-delta', text: 'Answer.' });
     view.finish();
     expect(text).toBe('\u001b[2mfirst, then\u001b[22m\nAnswer.\n');
+  });
+});
+
+describe('TurnView with Markdown', () => {
+  it('renders the reply block by block and prints the open block before a tool line', async () => {
+    let text = '';
+    const view = new TurnView({ write: (chunk) => (text += chunk), color: true, width: () => 80 }, safe);
+    view.renderMarkdown(await loadMarkdown(terminalSafeMultiline));
+    view.show({ type: 'text-delta', text: '# Plan\n\nRun **the' });
+    expect(text.replaceAll('\r\u001b[K', '')).toBe('');
+    view.show({ type: 'text-delta', text: ' tests**\n' });
+    expect(text.replaceAll('\r\u001b[K', '')).toBe('\u001b[1;4mPlan\u001b[0m\n');
+    view.show({ type: 'tool-call', call, summary: 'npm test' });
+    view.finish();
+    // The spinner's clears aside (it runs while a block is open), each block is printed once.
+    expect(text.replaceAll('\r\u001b[K', '')).toBe(
+      '\u001b[1;4mPlan\u001b[0m\n\nRun \u001b[1mthe tests\u001b[0m\n▸ shell npm test\n',
+    );
+  });
+
+  it('is not used without colour: the reply stays as the model wrote it', async () => {
+    const { view, out } = plainView();
+    view.renderMarkdown(await loadMarkdown(terminalSafeMultiline));
+    view.show({ type: 'text-delta', text: '**as written**' });
+    view.finish();
+    expect(out()).toBe('**as written**\n');
+  });
+});
+
+describe('TurnView tool output', () => {
+  it('folds long output under the call’s line to eight lines and a count', () => {
+    const { view, out } = plainView();
+    const content = Array.from({ length: 20 }, (_, index) => `row ${index}`).join('\n');
+    view.show({
+      type: 'tool-result',
+      record: { call, status: 'ok', content, durationMs: 0, summary: 'npm test' } as never,
+    });
+    const rows = Array.from({ length: 8 }, (_, index) => `  row ${index}\n`).join('');
+    expect(out()).toBe(`✓ shell npm test (ok)\n${rows}  … +12 lines\n`);
   });
 });
 

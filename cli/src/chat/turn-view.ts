@@ -1,10 +1,14 @@
-import type { AgentEvent, RequestManifest, TotalUsage } from '@cw/core';
+import type { AgentEvent, RequestManifest, ToolCallRecord, TotalUsage } from '@cw/core';
 import type { TurnUsage } from '@cw/core/plugin';
+import type { MarkdownRenderer } from '../render/load-markdown.js';
+import type { MarkdownStream } from '../render/markdown-stream.js';
+import { foldedOutput } from '../render/folded-output.js';
 import { toolEndLine, toolStartLine } from '../tool-status-line.js';
 
-// How one turn of the interactive session looks on the terminal: the reply as it streams, reasoning
-// dimmed (or folded to one line without colour), a line per tool call as it starts and as it ends
-// with a spinner between, and the usage when the turn is done. Everything cw itself writes goes
+// How one turn of the interactive session looks on the terminal: the reply as it streams (rendered
+// Markdown block by block on a colour terminal), reasoning dimmed (or folded to one line without
+// colour), a line per tool call as it starts and as it ends with its output folded under it and a
+// spinner between, and the usage when the turn is done. Everything cw itself writes goes
 // through the redactor it is given; the model's text only loses its terminal controls.
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -22,6 +26,8 @@ export interface ViewTarget {
   readonly write: (text: string) => void;
   /** ANSI styling and the spinner: a terminal without NO_COLOR. */
   readonly color: boolean;
+  /** The terminal's columns now (80 when not told). */
+  readonly width?: () => number;
 }
 
 /** Renders the events of turns as they arrive; one view serves the whole session. */
@@ -31,11 +37,19 @@ export class TurnView {
   #timer: NodeJS.Timeout | undefined;
   #frame = 0;
   #label = '';
+  #markdown: MarkdownRenderer | undefined;
+  // The reply text of the step under way, rendered as it streams.
+  #reply: MarkdownStream | undefined;
 
   constructor(
     private readonly target: ViewTarget,
     private readonly safe: Redactor,
   ) {}
+
+  /** From now on, reply text is rendered as Markdown (only ever on a colour terminal). */
+  renderMarkdown(renderer: MarkdownRenderer): void {
+    if (this.target.color) this.#markdown = renderer;
+  }
 
   /** Shows one event; `turn-finish` and `error` are left to the session, which knows what follows. */
   show(event: AgentEvent): void {
@@ -45,6 +59,10 @@ export class TurnView {
         break;
       case 'text-delta':
         this.#endReasoning();
+        if (this.#markdown !== undefined) {
+          this.#replyText(event.text, this.#markdown);
+          break;
+        }
         this.stopSpinner();
         this.#text(this.safe.terminalSafeMultiline(event.text));
         break;
@@ -70,6 +88,7 @@ export class TurnView {
         break;
       case 'tool-result':
         this.line(toolEndLine(event.record, this.safe.terminalSafe, '').trimEnd());
+        this.#output(event.record);
         break;
       case 'retry':
         this.line(
@@ -78,6 +97,7 @@ export class TurnView {
         break;
       case 'step-finish':
         this.#endReasoning();
+        this.#endReply();
         this.stopSpinner();
         break;
       default:
@@ -89,15 +109,28 @@ export class TurnView {
   line(text: string): void {
     this.stopSpinner();
     this.#endReasoning();
+    this.#endReply();
     if (this.#midLine) this.target.write('\n');
     this.#midLine = false;
     if (text !== '') this.target.write(`${text}\n`);
+  }
+
+  /**
+   * A line of cw's own that leaves the reply as it is: a Markdown block still open stays open (it is
+   * not on the screen yet), and plain text goes on after it on the next line.
+   */
+  aside(text: string): void {
+    this.stopSpinner();
+    if (this.#midLine) this.target.write('\n');
+    this.#midLine = false;
+    this.target.write(`${text}\n`);
   }
 
   /** Ends the streamed text's line, so the prompt starts on a fresh one. */
   finish(): void {
     this.stopSpinner();
     this.#endReasoning();
+    this.#endReply();
     if (this.#midLine) this.target.write('\n');
     this.#midLine = false;
   }
@@ -117,6 +150,40 @@ export class TurnView {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.target.write('\r\u001b[K');
+  }
+
+  // Blocks are printed as they complete; while one is still open, the spinner says text is coming.
+  #replyText(text: string, markdown: MarkdownRenderer): void {
+    if (this.#reply === undefined) {
+      if (this.#midLine) this.target.write('\n');
+      this.#midLine = false;
+      this.#reply = markdown.stream((rendered) => {
+        this.stopSpinner();
+        this.target.write(rendered);
+      }, this.#width());
+    }
+    this.#reply.push(text);
+    if (this.#reply.idle) this.stopSpinner();
+    else this.spin('writing');
+  }
+
+  #endReply(): void {
+    const reply = this.#reply;
+    if (reply === undefined) return;
+    this.#reply = undefined;
+    reply.end();
+  }
+
+  // Under the call's status line, indented; dim on a colour terminal, so it reads as the tool's, not the reply.
+  #output(record: ToolCallRecord): void {
+    if (record.status !== 'ok' && record.status !== 'error') return;
+    for (const line of foldedOutput(record.content, this.safe.terminalSafe, this.#width() - 2)) {
+      this.target.write(this.target.color ? `  \u001b[2m${line}\u001b[22m\n` : `  ${line}\n`);
+    }
+  }
+
+  #width(): number {
+    return this.target.width?.() ?? 80;
   }
 
   #text(text: string): void {
