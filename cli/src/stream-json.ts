@@ -1,4 +1,4 @@
-import type { AgentEvent, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
+import type { AgentEvent, Cost, CostTotal, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
 import type { ToolProjectionWarning, TurnUsage } from '@cw/core/plugin';
 import type { JsonErrorDocument } from './json-error.js';
 import { noticeText } from './notice-text.js';
@@ -43,6 +43,7 @@ export type StreamJsonLine =
       body_wire_sha256: string;
       finish_reason: string;
       usage: TurnUsage | null;
+      cost: Cost;
       tool_results: number;
     }
   | {
@@ -52,6 +53,9 @@ export type StreamJsonLine =
       session: string;
       steps: number;
       usage: TotalUsage;
+      /** The turn's cost; the session's running total, or null when the turn was interrupted. */
+      cost: Cost;
+      session_cost: CostTotal | null;
       text: string;
       tool_calls: SentTurn['reply']['toolCalls'];
     }
@@ -125,6 +129,7 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
         body_wire_sha256: event.body_wire_sha256,
         finish_reason: redact.safeIdentifier(event.finish_reason),
         usage: event.usage,
+        cost: event.cost,
         tool_results: event.tool_results,
       };
     case 'approval-request':
@@ -141,7 +146,13 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
 /** The last line of a turn that completed: why it stopped, the session, and usage summed over every step. */
 export function resultLine(
   sent: SentTurn,
-  finish: { readonly session: string; readonly session_id: string; readonly usage: TotalUsage },
+  finish: {
+    readonly session: string;
+    readonly session_id: string;
+    readonly usage: TotalUsage;
+    readonly cost: Cost;
+    readonly session_cost: CostTotal;
+  },
   redact: LineRedaction,
 ): StreamJsonLine {
   return {
@@ -151,6 +162,8 @@ export function resultLine(
     session: redact.safeIdentifier(finish.session),
     steps: sent.steps.length,
     usage: finish.usage,
+    cost: finish.cost,
+    session_cost: finish.session_cost,
     text: sent.reply.text,
     tool_calls: sent.reply.toolCalls,
   };
@@ -161,7 +174,13 @@ export function resultLine(
  * their usage; the unfinished reply was not saved, so there is no text or call of it (docs/cli.md).
  */
 export function interruptedResultLine(
-  turn: { readonly session: string; readonly session_id: string; readonly steps: number; readonly usage: TotalUsage },
+  turn: {
+    readonly session: string;
+    readonly session_id: string;
+    readonly steps: number;
+    readonly usage: TotalUsage;
+    readonly cost: Cost;
+  },
   redact: LineRedaction,
 ): StreamJsonLine {
   return {
@@ -171,6 +190,8 @@ export function interruptedResultLine(
     session: redact.safeIdentifier(turn.session),
     steps: turn.steps,
     usage: turn.usage,
+    cost: turn.cost,
+    session_cost: null,
     text: '',
     tool_calls: [],
   };

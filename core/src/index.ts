@@ -118,6 +118,7 @@ export {
   type RunOptions,
 } from './agent-api/create-agent.js';
 export type { AgentEvent, TotalUsage } from './agent-api/agent-events.js';
+export { sumCosts, type Cost, type CostTotal } from './cost/step-cost.js';
 export { createSessionScope } from './agent-api/session-scope.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
 export type { TurnNotice, SessionScope } from './turn/turn-hooks.js';

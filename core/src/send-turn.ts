@@ -15,6 +15,8 @@ import { TurnBlockedError } from './plan/turn-blocked-error.js';
 import { planTurn, type ReadyTurn, type TurnInput, type TurnPlan } from './plan-turn.js';
 import type { ConversationMessage, ToolCall } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
+import { type Cost, priceBasisOf, stepCost } from './cost/step-cost.js';
+import { wireModelFor } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { TurnPrompt } from './prompt/user-message.js';
 import type { LockEvents } from './state/file-lock.js';
@@ -40,6 +42,8 @@ export interface AgentStep {
   readonly bodyWireSha256: string;
   readonly reply: AssistantReply;
   readonly finishReason: string;
+  /** What the request cost, from the route's price for its model and the usage reported. */
+  readonly cost: Cost;
   /** The calls the loop ran (or refused) after this reply; empty when it ran none. */
   readonly toolResults: readonly ToolCallRecord[];
 }
@@ -258,11 +262,14 @@ async function loop(
         const { reply, finishReason } = await exchange(current, ready, options);
         const bodySha256 = ready.prepared.canonical.sha256;
         const bodyWireSha256 = ready.prepared.canonical.wireSha256;
+        const route = ready.prepared.route;
+        const cost = stepCost(priceBasisOf(route.row, route.model, wireModelFor(route)), reply.usage);
         const assistant: ConversationMessage = {
           role: 'assistant',
           content: reply.text,
           ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}),
           ...(reply.usage === null ? {} : { usage: reply.usage }),
+          ...(cost.usd === null ? {} : { cost_usd: cost.usd }),
           ...(reply.replay.length === 0 ? {} : { replay: { dialect: ready.prepared.dialect, items: reply.replay } }),
           body_sha256: bodySha256,
         };
@@ -296,6 +303,7 @@ async function loop(
           bodyWireSha256,
           reply,
           finishReason,
+          cost,
           toolResults,
         });
         const done = (stopped: LoopStop, toolResults: readonly ToolCallRecord[] = []): SentTurn => {

@@ -13,6 +13,8 @@ import { loadPlugins } from '../plugins/load-plugins.js';
 import type { PluginDescriptor } from '../plugins/plugin-api.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { TurnUsage } from '../reply/turn-events.js';
+import { type Cost, type CostTotal, sumCosts, totalCost } from '../cost/step-cost.js';
+import type { ConversationMessage } from '../prompt/conversation.js';
 import { type AgentLoopOptions, type AgentStep, type SentTurn, sendTurn } from '../send-turn.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
 import type { SnapshotOverrides } from '../snapshot/snapshot-overrides.js';
@@ -220,6 +222,7 @@ function runTurn(
             body_wire_sha256: finished.bodyWireSha256,
             finish_reason: finished.finishReason,
             usage: finished.reply.usage,
+            cost: finished.cost,
             tool_results: finished.toolResults.length,
           });
         };
@@ -230,6 +233,8 @@ function runTurn(
       stop: sent.stopped,
       steps: sent.steps.length,
       usage: totalUsage(sent.steps.map((step) => step.reply.usage)),
+      cost: sumCosts(sent.steps.map((step) => step.cost)),
+      session_cost: sessionCost(snapshot.session.messages, sent.steps),
       session: snapshot.session.name,
       manifest: sent.manifest,
     });
@@ -307,6 +312,14 @@ function askThroughEvents(emit: (event: AgentEvent) => void): (call: AskedCall) 
     new Promise<AskAnswer>((resolve) => {
       emit({ type: 'approval-request', call, respond: resolve });
     });
+}
+
+/** The session's running total: the costs stored with its earlier replies, then this turn's steps. */
+function sessionCost(earlier: readonly ConversationMessage[], steps: readonly AgentStep[]): CostTotal {
+  const stored = earlier.flatMap((message): (Cost | null)[] =>
+    message.role !== 'assistant' ? [] : [message.cost_usd === undefined ? null : { usd: message.cost_usd }],
+  );
+  return totalCost([...stored, ...steps.map((step) => step.cost)]);
 }
 
 /** Usage summed over the steps that reported it. */
