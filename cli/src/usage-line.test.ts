@@ -21,8 +21,15 @@ describe('usage line', () => {
         cost: { usd: null, reason: 'no-published-price' },
         session_cost: { usd: 0, steps_without_cost: 2 },
       }),
+    ).toBe('cw: usage: 1234 input tokens, 567 output tokens over 1 request; cost unknown (no price for this model)\n');
+    // Once some request of the session is priced, the total says how many it could not price.
+    expect(
+      usageLine(usage, 1, {
+        cost: { usd: null, reason: 'usage-not-reported' },
+        session_cost: { usd: 0.25, steps_without_cost: 1 },
+      }),
     ).toBe(
-      'cw: usage: 1234 input tokens, 567 output tokens over 1 request; cost unknown (no price for this model) (session $0.00, 2 step(s) unpriced)\n',
+      'cw: usage: 1234 input tokens, 567 output tokens over 1 request; cost unknown (no usage reported) (session $0.2500, 1 step(s) unpriced)\n',
     );
   });
 });

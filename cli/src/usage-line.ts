@@ -1,5 +1,5 @@
 import type { Cost, CostTotal, TotalUsage } from '@cw/core';
-import { costText, sessionCostText } from './render/cost-text.js';
+import { moneyParts } from './render/cost-text.js';
 
 /**
  * The line `cw send` ends a turn with on a terminal: tokens in and out, summed over every request,
@@ -15,6 +15,7 @@ export function usageLine(
     usage.steps_without_usage === 0
       ? ''
       : `; ${usage.steps_without_usage} reported no usage and ${usage.steps_without_usage === 1 ? 'is' : 'are'} not counted`;
-  const spent = money === undefined ? '' : `; ${costText(money.cost)} (${sessionCostText(money.session_cost)})`;
+  const [cost, session] = money === undefined ? [] : moneyParts(money);
+  const spent = cost === undefined ? '' : `; ${cost}${session === undefined ? '' : ` (${session})`}`;
   return `cw: usage: ${usage.input_tokens} input tokens, ${usage.output_tokens} output tokens over ${over}${unknown}${spent}\n`;
 }

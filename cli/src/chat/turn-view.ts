@@ -1,5 +1,5 @@
 import type { AgentEvent, Cost, CostTotal, RequestManifest, TotalUsage } from '@cw/core';
-import { costText, sessionCostText } from '../render/cost-text.js';
+import { moneyParts } from '../render/cost-text.js';
 import type { TurnUsage } from '@cw/core/plugin';
 import { toolEndLine, toolStartLine } from '../tool-status-line.js';
 
@@ -156,6 +156,6 @@ export function usageLine(
     parts.push(`context ${number(used)} of ${number(route.context_limit_tokens)} (${percent}%)`);
   }
   if (usage.steps_without_usage > 0) parts.push(`${usage.steps_without_usage} request(s) without usage`);
-  if (money !== undefined) parts.push(costText(money.cost), sessionCostText(money.session_cost));
+  if (money !== undefined) parts.push(...moneyParts(money));
   return `tokens: ${parts.join(' · ')}`;
 }

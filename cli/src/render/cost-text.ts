@@ -33,3 +33,12 @@ export function sessionCostText(total: CostTotal): string {
   const unpriced = total.steps_without_cost === 0 ? '' : `, ${total.steps_without_cost} step(s) unpriced`;
   return `session ${usdText(total.usd)}${unpriced}`;
 }
+
+/**
+ * What a usage line says about money: the turn's cost, then the session's running total; the total
+ * is left out while no request of the session has a known cost, since it would only say $0.00.
+ */
+export function moneyParts(money: { readonly cost: Cost; readonly session_cost: CostTotal }): string[] {
+  const nothingPriced = money.session_cost.usd === 0 && money.session_cost.steps_without_cost > 0;
+  return nothingPriced ? [costText(money.cost)] : [costText(money.cost), sessionCostText(money.session_cost)];
+}
