@@ -2,7 +2,7 @@
 // estimate"): exact arithmetic on the manifest's own token estimate at the row's published input
 // price, with its provenance, or a typed reason; checked against docs/manifest.schema.json.
 import { describe, expect, it } from 'vitest';
-import type { RequestManifest } from '@cw/core';
+import { type RequestManifest, safePhrase } from '@cw/core';
 import { useCwHomes } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -31,11 +31,12 @@ describe('preview estimates the input cost', () => {
     expect(body.input_cost_estimate).toEqual({
       exact: {
         basis: 'offline-estimate-at-input-price',
-        input_tokens: tokens,
+        estimated_input_tokens: tokens,
         usd_per_mtok: 5,
         // $5 per million is 5 µ$ a token: an exact integer of micro-dollars.
         usd: (tokens * 5) / 1_000_000,
-        price_source: 'https://platform.claude.com/docs/en/about-claude/pricing',
+        // The page's address is a URL, printed only as its fingerprint.
+        price_source: safePhrase('https://platform.claude.com/docs/en/about-claude/pricing'),
         price_as_of: '2026-12-06',
       },
     });

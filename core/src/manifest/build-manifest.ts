@@ -267,10 +267,11 @@ function inputCostEstimate(prepared: PreparedOutboundRequest, tokens: number): B
   return {
     exact: {
       basis: 'offline-estimate-at-input-price',
-      input_tokens: tokens,
+      estimated_input_tokens: tokens,
       usd_per_mtok: rate,
       usd: inputCostUsd(rate, tokens),
-      price_source: price.source,
+      // The pricing page is a URL, which the manifest never prints: its fingerprint names it.
+      price_source: safePhrase(price.source),
       price_as_of: price.as_of,
     },
   };

@@ -288,13 +288,17 @@ function buildManifestSchema() {
         .describe(
           'Always `offline-estimate-at-input-price`: the conservative token estimate at the uncached input price.',
         ),
-      input_tokens: tokens.describe('The tokens priced: `estimates.total_conservative`.'),
+      estimated_input_tokens: tokens.describe('The tokens priced: `estimates.total_conservative`.'),
       usd_per_mtok: z.number().nonnegative().describe("The model's uncached input price, USD per million tokens."),
       usd: z
         .number()
         .nonnegative()
-        .describe('input_tokens × usd_per_mtok / 10^6, computed in integers and rounded half up to the micro-dollar.'),
-      price_source: z.string().max(300).describe("The provider's pricing page the price was read from."),
+        .describe(
+          'estimated_input_tokens × usd_per_mtok / 10^6, computed in integers and rounded half up to the micro-dollar.',
+        ),
+      price_source: label.describe(
+        "The provider's pricing page the price was read from, as a fingerprint (`sha256:` and 12 hex digits of its address; docs/capability-rows.md lists the addresses).",
+      ),
       price_as_of: z
         .string()
         .regex(/^\d{4}-\d{2}-\d{2}$/)

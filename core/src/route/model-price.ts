@@ -36,7 +36,7 @@ export const modelPriceSchema = lazySchema((z) =>
         })
         .strict(),
       /** The provider's published pricing page the figures were read from. */
-      // Host and path only: it is printed as it is (the manifest, cw routes), so no query, fragment or credentials.
+      // Host and path only: no query, fragment or credentials, which a page's address never needs.
       source: z
         .string()
         .max(300)
