@@ -131,6 +131,9 @@ describe('docs/preview-request.md explains every field', () => {
       'no-offline-tokenizer-for-route',
       'offline-tokenizer-not-requested',
       'offline-tokenizer-failed',
+      'route-not-metered',
+      'no-published-price',
+      'price-incomplete',
     ]) {
       expect(doc, String(reason)).toContain(`\`${String(reason)}\``);
     }

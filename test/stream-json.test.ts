@@ -122,6 +122,9 @@ describe('cw send --output-format stream-json', () => {
         output_tokens: stepUsage.reduce((sum, usage) => sum + usage.output_tokens, 0),
         steps_without_usage: 0,
       },
+      // The test route publishes no price: every step says why its cost is unknown.
+      cost: { usd: null, reason: 'no-published-price' },
+      session_cost: { usd: 0, steps_without_cost: 3 },
       text: FINAL,
       tool_calls: [],
     });
@@ -239,6 +242,8 @@ describe('Ctrl-C in the middle of a request', () => {
       session: 'default',
       steps: 1,
       usage: { input_tokens: 100, output_tokens: 7, steps_without_usage: 0 },
+      cost: { usd: null, reason: 'no-published-price' },
+      session_cost: null,
       text: '',
       tool_calls: [],
     });

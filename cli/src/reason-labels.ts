@@ -20,4 +20,7 @@ export const REASON_LABELS: Readonly<Record<ManifestReason, string>> = {
   'no-offline-tokenizer-for-route': 'no offline tokenizer ships for this route',
   'offline-tokenizer-not-requested': 'the offline tokenizer was not run for this call',
   'offline-tokenizer-failed': 'the offline tokenizer could not be loaded',
+  'route-not-metered': 'the route is not billed per token (a local server or a subscription)',
+  'no-published-price': 'the route row has no published price for this model',
+  'price-incomplete': 'the price row leaves a price this figure needs unknown',
 };

@@ -1,5 +1,6 @@
 import { type ManifestReason, type RequestManifest, terminalSafe } from '@cw/core';
 import { REASON_LABELS } from './reason-labels.js';
+import { usdText } from './render/cost-text.js';
 import { wrapWords } from './wrap-text.js';
 
 // The manifest's sections as the table reads them: each one's exact form.
@@ -328,6 +329,13 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
   table.row('  attachments (subset)', `~${number(estimates.attachments)}`);
   table.row('framing', `~${number(estimates.framing)}`);
   table.row('total (5% margin)', `~${number(estimates.total_conservative)}`);
+  const inputCost = body.input_cost_estimate;
+  if ('exact' in inputCost)
+    table.row(
+      'input cost',
+      `~${usdText(inputCost.exact.usd)} at $${inputCost.exact.usd_per_mtok} per million input tokens (price of ${inputCost.exact.price_as_of}; estimate)`,
+    );
+  else table.row('input cost', REASON_LABELS[inputCost.unavailable.reason], 'dim');
 
   const counts = body.offline_tokenizer_counts;
   if ('exact' in counts) {

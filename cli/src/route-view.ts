@@ -40,6 +40,8 @@ export interface RouteView {
   readonly model_overrides: readonly ModelOverrideView[];
   /** Each model the row names, resolved: the facts a turn on it gets, and where each came from. */
   readonly models: readonly ModelFactsView[];
+  /** Published prices per model, USD per million tokens, with the page (fingerprinted) and the day they were read. */
+  readonly prices: readonly CapabilityRow['prices'][number][];
   readonly provenance: { readonly plugin: string; readonly source: string };
 }
 
@@ -163,6 +165,12 @@ export function routeView(core: Core, row: CapabilityRow, definedBy: RouteView['
       source: override.provenance === undefined ? null : core.safePhrase(override.provenance.source),
     })),
     models: modelsOf(row).map((id) => modelFactsView(core, row, id, model, leaf)),
+    // A pricing page's address is a URL, which cw never prints: it is shown as a fingerprint.
+    prices: row.prices.map((price) => ({
+      ...price,
+      models: price.models.map(model),
+      source: core.safePhrase(price.source),
+    })),
     provenance: { plugin: core.safePackageName(row.plugin), source: core.safePhrase(row.provenance.source) },
   };
 }

@@ -61,6 +61,7 @@ export async function runSend(
         session: string;
         session_id: string;
         usages: Extract<import('@cw/core').AgentEvent, { type: 'step-finish' }>['usage'][];
+        costs: import('@cw/core').Cost[];
       }
     | undefined;
   const controller = new AbortController();
@@ -195,9 +196,12 @@ export async function runSend(
     for await (const event of run) {
       if (event.type === 'turn-start') {
         session = { session: event.session, session_id: event.session_id };
-        turn = { ...session, usages: [] };
+        turn = { ...session, usages: [], costs: [] };
       }
-      if (event.type === 'step-finish') turn?.usages.push(event.usage);
+      if (event.type === 'step-finish') {
+        turn?.usages.push(event.usage);
+        turn?.costs.push(event.cost);
+      }
       if (event.type === 'turn-finish') finish = event;
       if (args.format === 'stream-json') {
         const jsonLine = streamJsonLine(event, core);
@@ -270,6 +274,8 @@ export async function runSend(
     const totals = {
       ...session,
       usage: finish?.usage ?? core.totalUsage(sent.steps.map((step) => step.reply.usage)),
+      cost: finish?.cost ?? core.sumCosts(sent.steps.map((step) => step.cost)),
+      session_cost: finish?.session_cost ?? { usd: 0, steps_without_cost: sent.steps.length },
     };
     if (args.format === 'stream-json') {
       writeLine(resultLine(sent, totals, core));
@@ -293,7 +299,7 @@ export async function runSend(
       // For the person at the terminal; a script reads the totals from --output-format json.
       if (process.stderr.isTTY === true) {
         const { usageLine } = await import('./usage-line.js');
-        process.stderr.write(usageLine(totals.usage, sent.steps.length));
+        process.stderr.write(usageLine(totals.usage, sent.steps.length, totals));
       }
     }
     // A fresh session's name is said once it holds the turn, so it can be picked again with -s.
@@ -322,7 +328,7 @@ export async function runSend(
       const core = await import('@cw/core');
       const { interruptedResultLine } = await import('./stream-json.js');
       const line = interruptedResultLine(
-        { ...turn, steps: turn.usages.length, usage: core.totalUsage(turn.usages) },
+        { ...turn, steps: turn.usages.length, usage: core.totalUsage(turn.usages), cost: core.sumCosts(turn.costs) },
         core,
       );
       process.stdout.write(`${JSON.stringify(line)}\n`);

@@ -1,4 +1,4 @@
-import type { AssistantReply, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
+import type { AssistantReply, Cost, CostTotal, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
 import type { ToolProjectionWarning } from '@cw/core/plugin';
 import { type LineRedaction, safeSessionKey } from './stream-json.js';
 
@@ -11,6 +11,10 @@ export interface SendJsonDocument {
   readonly session_id: string;
   /** Usage summed over every step (reply.usage is the last step's alone). */
   readonly usage: TotalUsage;
+  /** The turn's cost in USD, or null with a typed reason (docs/cli.md, "Cost"). */
+  readonly cost: Cost;
+  /** The session's running total, this turn included, and how many of its steps have no known cost. */
+  readonly session_cost: CostTotal;
   /** The first request's hashes (steps[] has every request's). */
   readonly sent: { body_sha256: string; body_wire_sha256: string } | null;
   readonly steps: readonly {
@@ -19,6 +23,7 @@ export interface SendJsonDocument {
     body_wire_sha256: string;
     finish_reason: string;
     usage: AssistantReply['usage'];
+    cost: Cost;
     tool_calls: readonly {
       id: string;
       name: string;
@@ -36,7 +41,13 @@ export interface SendJsonDocument {
 /** What `cw send --json` prints: the final reply, why the loop stopped, the totals, and every step's request hashes, usage and tool calls. */
 export function sendJsonDocument(
   sent: SentTurn,
-  turn: { readonly session: string; readonly session_id: string; readonly usage: TotalUsage },
+  turn: {
+    readonly session: string;
+    readonly session_id: string;
+    readonly usage: TotalUsage;
+    readonly cost: Cost;
+    readonly session_cost: CostTotal;
+  },
   redact: LineRedaction,
 ): SendJsonDocument {
   const body = 'exact' in sent.manifest.body ? sent.manifest.body.exact : null;
@@ -47,6 +58,8 @@ export function sendJsonDocument(
     session: redact.safeIdentifier(turn.session),
     session_id: safeSessionKey(turn.session_id, redact),
     usage: turn.usage,
+    cost: turn.cost,
+    session_cost: turn.session_cost,
     sent: body === null ? null : { body_sha256: body.body_sha256, body_wire_sha256: body.body_wire_sha256 },
     steps: sent.steps.map((step) => ({
       input: step.input,
@@ -54,6 +67,7 @@ export function sendJsonDocument(
       body_wire_sha256: step.bodyWireSha256,
       finish_reason: step.finishReason,
       usage: step.reply.usage,
+      cost: step.cost,
       tool_calls: step.toolResults.map((record) => ({
         id: record.call.id,
         name: record.call.name,

@@ -1,4 +1,4 @@
-import type { AgentEvent, EventLine, SentTurn, TotalUsage } from '@cw/core';
+import type { AgentEvent, Cost, CostTotal, EventLine, SentTurn, TotalUsage } from '@cw/core';
 import { noticeText } from './notice-text.js';
 
 // `cw send --output-format stream-json`: one JSON object per line for each Agent API event, so a
@@ -83,6 +83,7 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
         body_wire_sha256: event.body_wire_sha256,
         finish_reason: redact.safeIdentifier(event.finish_reason),
         usage: event.usage,
+        cost: event.cost,
         tool_results: event.tool_results,
       };
     case 'approval-request':
@@ -99,7 +100,13 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
 /** The last line of a turn that completed: why it stopped, the session, and usage summed over every step. */
 export function resultLine(
   sent: SentTurn,
-  finish: { readonly session: string; readonly session_id: string; readonly usage: TotalUsage },
+  finish: {
+    readonly session: string;
+    readonly session_id: string;
+    readonly usage: TotalUsage;
+    readonly cost: Cost;
+    readonly session_cost: CostTotal;
+  },
   redact: LineRedaction,
 ): StreamJsonLine {
   return {
@@ -109,6 +116,8 @@ export function resultLine(
     session: redact.safeIdentifier(finish.session),
     steps: sent.steps.length,
     usage: finish.usage,
+    cost: finish.cost,
+    session_cost: finish.session_cost,
     text: sent.reply.text,
     tool_calls: sent.reply.toolCalls,
   };
@@ -119,7 +128,13 @@ export function resultLine(
  * their usage; the unfinished reply was not saved, so there is no text or call of it (docs/cli.md).
  */
 export function interruptedResultLine(
-  turn: { readonly session: string; readonly session_id: string; readonly steps: number; readonly usage: TotalUsage },
+  turn: {
+    readonly session: string;
+    readonly session_id: string;
+    readonly steps: number;
+    readonly usage: TotalUsage;
+    readonly cost: Cost;
+  },
   redact: LineRedaction,
 ): StreamJsonLine {
   return {
@@ -129,6 +144,8 @@ export function interruptedResultLine(
     session: redact.safeIdentifier(turn.session),
     steps: turn.steps,
     usage: turn.usage,
+    cost: turn.cost,
+    session_cost: null,
     text: '',
     tool_calls: [],
   };

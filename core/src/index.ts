@@ -119,6 +119,7 @@ export {
 export type { AgentEvent, TotalUsage } from './agent-api/agent-events.js';
 export type { EventLine } from './agent-api/event-lines-schema.js';
 export { totalUsage } from './agent-api/total-usage.js';
+export { sumCosts, type Cost, type CostTotal } from './cost/step-cost.js';
 export { createSessionScope } from './agent-api/session-scope.js';
 export type { PreviewResult } from './manifest/build-manifest.js';
 export type { TurnNotice, SessionScope } from './turn/turn-hooks.js';

@@ -23,6 +23,7 @@ export {
 } from './plugins/plugin-api-versions.js';
 export type { LoadedPlugin } from './plugins/plugin-registry.js';
 export type { CapabilityRow, CapabilityRowInput, ModelOverrideInput } from './route/capability-row.js';
+export type { ModelPriceInput } from './route/model-price.js';
 export type { CustomRouteConfig } from './config/cw-config.js';
 export type { ResolvedRoute, RouteQuery } from './route/route-types.js';
 export type { ConversationMessage, ToolCall } from './prompt/conversation.js';

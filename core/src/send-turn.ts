@@ -15,6 +15,9 @@ import { TurnBlockedError } from './plan/turn-blocked-error.js';
 import { planTurn, type ReadyTurn, type TurnInput, type TurnPlan } from './plan-turn.js';
 import type { ConversationMessage } from './prompt/conversation.js';
 import type { AssistantReply } from './reply/assemble-reply.js';
+import { sessionCost } from './cost/session-cost.js';
+import { type Cost, priceBasisOf, stepCost, sumCosts } from './cost/step-cost.js';
+import { wireModelFor } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { TurnPrompt } from './prompt/user-message.js';
 import { writeRecoveryFile, type RecoveryLocation } from './state/recovery-file.js';
@@ -43,6 +46,8 @@ export interface AgentStep {
   readonly bodyWireSha256: string;
   readonly reply: AssistantReply;
   readonly finishReason: string;
+  /** What the request cost, from the route's price for its model and the usage reported. */
+  readonly cost: Cost;
   /** The calls the loop ran (or refused) after this reply; empty when it ran none. */
   readonly toolResults: readonly ToolCallRecord[];
 }
@@ -241,6 +246,8 @@ async function loop(
         ? snapshot
         : await turn.loadState.promise(snapshot, { home: options.home, fresh: false, waiting: true });
       let messages = unchanged ? snapshot.session.messages : await readSession(options.home, key);
+      // The session before this turn: its stored costs start the running total.
+      const earlier = messages;
       let prompt = preparedPrompt;
       const steps: AgentStep[] = [];
       let first: { plan: ReadyTurn; snapshot: CwSnapshot } | null = null;
@@ -268,11 +275,14 @@ async function loop(
         const { reply, finishReason } = await exchange(current, ready, options, emit);
         const bodySha256 = ready.prepared.canonical.sha256;
         const bodyWireSha256 = ready.prepared.canonical.wireSha256;
+        const route = ready.prepared.route;
+        const cost = stepCost(priceBasisOf(route.row, route.model, wireModelFor(route)), reply.usage);
         const assistant: ConversationMessage = {
           role: 'assistant',
           content: reply.text,
           ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}),
           ...(reply.usage === null ? {} : { usage: reply.usage }),
+          ...(cost.usd === null ? {} : { cost_usd: cost.usd }),
           ...(reply.replay.length === 0 ? {} : { replay: { dialect: ready.prepared.dialect, items: reply.replay } }),
           body_sha256: bodySha256,
         };
@@ -306,6 +316,7 @@ async function loop(
           bodyWireSha256,
           reply,
           finishReason,
+          cost,
           toolResults,
         });
         const finish = (toolResults: readonly ToolCallRecord[]): void => {
@@ -318,6 +329,7 @@ async function loop(
             body_wire_sha256: bodyWireSha256,
             finish_reason: finishReason,
             usage: reply.usage,
+            cost,
             tool_results: toolResults.length,
           });
         };
@@ -339,6 +351,8 @@ async function loop(
             stop: stopped,
             steps: steps.length,
             usage: totalUsage(steps.map((each) => each.reply.usage)),
+            cost: sumCosts(steps.map((each) => each.cost)),
+            session_cost: sessionCost(earlier, steps),
             session: name,
             manifest: sent.manifest,
           });

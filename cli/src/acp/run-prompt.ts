@@ -1,7 +1,7 @@
 import { relative, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AskAnswer, AskedCall, LoopStop } from '@cw/core';
+import type { AskAnswer, AskedCall, CostTotal, LoopStop } from '@cw/core';
 import { noticeText } from '../notice-text.js';
 import type { AcpSession } from './acp-session.js';
 import { acpToolCallFields, finishedStatus, toolCallView } from './tool-call-view.js';
@@ -97,6 +97,7 @@ export async function runPrompt(
               sessionUpdate: 'usage_update',
               used: lastUsage.input_tokens + lastUsage.output_tokens,
               size: route.context_limit_tokens,
+              cost: sessionCost(event.session_cost),
             });
           break;
         }
@@ -198,4 +199,17 @@ function filePath(uri: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The session's cumulative cost as ACP carries it, in USD; null when no step of it could be priced.
+ * Steps without a known cost are left out of the amount and counted in `_meta` (docs/editors.md).
+ */
+function sessionCost(total: CostTotal): acp.Cost | null {
+  if (total.usd === 0 && total.steps_without_cost > 0) return null;
+  return {
+    amount: total.usd,
+    currency: 'USD',
+    ...(total.steps_without_cost === 0 ? {} : { _meta: { cw: { steps_without_cost: total.steps_without_cost } } }),
+  };
 }

@@ -300,7 +300,7 @@ async function runTurn(
         break;
       case 'turn-finish':
         view.finish();
-        view.line(usageLine(event.usage, lastUsage, event.manifest));
+        view.line(usageLine(event.usage, lastUsage, event.manifest, event));
         break;
       default:
         view.show(event);

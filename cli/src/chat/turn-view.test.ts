@@ -97,6 +97,23 @@ describe('usageLine', () => {
     ).toBe('tokens: 12,034 in · 311 out · context 9,870 of 128,000 (8%)');
   });
 
+  it('ends with the turn cost and the session total, or only why the cost is unknown', () => {
+    const usage = { input_tokens: 12_034, output_tokens: 311, steps_without_usage: 0 };
+    const last = { input_tokens: 9_500, output_tokens: 370 };
+    expect(
+      usageLine(usage, last, manifest, {
+        cost: { usd: 0.041267 },
+        session_cost: { usd: 0.31271, steps_without_cost: 0 },
+      }),
+    ).toBe('tokens: 12,034 in · 311 out · context 9,870 of 128,000 (8%) · cost $0.0413 · session $0.3127');
+    expect(
+      usageLine(usage, last, manifest, {
+        cost: { usd: null, reason: 'route-not-metered' },
+        session_cost: { usd: 0, steps_without_cost: 4 },
+      }),
+    ).toBe('tokens: 12,034 in · 311 out · context 9,870 of 128,000 (8%) · cost unknown (not billed per token)');
+  });
+
   it('leaves out the context when no request reported usage, and says how many did not', () => {
     expect(usageLine({ input_tokens: 0, output_tokens: 0, steps_without_usage: 2 }, null, manifest)).toBe(
       'tokens: 0 in · 0 out · 2 request(s) without usage',

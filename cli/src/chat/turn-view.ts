@@ -1,4 +1,5 @@
-import type { AgentEvent, RequestManifest, ToolCallRecord, TotalUsage } from '@cw/core';
+import type { AgentEvent, Cost, CostTotal, RequestManifest, ToolCallRecord, TotalUsage } from '@cw/core';
+import { moneyParts } from '../render/cost-text.js';
 import type { TurnUsage } from '@cw/core/plugin';
 import type { MarkdownRenderer } from '../render/load-markdown.js';
 import type { MarkdownStream } from '../render/markdown-stream.js';
@@ -207,7 +208,12 @@ export class TurnView {
  * The usage line after a turn: tokens in and out over the turn, and how much of the route's window
  * the conversation now takes (the last request's input and output).
  */
-export function usageLine(usage: TotalUsage, last: TurnUsage | null, manifest: RequestManifest | null): string {
+export function usageLine(
+  usage: TotalUsage,
+  last: TurnUsage | null,
+  manifest: RequestManifest | null,
+  money?: { readonly cost: Cost; readonly session_cost: CostTotal },
+): string {
   const number = (value: number): string => value.toLocaleString('en-US');
   const parts = [`${number(usage.input_tokens)} in`, `${number(usage.output_tokens)} out`];
   const route = manifest !== null && 'exact' in manifest.route ? manifest.route.exact : null;
@@ -217,5 +223,6 @@ export function usageLine(usage: TotalUsage, last: TurnUsage | null, manifest: R
     parts.push(`context ${number(used)} of ${number(route.context_limit_tokens)} (${percent}%)`);
   }
   if (usage.steps_without_usage > 0) parts.push(`${usage.steps_without_usage} request(s) without usage`);
+  if (money !== undefined) parts.push(...moneyParts(money));
   return `tokens: ${parts.join(' · ')}`;
 }

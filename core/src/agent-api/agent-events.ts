@@ -1,4 +1,5 @@
 import type { AskAnswer, AskedCall, ToolCallRecord } from '../agent/run-tool-calls.js';
+import type { Cost, CostTotal } from '../cost/step-cost.js';
 import type { RequestManifest } from '../manifest/manifest-schema.js';
 import type { TurnInput } from '../plan-turn.js';
 import type { ToolCall } from '../prompt/conversation.js';
@@ -67,6 +68,8 @@ export type AgentEvent =
       readonly body_wire_sha256: string;
       readonly finish_reason: string;
       readonly usage: TurnUsage | null;
+      /** What this request cost, or null with a typed reason (docs/cli.md, "Cost"). */
+      readonly cost: Cost;
       readonly tool_results: number;
     }
   /** The turn ended; `usage` sums every step's. */
@@ -75,6 +78,10 @@ export type AgentEvent =
       readonly stop: LoopStop;
       readonly steps: number;
       readonly usage: TotalUsage;
+      /** The steps' costs added up; null with the first unknown step's reason when any is unknown. */
+      readonly cost: Cost;
+      /** The session's running total, this turn included: known costs, and steps whose cost is unknown. */
+      readonly session_cost: CostTotal;
       readonly session: string;
       readonly manifest: RequestManifest;
     }

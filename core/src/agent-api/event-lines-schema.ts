@@ -1,5 +1,6 @@
 import type { z as Z } from 'zod';
 import type { AskAnswer, ToolCallStatus } from '../agent/run-tool-calls.js';
+import { COST_REASONS } from '../plan/unavailable-reason.js';
 import type { TurnInput } from '../plan-turn.js';
 import type { TurnNotice } from '../turn/turn-hooks.js';
 import { type Zod, zod } from '../validation/lazy-zod.js';
@@ -49,9 +50,23 @@ function lineSchemas(z: Zod) {
   const line = <Type extends string, Shape extends Z.ZodRawShape>(type: Type, description: string, shape: Shape) =>
     z.strictObject({ type: z.literal(type), ...shape }).meta({ id: type, description });
   const usage = z
-    .strictObject({ input_tokens: count(0), output_tokens: count(0) })
+    .strictObject({
+      input_tokens: count(0),
+      output_tokens: count(0),
+      cache_read_tokens: count(0)
+        .optional()
+        .describe('Of input_tokens, those read from the prompt cache, when the provider reports any.'),
+      cache_write_tokens: count(0)
+        .optional()
+        .describe('Of input_tokens, those written to the prompt cache, when the provider reports any.'),
+    })
     .nullable()
     .describe('Tokens the provider reported for one request; null when it reported none.');
+  const cost = () =>
+    z.union([
+      z.strictObject({ usd: z.number().min(0) }),
+      z.strictObject({ usd: z.null(), reason: z.enum(COST_REASONS) }),
+    ]);
   return z
     .discriminatedUnion('type', [
       line('turn-start', 'First line: the session the turn goes to.', {
@@ -114,6 +129,7 @@ function lineSchemas(z: Zod) {
         body_wire_sha256: sha256().describe('SHA-256 of the exact bytes the request went out as.'),
         finish_reason: z.string(),
         usage,
+        cost: cost().describe('What this request cost, or null with the reason it is unknown (docs/cli.md, "Cost").'),
         tool_results: count(0),
       }),
       line('result', 'Last line of a turn that completed, or that Ctrl-C stopped.', {
@@ -130,6 +146,20 @@ function lineSchemas(z: Zod) {
             ),
           })
           .describe('Usage summed over every request of the turn.'),
+        cost: cost().describe(
+          "The turn's cost: its requests' costs added up; null with the first unknown one's reason when any is unknown.",
+        ),
+        session_cost: z
+          .strictObject({
+            usd: z.number().min(0),
+            steps_without_cost: count(0).describe(
+              'Requests of the session whose cost is unknown: the total leaves them out.',
+            ),
+          })
+          .nullable()
+          .describe(
+            "The session's running total, this turn included: the known costs added up, and how many requests have no known cost. Null when Ctrl-C stopped the turn.",
+          ),
         text: z.string().describe("The last reply's text."),
         tool_calls: z
           .array(

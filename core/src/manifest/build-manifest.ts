@@ -36,6 +36,8 @@ import {
   type ToolFacts,
 } from './manifest-schema.js';
 import { offlineTokenCounts } from './offline-token-counts.js';
+import { inputCostUsd, priceBasisOf } from '../cost/step-cost.js';
+import { wireModelFor } from '../route/resolve-route.js';
 import { credentialHeader } from '../transport/api-key.js';
 import { userAgent } from '../transport/user-agent.js';
 import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
@@ -254,6 +256,27 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
   };
 }
 
+/** The request's input at the route's price for its model, or why there is none. */
+function inputCostEstimate(prepared: PreparedOutboundRequest, tokens: number): BodyFacts['input_cost_estimate'] {
+  const route = prepared.route;
+  const basis = priceBasisOf(route.row, route.model, wireModelFor(route));
+  if (basis.kind === 'unpriced') return unavailable(basis.reason);
+  const { price } = basis;
+  const rate = price.usd_per_mtok.input;
+  if (rate === null) return unavailable('price-incomplete');
+  return {
+    exact: {
+      basis: 'offline-estimate-at-input-price',
+      estimated_input_tokens: tokens,
+      usd_per_mtok: rate,
+      usd: inputCostUsd(rate, tokens),
+      // The pricing page is a URL, which the manifest never prints: its fingerprint names it.
+      price_source: safePhrase(price.source),
+      price_as_of: price.as_of,
+    },
+  };
+}
+
 function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, counts: TokenizerCounts): BodyFacts {
   const { body, layout } = prepared;
   const { classes } = measured;
@@ -316,6 +339,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
     framing_canonical_json_bytes: classes.framing,
     estimates: measured.estimates,
     offline_tokenizer_counts: counts,
+    input_cost_estimate: inputCostEstimate(prepared, measured.estimates.total_conservative),
     input_budget_ceiling_tokens: measured.ceiling,
     output_reservation_tokens: prepared.outputReservationTokens,
     estimated_input_headroom_tokens: measured.headroom,

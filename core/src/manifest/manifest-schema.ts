@@ -20,6 +20,7 @@ import {
   BODY_REASONS,
   ROUTE_REASONS,
   TOKENIZER_REASONS,
+  INPUT_COST_REASONS,
   TOOLS_REASONS,
   USAGE_REASONS,
 } from '../plan/unavailable-reason.js';
@@ -280,6 +281,35 @@ function buildManifestSchema() {
     })
     .describe('Offline token estimates per byte class.');
 
+  const inputCostSchema = availability(
+    z.strictObject({
+      basis: z
+        .literal('offline-estimate-at-input-price')
+        .describe(
+          'Always `offline-estimate-at-input-price`: the conservative token estimate at the uncached input price.',
+        ),
+      estimated_input_tokens: tokens.describe('The tokens priced: `estimates.total_conservative`.'),
+      usd_per_mtok: z.number().nonnegative().describe("The model's uncached input price, USD per million tokens."),
+      usd: z
+        .number()
+        .nonnegative()
+        .describe(
+          'estimated_input_tokens × usd_per_mtok / 10^6, computed in integers and rounded half up to the micro-dollar.',
+        ),
+      price_source: label.describe(
+        "The provider's pricing page the price was read from, as a fingerprint (`sha256:` and 12 hex digits of its address; docs/capability-rows.md lists the addresses).",
+      ),
+      price_as_of: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .describe('The day the price was read.'),
+    }),
+    INPUT_COST_REASONS,
+    'input cost estimate',
+  ).describe(
+    "What the request's input would cost at the route's published price for its model; cache discounts are not assumed.",
+  );
+
   const tokenizerCountsSchema = availability(
     z.strictObject({
       basis: z
@@ -384,6 +414,7 @@ function buildManifestSchema() {
     framing_canonical_json_bytes: count.describe('The remainder: body - system - tool schemas - messages.'),
     estimates: estimatesSchema,
     offline_tokenizer_counts: tokenizerCountsSchema,
+    input_cost_estimate: inputCostSchema,
     input_budget_ceiling_tokens: tokens.describe(
       'Window minus output reservation minus safety headroom, capped by a route input limit.',
     ),

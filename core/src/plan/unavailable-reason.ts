@@ -52,6 +52,18 @@ export const TOKENIZER_REASONS = [
 /** A typed reason for a missing offline tokenizer count. */
 export type TokenizerReason = (typeof TOKENIZER_REASONS)[number];
 
+/**
+ * Why a cost is unknown. The first three are the price's side and may also leave the manifest's input
+ * cost estimate unavailable; the last two are the provider's usage report (docs/cli.md, "Cost").
+ */
+export const INPUT_COST_REASONS = ['route-not-metered', 'no-published-price', 'price-incomplete'] as const;
+/** A typed reason for an input cost estimate the manifest cannot give. */
+export type InputCostReason = (typeof INPUT_COST_REASONS)[number];
+/** Every reason a step's, turn's or estimate's cost may be unknown. */
+export const COST_REASONS = [...INPUT_COST_REASONS, 'usage-not-reported', 'usage-inconsistent'] as const;
+/** A typed reason for an unknown cost. */
+export type CostReason = (typeof COST_REASONS)[number];
+
 /** The unavailable form of a section or sub-field: a reason, a redacted detail or null, and no fields. */
 export interface Unavailable<Reason extends string = UnavailableReason> {
   unavailable: { reason: Reason; detail: string | null };
@@ -62,5 +74,5 @@ export function unavailable<Reason extends string>(reason: Reason, detail: strin
   return { unavailable: { reason, detail } };
 }
 
-/** Every reason a manifest may give: a section's, usage's or the offline tokenizer count's. */
-export type ManifestReason = UnavailableReason | TokenizerReason;
+/** Every reason a manifest may give: a section's, usage's, the offline tokenizer count's or the input cost's. */
+export type ManifestReason = UnavailableReason | TokenizerReason | InputCostReason;

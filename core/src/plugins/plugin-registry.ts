@@ -168,7 +168,10 @@ export class PluginRegistry {
         if (!parsed.success) {
           const first = parsed.error.issues[0];
           const where = first ? first.path.join('.') || '(row)' : '(row)';
-          problem('invalid-row', `row field ${where}: ${first?.message ?? 'invalid'}`);
+          // The route id is named when it is a plain id, so the one line says which row to fix.
+          const id = (input as { route_id?: unknown }).route_id;
+          const route = typeof id === 'string' && /^[a-z0-9][a-z0-9._-]{0,63}$/.test(id) ? ` (route ${id})` : '';
+          problem('invalid-row', `row field ${where}: ${first?.message ?? 'invalid'}${route}`);
           return;
         }
         if (this.#rows.has(parsed.data.route_id)) {

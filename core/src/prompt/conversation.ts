@@ -58,9 +58,16 @@ export const conversationMessageSchema = lazySchema((z) =>
         tool_calls: z.array(toolCallSchema).readonly().optional(),
         /** Tokens the provider reported for the turn that produced this reply; never sent back. */
         usage: z
-          .strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) })
+          .strictObject({
+            input_tokens: z.number().int().min(0),
+            output_tokens: z.number().int().min(0),
+            cache_read_tokens: z.number().int().min(0).optional(),
+            cache_write_tokens: z.number().int().min(0).optional(),
+          })
           .readonly()
           .optional(),
+        /** What the request cost in USD, when its price and usage were known (docs/cli.md, "Cost"). */
+        cost_usd: z.number().finite().min(0).optional(),
         /**
          * Reasoning state the provider needs back (signed thinking, encrypted reasoning items), tagged
          * with the dialect that produced it: only that dialect's buildBody may send it again.

@@ -11,8 +11,13 @@ export type WireEvent =
 
 /** Token usage as the provider reported it; a later usage event replaces an earlier one. */
 export interface TurnUsage {
+  /** Every input token of the request, cached or not. */
   readonly input_tokens: number;
   readonly output_tokens: number;
+  /** Of `input_tokens`, those read from the provider's prompt cache, when the provider reports them. */
+  readonly cache_read_tokens?: number;
+  /** Of `input_tokens`, those written to the provider's prompt cache, when the provider reports them. */
+  readonly cache_write_tokens?: number;
 }
 
 /** What a dialect's decoder makes of the wire: typed turn events, the same for every dialect. */

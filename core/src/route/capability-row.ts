@@ -5,6 +5,7 @@ import { endpointPathSchema } from './endpoint-path.js';
 import { withSchemaDialectDefaults } from '../tools/schema-dialects.js';
 import { toolSchemaRulesInputSchema } from '../tools/tool-schema-rules.js';
 import { labelSchema } from './label.js';
+import { modelPriceSchema } from './model-price.js';
 
 export { labelSchema } from './label.js';
 
@@ -301,6 +302,18 @@ export const capabilityRowSchema = lazySchema((z) =>
        * without a match gets the row's own facts.
        */
       models: z.array(modelOverrideSchema).max(64).default([]),
+      /**
+       * Published prices per model, each with its pricing page and the day it was read; a model
+       * without one has no known price (docs/capability-rows.md, "Prices").
+       */
+      prices: z
+        .array(modelPriceSchema)
+        .max(64)
+        .default([])
+        .refine((prices) => {
+          const ids = prices.flatMap((price) => price.models);
+          return new Set(ids).size === ids.length;
+        }, 'a model may have one price only'),
       provenance: provenanceSchema,
     })
     .strict(),

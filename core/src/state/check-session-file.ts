@@ -25,11 +25,11 @@ export function sessionMessagesOf(raw: unknown): readonly ConversationMessage[] 
 
 const FILE_KEYS = new Set(['version', 'messages', 'route']);
 const USER_KEYS = new Set(['role', 'content', 'images', 'summary_of', 'turn_context']);
-const ASSISTANT_KEYS = new Set(['role', 'content', 'tool_calls', 'usage', 'replay', 'body_sha256']);
+const ASSISTANT_KEYS = new Set(['role', 'content', 'tool_calls', 'usage', 'cost_usd', 'replay', 'body_sha256']);
 const TOOL_KEYS = new Set(['role', 'tool_call_id', 'name', 'content', 'images', 'status']);
 const IMAGE_KEYS = new Set(['media_type', 'data']);
 const CALL_KEYS = new Set(['id', 'name', 'arguments']);
-const USAGE_KEYS = new Set(['input_tokens', 'output_tokens']);
+const USAGE_KEYS = new Set(['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens']);
 const REPLAY_KEYS = new Set(['dialect', 'items']);
 
 function isMessage(value: unknown): boolean {
@@ -52,6 +52,7 @@ function isMessage(value: unknown): boolean {
         typeof value['content'] === 'string' &&
         optional(value['tool_calls'], (calls) => Array.isArray(calls) && calls.every(isToolCall)) &&
         optional(value['usage'], isUsage) &&
+        optional(value['cost_usd'], (usd) => typeof usd === 'number' && Number.isFinite(usd) && usd >= 0) &&
         optional(value['replay'], isReplay) &&
         optional(value['body_sha256'], (hash) => typeof hash === 'string' && SHA256_HEX.test(hash))
       );
@@ -92,7 +93,14 @@ function isToolCall(value: unknown): boolean {
 
 function isUsage(value: unknown): boolean {
   const count = (tokens: unknown): boolean => typeof tokens === 'number' && Number.isSafeInteger(tokens) && tokens >= 0;
-  return isRecord(value) && hasOnly(value, USAGE_KEYS) && count(value['input_tokens']) && count(value['output_tokens']);
+  return (
+    isRecord(value) &&
+    hasOnly(value, USAGE_KEYS) &&
+    count(value['input_tokens']) &&
+    count(value['output_tokens']) &&
+    optional(value['cache_read_tokens'], count) &&
+    optional(value['cache_write_tokens'], count)
+  );
 }
 
 function isReplay(value: unknown): boolean {

@@ -522,3 +522,22 @@ describe('anthropic decoder: events of no known shape', () => {
     expect(reply.reply().text).toBe('a');
   });
 });
+
+describe('anthropic decoder: cache reads and writes', () => {
+  it('adds them to input_tokens, which counts only the uncached input, and keeps them apart', () => {
+    const reply = decode(
+      body({
+        type: 'message',
+        content: [{ type: 'text', text: 'ok' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 20, output_tokens: 9, cache_read_input_tokens: 1_000, cache_creation_input_tokens: 300 },
+      }),
+    );
+    expect(reply.reply().usage).toEqual({
+      input_tokens: 1_320,
+      output_tokens: 9,
+      cache_read_tokens: 1_000,
+      cache_write_tokens: 300,
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core/plugin';
+import type { CacheReport } from '@cw/plugin-kit';
 import {
   UsageTotals,
   WireEventDecoder,
@@ -22,7 +23,8 @@ export function createAnthropicDecoder(): ReplyDecoder {
 
 // message_stop's finish closes the reply; a [DONE] sentinel is not Anthropic's and adds nothing.
 class AnthropicDecoder extends WireEventDecoder {
-  readonly #usage = new UsageTotals();
+  // Messages counts cache reads and writes beside input_tokens.
+  readonly #usage = new UsageTotals({ cacheBesideInput: true });
   #stopReason: string | null = null;
   /** Thinking and redacted_thinking blocks still open, by block index: sent back whole once they close. */
   readonly #thinking = new Map<number, JsonObject>();
@@ -41,7 +43,11 @@ class AnthropicDecoder extends WireEventDecoder {
         const usage = objectAt(message, 'usage');
         return [
           ...this.#wholeBlocks(blocks),
-          ...this.#usage.report(usage['input_tokens'], blocks.length === 0 ? undefined : usage['output_tokens']),
+          ...this.#usage.report(
+            usage['input_tokens'],
+            blocks.length === 0 ? undefined : usage['output_tokens'],
+            cacheOf(usage),
+          ),
         ];
       }
       case 'content_block_start': {
@@ -60,7 +66,7 @@ class AnthropicDecoder extends WireEventDecoder {
         this.#stopReason = stringAt(objectAt(data, 'delta'), 'stop_reason') || this.#stopReason;
         // message_delta usage is cumulative: every count it carries replaces the one before.
         const usage = objectAt(data, 'usage');
-        return this.#usage.report(usage['input_tokens'], usage['output_tokens']);
+        return this.#usage.report(usage['input_tokens'], usage['output_tokens'], cacheOf(usage));
       }
       case 'message_stop':
         return [...this.calls.endAll(), { type: 'finish', reason: this.#stopReason ?? DEFAULT_STOP_REASON }];
@@ -122,7 +128,7 @@ class AnthropicDecoder extends WireEventDecoder {
     const content = isJsonObject(body) ? body['content'] : undefined;
     events.push(...this.#wholeBlocks(Array.isArray(content) ? content : []));
     const usage = objectAt(body, 'usage');
-    events.push(...this.#usage.report(usage['input_tokens'], usage['output_tokens']));
+    events.push(...this.#usage.report(usage['input_tokens'], usage['output_tokens'], cacheOf(usage)));
     // Only a body with the message's shape is a finished reply; anything else fails closed.
     if (stringAt(body, 'type') === 'message' && Array.isArray(content)) {
       events.push({ type: 'finish', reason: stringAt(body, 'stop_reason') || DEFAULT_STOP_REASON });
@@ -165,4 +171,9 @@ function replayBlock(block: JsonObject): JsonObject | null {
  */
 function argumentsOf(block: JsonObject): string {
   return JSON.stringify(block['input'] ?? {});
+}
+
+/** The cache counts of a Messages usage object. */
+function cacheOf(usage: { readonly [key: string]: JsonValue }): CacheReport {
+  return { read: usage['cache_read_input_tokens'], write: usage['cache_creation_input_tokens'] };
 }

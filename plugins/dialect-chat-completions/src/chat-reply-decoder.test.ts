@@ -468,3 +468,33 @@ describe('chat decoder: events of no known chunk shape', () => {
     expect(nullChoices.reply().usage).toEqual({ input_tokens: 2, output_tokens: 1 });
   });
 });
+
+describe('chat decoder: cache reads', () => {
+  const answer = (usage: JsonValue): JsonValue => ({
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    usage,
+  });
+
+  it('reads prompt_tokens_details.cached_tokens as cache reads, part of the prompt tokens', () => {
+    const usage = { prompt_tokens: 1_000, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 800 } };
+    expect(decode(body(answer(usage))).reply().usage).toEqual({
+      input_tokens: 1_000,
+      output_tokens: 5,
+      cache_read_tokens: 800,
+    });
+  });
+
+  it("reads DeepSeek's prompt_cache_hit_tokens the same way", () => {
+    const usage = {
+      prompt_tokens: 1_000,
+      completion_tokens: 5,
+      prompt_cache_hit_tokens: 640,
+      prompt_cache_miss_tokens: 360,
+    };
+    expect(decode(body(answer(usage))).reply().usage).toEqual({
+      input_tokens: 1_000,
+      output_tokens: 5,
+      cache_read_tokens: 640,
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import type { JsonValue, ReplyDecoder, TurnEvent } from '@cw/core/plugin';
+import type { CacheReport } from '@cw/plugin-kit';
 import {
   UsageTotals,
   WireEventDecoder,
@@ -43,7 +44,7 @@ class ChatDecoder extends WireEventDecoder {
     }
     this.#finishReason = stringAt(choice, 'finish_reason') || this.#finishReason;
     const usage = objectAt(data, 'usage');
-    events.push(...this.#usage.report(usage['prompt_tokens'], usage['completion_tokens']));
+    events.push(...this.#usage.report(usage['prompt_tokens'], usage['completion_tokens'], cacheOf(usage)));
     return events;
   }
 
@@ -62,7 +63,7 @@ class ChatDecoder extends WireEventDecoder {
     const usage = objectAt(body, 'usage');
     const events: TurnEvent[] = [...errorIn(body)];
     if (isJsonObject(message)) events.push(...textEvents(message), ...this.#completedCalls(message));
-    events.push(...this.#usage.report(usage['prompt_tokens'], usage['completion_tokens']));
+    events.push(...this.#usage.report(usage['prompt_tokens'], usage['completion_tokens'], cacheOf(usage)));
     // Only a body with the completion's shape is a finished reply; anything else fails closed.
     if (isJsonObject(message)) {
       events.push(...replayOf(stringAt(message, 'reasoning_content')), {
@@ -117,4 +118,13 @@ function replayOf(reasoning: string): TurnEvent[] {
 function errorIn(data: JsonValue): TurnEvent[] {
   const error = isJsonObject(data) ? data['error'] : undefined;
   return isJsonObject(error) ? [providerError(error)] : [];
+}
+
+/**
+ * The cache reads of a Chat Completions usage object: `prompt_tokens_details.cached_tokens`, or
+ * DeepSeek's `prompt_cache_hit_tokens`; both are part of `prompt_tokens`.
+ */
+function cacheOf(usage: { readonly [key: string]: JsonValue }): CacheReport {
+  const details = objectAt(usage, 'prompt_tokens_details');
+  return { read: details['cached_tokens'] ?? usage['prompt_cache_hit_tokens'] };
 }

@@ -229,3 +229,15 @@ describe('gemini decoder: events of no known shape', () => {
     expect(reply.reply().text).toBe('ab');
   });
 });
+
+describe('gemini decoder: cache reads', () => {
+  it('reads cachedContentTokenCount as cache reads, part of promptTokenCount', () => {
+    const reply = decode(
+      body({
+        candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 2_000, candidatesTokenCount: 4, cachedContentTokenCount: 1_024 },
+      }),
+    );
+    expect(reply.reply().usage).toEqual({ input_tokens: 2_000, output_tokens: 4, cache_read_tokens: 1_024 });
+  });
+});

@@ -81,7 +81,8 @@ class GeminiDecoder extends WireEventDecoder {
     const candidates = numberAt(usage, 'candidatesTokenCount');
     const thoughts = numberAt(usage, 'thoughtsTokenCount');
     const output = candidates === null && thoughts === null ? undefined : (candidates ?? 0) + (thoughts ?? 0);
-    return this.#usage.report(usage['promptTokenCount'], output);
+    // cachedContentTokenCount is part of promptTokenCount.
+    return this.#usage.report(usage['promptTokenCount'], output, { read: usage['cachedContentTokenCount'] });
   }
 }
 

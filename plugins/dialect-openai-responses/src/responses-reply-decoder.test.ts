@@ -510,3 +510,16 @@ describe('responses decoder: events of no known shape', () => {
     expect(reply.reply().text).toBe('a');
   });
 });
+
+describe('responses decoder: cache reads', () => {
+  it('reads input_tokens_details.cached_tokens as cache reads, part of input_tokens', () => {
+    const reply = decode(
+      body({
+        status: 'completed',
+        output: [],
+        usage: { input_tokens: 500, output_tokens: 3, input_tokens_details: { cached_tokens: 384 } },
+      }),
+    );
+    expect(reply.reply().usage).toEqual({ input_tokens: 500, output_tokens: 3, cache_read_tokens: 384 });
+  });
+});

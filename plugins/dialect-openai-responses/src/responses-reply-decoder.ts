@@ -108,7 +108,9 @@ class ResponsesDecoder extends WireEventDecoder {
     const events: TurnEvent[] = [...this.#reasoningNotStreamed(output), ...this.#text.complete(response)];
     for (const item of output) events.push(...this.#replay(item), ...this.#functionCall(item));
     const usage = objectAt(response, 'usage');
-    events.push(...this.#usage.report(usage['input_tokens'], usage['output_tokens']));
+    // input_tokens_details.cached_tokens is part of input_tokens.
+    const cached = objectAt(usage, 'input_tokens_details')['cached_tokens'];
+    events.push(...this.#usage.report(usage['input_tokens'], usage['output_tokens'], { read: cached }));
     return events;
   }
 

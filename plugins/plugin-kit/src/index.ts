@@ -6,6 +6,6 @@ export { reasoningLayout } from './reasoning-layout.js';
 export { collectAttachmentParts } from './attachment-parts.js';
 export { describeBodyLayout, type BodyLayoutSpec } from './describe-body-layout.js';
 export { ToolCallTracker } from './tool-call-tracker.js';
-export { UsageTotals } from './usage-totals.js';
+export { type CacheReport, UsageTotals } from './usage-totals.js';
 export { providerError } from './provider-error.js';
 export { WireEventDecoder } from './wire-event-decoder.js';

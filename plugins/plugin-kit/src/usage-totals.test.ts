@@ -29,4 +29,21 @@ describe('UsageTotals', () => {
     expect(totals.report(null, '3')).toEqual([]);
     expect(totals.report(undefined, 5)).toEqual(usage(1, 5));
   });
+
+  it('carries cache reads and writes as part of the input', () => {
+    expect(new UsageTotals().report(100, 5, { read: 80, write: 0 })).toEqual([
+      { type: 'usage', usage: { input_tokens: 100, output_tokens: 5, cache_read_tokens: 80 } },
+    ]);
+  });
+
+  it('adds them to the input on a wire that counts them beside it', () => {
+    const totals = new UsageTotals({ cacheBesideInput: true });
+    expect(totals.report(20, undefined, { read: 1_000, write: 300 })).toEqual([]);
+    expect(totals.report(undefined, 7)).toEqual([
+      {
+        type: 'usage',
+        usage: { input_tokens: 1_320, output_tokens: 7, cache_read_tokens: 1_000, cache_write_tokens: 300 },
+      },
+    ]);
+  });
 });

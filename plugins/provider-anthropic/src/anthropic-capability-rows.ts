@@ -1,4 +1,5 @@
 import type { CapabilityRowInput } from '@cw/core/plugin';
+import { ANTHROPIC_PRICES } from './anthropic-prices.js';
 
 const ADAPTIVE = { 'thinking.type': 'adaptive' } as const;
 
@@ -39,6 +40,7 @@ export const ANTHROPIC_ROW: CapabilityRowInput = {
   image_input: true,
   prompt_cache: { breakpoints: ['tools', 'system', 'conversation-tail'], tail_turns: 2, max_breakpoints: 4 },
   models: [{ match: { ids: ['claude-haiku-4-5'] }, reasoning: null }],
+  prices: [...ANTHROPIC_PRICES],
   provenance: { source: 'Anthropic docs: Messages API, adaptive thinking, effort, prompt caching, 2026-07' },
 };
 

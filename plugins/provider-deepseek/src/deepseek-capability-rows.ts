@@ -1,4 +1,5 @@
 import type { CapabilityRowInput, ModelOverrideInput } from '@cw/core/plugin';
+import { DEEPSEEK_PRICES } from './deepseek-prices.js';
 
 const DOCS = 'DeepSeek API docs: chat, thinking mode, tool calls, 2026-11';
 
@@ -71,6 +72,7 @@ export const DEEPSEEK_CHAT_ROW: CapabilityRowInput = {
   tool_choice: { accepted: ['auto', 'none', 'required', 'named'], fallback: {} },
   reasoning: CHAT_REASONING,
   models: [FLASH_OVER_RESPONSES],
+  prices: [...DEEPSEEK_PRICES],
   provenance: { source: DOCS },
 };
 
@@ -115,6 +117,7 @@ export const DEEPSEEK_ANTHROPIC_ROW: CapabilityRowInput = {
   },
   // The last tool is a cache breakpoint, as on every Messages route.
   prompt_cache: { breakpoints: ['tools'] },
+  prices: [...DEEPSEEK_PRICES],
   provenance: { source: 'DeepSeek API docs: Anthropic API compatibility, 2026-11' },
 };
 
