@@ -2,6 +2,7 @@ import { type CoreSendResources as SendResources, turnHooksOf } from './turn/cor
 import type { ApprovalRules } from './agent/approval-policy.js';
 import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
+import { ApprovalStore } from './agent/approval-store.js';
 import { commandBinding } from './agent/spawn-bound-to-cw.js';
 import { testPauseOf } from './agent/test-pause.js';
 import { toolEnvironment } from './agent/tool-environment.js';
@@ -101,6 +102,8 @@ export interface AgentLoopOptions {
   readonly limits: ToolLimits;
   /** Asks the person about a call under the `ask` posture; absent means there is no one to ask. */
   readonly ask?: (call: AskedCall) => Promise<AskAnswer>;
+  /** Where the person's answers are kept (the host's store, across its turns); default: one for this turn. */
+  readonly approvals?: ApprovalStore;
   readonly onToolStart?: (call: ToolCall, summary: string) => void;
   readonly onToolEnd?: (record: ToolCallRecord) => void;
   /** Tools from outside the registry the host adds for this command (the features add their own through `stepTools`). */
@@ -218,7 +221,8 @@ async function loop(
   requestUrlFor(firstPrepared.url, apiKeyFor(firstPrepared, options.env), firstPrepared.apiKeyEnv, options.env);
   const agent = options.loop;
   const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
-  const alwaysAllowed = new Set<string>();
+  // "Always" answers last at least the turn; a host's own store keeps them across its turns.
+  const approvals = agent?.approvals ?? new ApprovalStore();
   // The step's own signal: subscribed before the reply is saved, so a Ctrl-C landing at any await
   // from here on stops every call that has not started (docs/agent-loop.md, "Ctrl-C").
   const controller = new AbortController();
@@ -351,7 +355,8 @@ async function loop(
             },
             ...(agent.askForCommands ? { askForCommands: true } : {}),
             ...(agent.ask ? { ask: agent.ask } : {}),
-            alwaysAllowed,
+            approvals,
+            place: { home: options.home, workspace: agent.workspace },
             ...(agent.onToolStart ? { onStart: agent.onToolStart } : {}),
             ...(agent.onToolEnd ? { onEnd: agent.onToolEnd } : {}),
             beforeStart: (calls) => started.mark(calls.map((call) => call.id)),

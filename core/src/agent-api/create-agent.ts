@@ -2,7 +2,7 @@ import { turnHooksOf } from '../turn/core-turn-types.js';
 import type { ApprovalPosture } from '../config/approval-posture.js';
 import type { AskAnswer, AskedCall } from '../agent/run-tool-calls.js';
 import { workspaceRoot } from '../state/workspace-root.js';
-import { keepProjectPermission, readProjectPermissions } from '../agent/project-permissions.js';
+import { ApprovalStore } from '../agent/approval-store.js';
 import { type ConfiguredSandbox, openConfiguredSandbox } from '../sandbox/open-configured-sandbox.js';
 import type { SandboxMode } from '../sandbox/sandbox-config.js';
 import type { Entrypoint } from '../body/wire-body.js';
@@ -72,7 +72,12 @@ export interface RunOptions extends TurnOptions {
    * Answers `ask` approvals. Without it, `approvalEvents: true` answers them through each
    * `approval-request` event's `respond`; with neither, there is no one to ask and `ask` acts as `read-only`.
    */
-  readonly onApproval?: (call: AskedCall) => Promise<AskAnswer | 'workspace'>;
+  readonly onApproval?: (call: AskedCall) => Promise<AskAnswer>;
+  /**
+   * Where answers are kept: a host that runs many turns (a chat, an editor session) passes one store
+   * to each, so "always" lasts across them; default: one for this run (docs/embedding.md).
+   */
+  readonly approvals?: ApprovalStore;
   /** Where commands run (`--sandbox`): over config's `sandbox.mode` (docs/security.md). */
   readonly sandbox?: SandboxMode;
   readonly approvalEvents?: boolean;
@@ -253,7 +258,11 @@ async function loopOptions(
   emit: (event: AgentEvent) => void,
 ): Promise<AgentLoopOptions> {
   const limits = snapshot.config.tool_limits;
-  const posture = options.noTools === true ? 'never' : (options.approval ?? snapshot.config.approval);
+  const store = options.approvals ?? new ApprovalStore();
+  const posture = store.postureFor(snapshot.config.approval, {
+    ...(options.noTools === undefined ? {} : { noTools: options.noTools }),
+    ...(options.approval === undefined ? {} : { approval: options.approval }),
+  });
   const { sandbox, askForCommands } = where.configured;
   if (askForCommands && (posture === 'workspace' || posture === 'ask'))
     emit({
@@ -264,27 +273,12 @@ async function loopOptions(
       },
     });
   // Config's rules and the ones kept for this workspace by answering "always here".
-  const rules = {
-    allow: [...snapshot.config.permissions.allow, ...(await readProjectPermissions(where.home, where.workspace))],
-    deny: [...snapshot.config.permissions.deny],
-  };
-  const host = options.onApproval ?? (options.approvalEvents === true ? askThroughEvents(emit) : undefined);
-  const ask =
-    host === undefined
-      ? undefined
-      : async (call: AskedCall): Promise<AskAnswer> => {
-          const answer = await host(call);
-          if (answer !== 'workspace') return answer;
-          // Kept for this workspace (shown by cw config get permissions) and in force from now on.
-          if (call.rule !== undefined) {
-            await keepProjectPermission(where.home, where.workspace, call.rule);
-            rules.allow.push(call.rule);
-          }
-          return 'yes';
-        };
+  const rules = await store.rulesFor(snapshot.config.permissions, where);
+  const ask = options.onApproval ?? (options.approvalEvents === true ? askThroughEvents(emit) : undefined);
   return {
     posture,
     rules,
+    approvals: store,
     workspace: where.workspace,
     ...(sandbox === null ? {} : { sandbox }),
     ...(askForCommands ? { askForCommands } : {}),
@@ -302,7 +296,7 @@ async function loopOptions(
 }
 
 /** Approvals answered by the host through the `approval-request` event it reads. */
-function askThroughEvents(emit: (event: AgentEvent) => void): (call: AskedCall) => Promise<AskAnswer | 'workspace'> {
+function askThroughEvents(emit: (event: AgentEvent) => void): (call: AskedCall) => Promise<AskAnswer> {
   return (call) =>
     new Promise<AskAnswer>((resolve) => {
       emit({ type: 'approval-request', call, respond: resolve });

@@ -42,7 +42,6 @@ function options(tool: ToolImplementation, extra: Partial<RunToolCallsOptions> =
       limits: LIMITS,
       files: workspaceFiles('/nonexistent', []),
     },
-    alwaysAllowed: new Set(),
     ...extra,
   };
 }
