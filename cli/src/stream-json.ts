@@ -1,4 +1,6 @@
-import type { AgentEvent, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
+import type { AgentEvent, AskAnswer, AskedCall, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
+import { answerWord } from './render/approval-answers.js';
+import { fileDiffLines } from './render/file-diff-lines.js';
 import type { ToolProjectionWarning, TurnUsage } from '@cw/core/plugin';
 import type { JsonErrorDocument } from './json-error.js';
 import { noticeText } from './notice-text.js';
@@ -27,7 +29,14 @@ export type StreamJsonLine =
   | { type: 'reasoning-delta'; text: string }
   | { type: 'retry'; attempt: number; delay_ms: number; cause: string }
   | { type: 'tool-call'; id: string; name: string; arguments: string; summary: string }
-  | { type: 'approval'; name: string; summary: string; decision: 'yes' | 'no' | 'always' }
+  | {
+      type: 'approval';
+      name: string;
+      summary: string;
+      decision: ReturnType<typeof answerWord>;
+      /** The file change the call proposed, as a plain unified diff (its path relative to the workspace). */
+      diff?: string;
+    }
   | {
       type: 'tool-result';
       id: string;
@@ -35,6 +44,8 @@ export type StreamJsonLine =
       status: ToolCallStatus;
       result_bytes: number;
       duration_ms: number;
+      /** The files an `ok` call changed, with lines added and removed. */
+      changes?: { path: string; added: number; removed: number }[];
     }
   | {
       type: 'step-finish';
@@ -116,6 +127,15 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
         status: event.record.status,
         result_bytes: Buffer.byteLength(event.record.content, 'utf8'),
         duration_ms: event.record.durationMs,
+        ...(event.record.changes === undefined
+          ? {}
+          : {
+              changes: event.record.changes.map((change) => ({
+                path: redact.terminalSafe(change.path),
+                added: change.added,
+                removed: change.removed,
+              })),
+            }),
       };
     case 'step-finish':
       return {
@@ -136,6 +156,19 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
       return never;
     }
   }
+}
+
+/** The line saying how a person answered an approval, with the diff they were shown, if any. */
+export function approvalLine(call: AskedCall, answer: AskAnswer, redact: LineRedaction): StreamJsonLine {
+  return {
+    type: 'approval',
+    name: call.name,
+    summary: redact.terminalSafe(call.summary),
+    decision: answerWord(answer),
+    ...(call.change === undefined
+      ? {}
+      : { diff: `${fileDiffLines(call.change, false, redact.terminalSafe).join('\n')}\n` }),
+  };
 }
 
 /** The last line of a turn that completed: why it stopped, the session, and usage summed over every step. */

@@ -1,4 +1,5 @@
 import type { ToolCallRecord } from '@cw/core';
+import { changesSummary } from './render/file-diff-lines.js';
 
 type Safe = (text: string) => string;
 
@@ -15,9 +16,10 @@ export function toolStartLine(name: string, summary: string, safe: Safe, prefix 
   return `${prefix}▸ ${label(name, summary, safe)}\n`;
 }
 
-/** The line printed when a tool call ends: its status and how long it took. */
+/** The line printed when a tool call ends: its status, how long it took, and the lines it changed per file. */
 export function toolEndLine(record: ToolCallRecord, safe: Safe, prefix = 'cw: '): string {
   const mark = record.status === 'ok' ? '✓' : record.status === 'error' ? '✗' : '·';
   const took = record.durationMs > 0 ? `, ${record.durationMs} ms` : '';
-  return `${prefix}${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})\n`;
+  const changes = changesSummary(record, safe);
+  return `${prefix}${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})${changes === '' ? '' : ` · ${changes}`}\n`;
 }

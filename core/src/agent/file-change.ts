@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ProposedFileChange, ToolArguments, ToolContext, ToolImplementation } from '../tools/tool-contract.js';
+import { redactSecrets } from '../redaction/redact-secrets.js';
 import { countChanges, type DiffHunk, diffLines } from '../text/unified-diff.js';
 
 // What a call would change in a file, computed before it runs (docs/agent-loop.md, "What an approval
@@ -17,7 +18,10 @@ export interface FileChangeSummary {
   readonly removed: number;
 }
 
-/** The change a call would make to one file, as hunks of a unified diff; `created` when the file is new. */
+/**
+ * The change a call would make to one file, as hunks of a unified diff; `created` when the file is new.
+ * The hunks are for showing: a line holding what looks like a secret has it withheld.
+ */
 export interface FileDiff extends FileChangeSummary {
   readonly created: boolean;
   readonly hunks: readonly DiffHunk[];
@@ -44,7 +48,11 @@ export async function proposedDiff(
   const next = 'content' in proposed ? proposed.content : applyEdits(old.text, proposed.edits);
   if (next === null) return null;
   const hunks = diffLines(old.text, next);
-  return { path: shown.split(sep).join('/'), created: !old.exists, ...countChanges(hunks), hunks };
+  const shownHunks = hunks.map((hunk) => ({
+    ...hunk,
+    lines: hunk.lines.map((line) => ({ kind: line.kind, text: redactSecrets(line.text) })),
+  }));
+  return { path: shown.split(sep).join('/'), created: !old.exists, ...countChanges(hunks), hunks: shownHunks };
 }
 
 /** The file's text now: empty for a file that does not exist yet; null when it may not or cannot be read. */
