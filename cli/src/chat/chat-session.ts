@@ -93,9 +93,15 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
   // Cancels the running step: answered calls are kept, the rest answered "not executed".
   const interruptTurn = (): void => {
     running?.abort();
-    typedAhead.length = 0;
     const wake = waiter;
     waiter = null;
+    if (wake !== null) {
+      // An open question is ended as if answered by an empty line, so readline's next prompt starts
+      // below it rather than redrawing over the lines that follow (the empty line is ignored).
+      lines.write(null, { ctrl: true, name: 'u' });
+      lines.write('\n');
+    }
+    typedAhead.length = 0;
     wake?.('n');
   };
   // Esc during a reply or at its approval question does what one Ctrl-C does (docs/cli.md).
