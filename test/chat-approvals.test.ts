@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux)('cw chat: approvals', () => {
     expect(coloured).toMatch(/\u001b\[36m(?:\u001b\[\d+m)*@@ -1,1 \+1,1 @@/);
     session.type('y');
     await session.waitForScreen('Swapped it.', 'the reply');
-    expect(session.screen()).toMatch(/✓ edit_file notes\.txt \(ok, \d+ ms\) · notes\.txt \+1 −1/);
+    expect(session.screen()).toMatch(/✓ edit_file notes\.txt \(ok, \d+ ms\)\n {2}notes\.txt \+1 −1\n/);
     expect(await readFile(join(ws, 'notes.txt'), 'utf8')).toBe('remember the bread\n');
     expect(model.problems).toEqual([]);
   }, 30_000);

@@ -128,7 +128,7 @@ export async function runSend(
     ))
       process.stderr.write(`cw: ${core.terminalSafe(`warning: ${warning}`)}\n`);
     const { projectionWarningLine } = await import('./render-projection-warning.js');
-    const { toolStartLine, toolEndLine } = await import('./tool-status-line.js');
+    const { toolStartLine, toolEndLine, toolChangesLine } = await import('./tool-status-line.js');
     const { askOnTerminal, canAsk } = await import('./ask-on-terminal.js');
     const stderrLine = (line: string): void => {
       spinner.stop();
@@ -207,7 +207,7 @@ export async function runSend(
           stderrLine(toolStartLine(event.call.name, event.summary, core.terminalSafe));
           break;
         case 'tool-result':
-          stderrLine(toolEndLine(event.record, core.terminalSafe));
+          stderrLine(toolEndLine(event.record, core.terminalSafe) + toolChangesLine(event.record, core.terminalSafe));
           // Said once, when it first matters: a call was refused because no one could be asked.
           if (event.record.status === 'refused' && posture === 'ask' && !interactive && !toldNoTerminal) {
             toldNoTerminal = true;

@@ -16,10 +16,15 @@ export function toolStartLine(name: string, summary: string, safe: Safe, prefix 
   return `${prefix}▸ ${label(name, summary, safe)}\n`;
 }
 
-/** The line printed when a tool call ends: its status, how long it took, and the lines it changed per file. */
+/** The line printed when a tool call ends: its status and how long it took. */
 export function toolEndLine(record: ToolCallRecord, safe: Safe, prefix = 'cw: '): string {
   const mark = record.status === 'ok' ? '✓' : record.status === 'error' ? '✗' : '·';
   const took = record.durationMs > 0 ? `, ${record.durationMs} ms` : '';
+  return `${prefix}${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})\n`;
+}
+
+/** The line under it for a call that changed files, `  notes.txt +1 −1`; empty when it changed none. */
+export function toolChangesLine(record: ToolCallRecord, safe: Safe, prefix = 'cw: '): string {
   const changes = changesSummary(record, safe);
-  return `${prefix}${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})${changes === '' ? '' : ` · ${changes}`}\n`;
+  return changes === '' ? '' : `${prefix}  ${changes}\n`;
 }

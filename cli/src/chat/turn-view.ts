@@ -1,6 +1,6 @@
 import type { AgentEvent, RequestManifest, TotalUsage } from '@cw/core';
 import type { TurnUsage } from '@cw/core/plugin';
-import { toolEndLine, toolStartLine } from '../tool-status-line.js';
+import { toolChangesLine, toolEndLine, toolStartLine } from '../tool-status-line.js';
 
 // How one turn of the interactive session looks on the terminal: the reply as it streams, reasoning
 // dimmed (or folded to one line without colour), a line per tool call as it starts and as it ends
@@ -69,7 +69,12 @@ export class TurnView {
         this.spin(`${event.call.name}`);
         break;
       case 'tool-result':
-        this.line(toolEndLine(event.record, this.safe.terminalSafe, '').trimEnd());
+        this.line(
+          (
+            toolEndLine(event.record, this.safe.terminalSafe, '') +
+            toolChangesLine(event.record, this.safe.terminalSafe, '')
+          ).trimEnd(),
+        );
         break;
       case 'retry':
         this.line(
