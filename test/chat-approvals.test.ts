@@ -1,13 +1,16 @@
 // Approvals in the interactive session, driven in a real pseudo-terminal (tmux) against a scripted
 // local model: an edit is shown as a coloured diff before it is answered and counted (+N −M) after;
 // a refusal's reason reaches the model; `w` keeps the rule for the workspace; Esc interrupts like
-// one Ctrl-C, at an approval question and during a reply.
+// one Ctrl-C, at an approval question and during a reply; an MCP write_file shows its path relative
+// to the workspace with the file's diff; cw send on a terminal asks the same way.
+import { realpathSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY } from './support/cw-fixture.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
-import { waitFor } from './support/spawn-cw.js';
+import { filesystemEntry } from './support/published-mcp-server.js';
+import { runCwChild, waitFor } from './support/spawn-cw.js';
 import { hasTmux, TmuxSession } from './support/tmux-session.js';
 
 const models = useScriptedModels('CW_CHAT_APPROVALS_KEY', FAKE_KEY);
@@ -124,4 +127,70 @@ describe.skipIf(!hasTmux)('cw chat: approvals', () => {
     expect(session.paneDead()).toBe(false);
     expect(model.requests).toHaveLength(2);
   }, 30_000);
+
+  it('cw send on a terminal asks the same way: the diff first, then n: why reaches the model', async () => {
+    const model = await models.model(
+      'chat-completions',
+      { reply: { calls: [EDIT] } },
+      { carries: [{ id: EDIT.id, includes: REASON }], reply: { text: 'Leaving the milk.' } },
+    );
+    const ws = await models.folder('cw-send-approvals-ws-');
+    await writeFile(join(ws, 'notes.txt'), 'remember the milk\n');
+    const home = await models.home(model, { workspace: ws, approval: 'ask' });
+    const session = TmuxSession.start(await models.folder('cw-send-approvals-tmux-'), {
+      env: models.envFor(home),
+      cwd: ws,
+      args: ['send', '--prompt', 'swap milk for bread'],
+    });
+    term = session;
+    await session.waitForScreen('cw: run edit_file notes.txt? [y]es / [n]o (n: why)', 'the question');
+    const asked = session.screen();
+    expect(asked).toContain('--- a/notes.txt');
+    expect(asked).toContain('-remember the milk');
+    expect(asked).toContain('+remember the bread');
+    session.type(`n: ${REASON}`);
+    await session.waitForScreen('Leaving the milk.', 'the reply');
+    await waitFor(() => session.paneDead(), 10_000, 'cw send to end');
+    expect(session.exitStatus()).toBe(0);
+    expect(model.resultsOf(1).get(EDIT.id)).toContain(`saying: ${REASON}`);
+    expect(await readFile(join(ws, 'notes.txt'), 'utf8')).toBe('remember the milk\n');
+  }, 30_000);
+
+  it("an MCP write_file shows its path relative to the workspace, as cw send does, with the file's diff", async () => {
+    const ws = realpathSync(await models.folder('cw-chat-mcp-write-ws-'));
+    await writeFile(join(ws, 'notes.txt'), 'remember the milk\n');
+    const write = call('call_write', 'mcp__fs__write_file', {
+      path: join(ws, 'notes.txt'),
+      content: 'remember the bread\n',
+    });
+    const model = await models.model(
+      'chat-completions',
+      { reply: { calls: [write] } },
+      { carries: [{ id: write.id, includes: '' }], reply: { text: 'Written.' } },
+    );
+    const home = await models.home(model, {
+      workspace: ws,
+      approval: 'ask',
+      mcpServers: { fs: await filesystemEntry(ws) },
+    });
+    const refreshed = await runCwChild(['mcp', 'refresh'], models.envFor(home));
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    const session = TmuxSession.start(await models.folder('cw-chat-mcp-write-tmux-'), {
+      env: models.envFor(home),
+      cwd: ws,
+    });
+    term = session;
+    await session.waitForScreen('/help for commands', 'the banner');
+    session.type('write the note');
+    await session.waitForScreen('always this [s]erver (fs): ', 'the approval');
+    const asked = session.screen();
+    expect(asked).toContain('arguments: path: "notes.txt"');
+    expect(asked).not.toContain('path-redacted');
+    expect(asked).not.toContain(ws);
+    expect(asked).toContain('+remember the bread');
+    session.type('y');
+    await session.waitForScreen('Written.', 'the reply');
+    expect(session.screen()).toMatch(/✓ mcp__fs__write_file fs\/write_file \(ok, \d+ ms\)\n {2}notes\.txt \+1 −1\n/);
+    expect(await readFile(join(ws, 'notes.txt'), 'utf8')).toBe('remember the bread\n');
+  }, 40_000);
 });
