@@ -145,11 +145,20 @@ describe('cw acp', () => {
     expect(await readFile(join(ws, 'notes.txt'), 'utf8')).toBe('remember the bread\n');
     await expect(readFile(join(ws, 'out.txt'), 'utf8')).rejects.toThrow();
     expect(asked.map((request) => request.toolCall.toolCallId)).toEqual([EDIT_ONE.id, EDIT_TWO.id, SHELL.id]);
-    expect(asked[0]?.options.map((option) => option.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    // The answers cw send and cw chat offer: once, this tool, this workspace's rule, reject.
+    expect(asked[0]?.options.map((option) => option.optionId)).toEqual([
+      'allow_once',
+      'allow_always',
+      'allow_always_workspace',
+      'reject_once',
+    ]);
+    // The diff is the core's proposed change, the line around the replaced text included.
     expect(asked[0]?.toolCall).toMatchObject({
       kind: 'edit',
       locations: [{ path: join(ws, 'notes.txt') }],
-      content: [{ type: 'diff', path: join(ws, 'notes.txt'), oldText: 'milk', newText: 'bread' }],
+      content: [
+        { type: 'diff', path: join(ws, 'notes.txt'), oldText: 'remember the milk\n', newText: 'remember the bread\n' },
+      ],
     });
 
     const kinds = updates.map((notification) => notification.update.sessionUpdate);

@@ -99,7 +99,7 @@ export async function runSend(
         `cw: ${core.terminalSafe('warning: --no-tools is now --no-tool-runs: the tools are still offered, and their calls are handed back, not run')}\n`,
       );
     }
-    const { streamJsonLine, resultLine } = await import('./stream-json.js');
+    const { streamJsonLine, resultLine, approvalLine } = await import('./stream-json.js');
     // One JSON object per line; a line is whole before the next is started.
     const writeLine = (value: unknown): void => {
       process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -135,7 +135,7 @@ export async function runSend(
     ))
       process.stderr.write(`cw: ${core.terminalSafe(`warning: ${warning}`)}\n`);
     const { projectionWarningLine } = await import('./render-projection-warning.js');
-    const { toolStartLine, toolEndLine } = await import('./tool-status-line.js');
+    const { toolStartLine, toolEndLine, toolChangesLine } = await import('./tool-status-line.js');
     const { foldedOutput } = await import('./render/folded-output.js');
     const { askOnTerminal, canAsk } = await import('./ask-on-terminal.js');
     // On a colour terminal the reply is rendered as Markdown, block by block (docs/cli.md, "What a
@@ -160,7 +160,9 @@ export async function runSend(
     };
     const notice = (text: string): void => stderrLine(`cw: ${core.terminalSafe(text)}\n`);
     const retries = core.transportSettingsFor(snapshot.config, '', { maxRetries: args.maxRetries }).maxRetries;
-    const posture = args.noTools ? 'never' : (args.approval ?? snapshot.config.approval);
+    // The command's answers and posture live in the core's store; the posture is read from it.
+    const approvals = new core.ApprovalStore(args.approval);
+    const posture = approvals.postureFor(snapshot.config.approval, { noTools: args.noTools === true });
     // The agent opens the sandbox and asks for commands when there is none (docs/security.md): a
     // terminal to ask on is all this host offers.
     const interactive = canAsk();
@@ -169,7 +171,7 @@ export async function runSend(
       snapshot,
       entrypoint: args.entrypoint,
       noTools: args.noTools,
-      ...(args.approval === undefined ? {} : { approval: args.approval }),
+      approvals,
       ...(args.maxSteps === undefined ? {} : { maxSteps: args.maxSteps }),
       ...(args.maxRetries === undefined ? {} : { maxRetries: args.maxRetries }),
       signal: controller.signal,
@@ -179,13 +181,7 @@ export async function runSend(
             onApproval: async (call: import('@cw/core').AskedCall) => {
               spinner.stop();
               const decision = await askOnTerminal(call, core.terminalSafe);
-              if (args.format === 'stream-json')
-                writeLine({
-                  type: 'approval',
-                  name: call.name,
-                  summary: core.terminalSafe(call.summary),
-                  decision,
-                });
+              if (args.format === 'stream-json') writeLine(approvalLine(call, decision, core));
               return decision;
             },
           }
@@ -247,7 +243,7 @@ export async function runSend(
           stderrLine(toolStartLine(event.call.name, event.summary, core.terminalSafe));
           break;
         case 'tool-result':
-          stderrLine(toolEndLine(event.record, core.terminalSafe));
+          stderrLine(toolEndLine(event.record, core.terminalSafe) + toolChangesLine(event.record, core.terminalSafe));
           // For the person at the terminal, what came back, folded (the model reads all of it).
           if (process.stderr.isTTY === true && (event.record.status === 'ok' || event.record.status === 'error'))
             for (const line of foldedOutput(
@@ -304,16 +300,11 @@ export async function runSend(
     }
     // A fresh session's name is said once it holds the turn, so it can be picked again with -s.
     if (line.choices.session?.kind === 'new') notice(`new session ${core.safeIdentifier(snapshot.session.name)}`);
-    if (sent.stopped === 'step-limit') {
-      notice(`stopped after ${sent.steps.length} steps (max_steps); run cw send without --prompt to continue`);
-    } else if (sent.stopped === 'tool-calls-returned' && args.format === 'text') {
-      notice(
-        `the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never or --no-tool-runs)`,
-      );
-    } else if (sent.stopped === 'interrupted') {
-      notice('interrupted: the calls that ran are saved, the rest are answered "not executed"; cw send continues');
-      exiter.exit(INTERRUPTED_EXIT);
-    }
+    const { stopLine } = await import('./render/stop-line.js');
+    const stopped = stopLine(sent.stopped, sent.steps.length, sent.reply.toolCalls.length, 'send');
+    // Returned calls are data in the JSON formats; the other stops are said in every format.
+    if (stopped !== null && (sent.stopped !== 'tool-calls-returned' || args.format === 'text')) notice(stopped);
+    if (sent.stopped === 'interrupted') exiter.exit(INTERRUPTED_EXIT);
   } catch (error) {
     // What the model wrote before the failure is shown, as it would have been.
     endReply();

@@ -1,4 +1,6 @@
-import type { AgentEvent, Cost, CostTotal, EventLine, SentTurn, TotalUsage } from '@cw/core';
+import type { AgentEvent, AskAnswer, AskedCall, Cost, CostTotal, EventLine, SentTurn, TotalUsage } from '@cw/core';
+import { answerWord } from './render/approval-answers.js';
+import { fileDiffLines } from './render/file-diff-lines.js';
 import { noticeText } from './notice-text.js';
 
 // `cw send --output-format stream-json`: one JSON object per line for each Agent API event, so a
@@ -74,6 +76,15 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
         status: event.record.status,
         result_bytes: Buffer.byteLength(event.record.content, 'utf8'),
         duration_ms: event.record.durationMs,
+        ...(event.record.changes === undefined
+          ? {}
+          : {
+              changes: event.record.changes.map((change) => ({
+                path: redact.terminalSafe(change.path),
+                added: change.added,
+                removed: change.removed,
+              })),
+            }),
       };
     case 'step-finish':
       return {
@@ -95,6 +106,19 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
       return never;
     }
   }
+}
+
+/** The line saying how a person answered an approval, with the diff they were shown, if any. */
+export function approvalLine(call: AskedCall, answer: AskAnswer, redact: LineRedaction): StreamJsonLine {
+  return {
+    type: 'approval',
+    name: call.name,
+    summary: redact.terminalSafe(call.summary),
+    decision: answerWord(answer),
+    ...(call.change === undefined
+      ? {}
+      : { diff: `${fileDiffLines(call.change, false, redact.terminalSafe).join('\n')}\n` }),
+  };
 }
 
 /** The last line of a turn that completed: why it stopped, the session, and usage summed over every step. */

@@ -1,4 +1,5 @@
 import type { ToolCallRecord } from '@cw/core';
+import { changesSummary } from './render/file-diff-lines.js';
 
 type Safe = (text: string) => string;
 
@@ -20,4 +21,10 @@ export function toolEndLine(record: ToolCallRecord, safe: Safe, prefix = 'cw: ')
   const mark = record.status === 'ok' ? '✓' : record.status === 'error' ? '✗' : '·';
   const took = record.durationMs > 0 ? `, ${record.durationMs} ms` : '';
   return `${prefix}${mark} ${label(record.call.name, record.summary, safe)} (${record.status}${took})\n`;
+}
+
+/** The line under it for a call that changed files, `  notes.txt +1 −1`; empty when it changed none. */
+export function toolChangesLine(record: ToolCallRecord, safe: Safe, prefix = 'cw: '): string {
+  const changes = changesSummary(record, safe);
+  return changes === '' ? '' : `${prefix}  ${changes}\n`;
 }

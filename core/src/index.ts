@@ -55,7 +55,8 @@ export { diffManifests, parseManifestText, ManifestInputError } from './manifest
 export { runTurn, sendTurn, type SentTurn, type LoopStop } from './send-turn.js';
 export { APPROVAL_POSTURES, type ApprovalPosture } from './config/approval-posture.js';
 export type { AssistantReply } from './reply/assemble-reply.js';
-export type { ToolCallRecord, ToolCallStatus, AskAnswer, AskedCall } from './agent/run-tool-calls.js';
+export type { ToolCallRecord, ToolCallStatus, AskedCall } from './agent/run-tool-calls.js';
+export { ApprovalStore, type AskAnswer } from './agent/approval-store.js';
 export { workspaceRoot } from './state/workspace-root.js';
 
 // Sessions, goals, skills, compaction.

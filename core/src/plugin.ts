@@ -50,6 +50,7 @@ export type {
   ToolLimits,
   WorkspaceFiles,
   OpenedWorkspaceEntry,
+  ProposedFileChange,
 } from './tools/tool-contract.js';
 // The turn's hooks (docs/plugin-authors.md, "Turn hooks"): the payloads a plugin's taps receive.
 export { TURN_STAGES } from './turn/turn-stages.js';

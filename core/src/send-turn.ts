@@ -2,6 +2,7 @@ import { type CoreSendResources as SendResources, turnHooksOf } from './turn/cor
 import type { ApprovalRules } from './agent/approval-policy.js';
 import type { ApprovalPosture } from './config/approval-posture.js';
 import { runToolCalls, type AskAnswer, type AskedCall, type ToolCallRecord } from './agent/run-tool-calls.js';
+import { ApprovalStore } from './agent/approval-store.js';
 import { commandBinding } from './agent/spawn-bound-to-cw.js';
 import { testPauseOf } from './agent/test-pause.js';
 import { toolEnvironment } from './agent/tool-environment.js';
@@ -103,6 +104,8 @@ export interface AgentLoopOptions {
    * the answer; absent, there is no one to ask and `ask` acts as `read-only`.
    */
   readonly answersApprovals?: boolean;
+  /** Where the person's answers are kept (the host's store, across its turns); default: one for this turn. */
+  readonly approvals?: ApprovalStore;
   /** Tools from outside the registry the host adds for this command (the features add their own through `stepTools`). */
   readonly extraTools?: readonly ToolImplementation[];
   /** Where commands and submit hooks run (docs/security.md); `askForCommands` when the sandbox is on but none was found. */
@@ -224,7 +227,8 @@ async function loop(
   requestUrlFor(firstPrepared.url, apiKeyFor(firstPrepared, options.env), firstPrepared.apiKeyEnv, options.env);
   const agent = options.loop;
   const toolEnv = toolEnvironment(options.env, snapshot.registry.rows, snapshot.config);
-  const alwaysAllowed = new Set<string>();
+  // "Always" answers last at least the turn; a host's own store keeps them across its turns.
+  const approvals = agent?.approvals ?? new ApprovalStore();
   // The step's own signal: subscribed before the reply is saved, so a Ctrl-C landing at any await
   // from here on stops every call that has not started (docs/agent-loop.md, "Ctrl-C").
   const controller = new AbortController();
@@ -395,7 +399,8 @@ async function loop(
             },
             ...(agent.askForCommands ? { askForCommands: true } : {}),
             ...(agent.answersApprovals === true ? { ask: askThroughEvents(emit) } : {}),
-            alwaysAllowed,
+            approvals,
+            place: { home: options.home, workspace: agent.workspace },
             onStart: (call, summary) => emit({ type: 'tool-call', call, summary }),
             onEnd: (record) => emit({ type: 'tool-result', record }),
             beforeStart: (calls) => started.mark(calls.map((call) => call.id)),

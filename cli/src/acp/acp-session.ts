@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Agent, ApprovalPosture, McpServerConfig, PluginRegistry, SessionScope } from '@cw/core';
+import type { Agent, ApprovalPosture, ApprovalStore, McpServerConfig, PluginRegistry, SessionScope } from '@cw/core';
 
 type Core = typeof import('@cw/core');
 
@@ -18,8 +18,8 @@ export interface AcpSession {
   posture: ApprovalPosture;
   route: string;
   readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
-  /** Tools the editor answered "always allow" for: they run without asking for the rest of the session. */
-  readonly alwaysAllowed: Set<string>;
+  /** The editor's answers: "always" for a tool or an MCP server lasts the session (the core's store). */
+  readonly approvals: ApprovalStore;
   /** The running prompt's abort; null when idle. */
   running: AbortController | null;
   /** What the session's turns keep open between prompts (MCP servers started on first use); closed with it. */
@@ -124,7 +124,7 @@ async function sessionOf(
     posture: snapshot.config.approval,
     route: snapshot.config.route ?? snapshot.defaultRouteId,
     mcpServers,
-    alwaysAllowed: new Set(),
+    approvals: new factory.core.ApprovalStore(),
     running: null,
     scope: factory.core.createSessionScope(),
   };

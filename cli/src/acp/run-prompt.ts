@@ -4,6 +4,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AskAnswer, AskedCall, CostTotal, LoopStop } from '@cw/core';
 import { noticeText } from '../notice-text.js';
 import type { AcpSession } from './acp-session.js';
+import { answerOf, permissionOptions } from './permission-options.js';
 import { acpToolCallFields, finishedStatus, toolCallView } from './tool-call-view.js';
 
 // One `session/prompt`: the turn runs through the Agent API (docs/embedding.md) and each of its
@@ -20,13 +21,6 @@ export interface PromptChannel {
   requestPermission(request: Omit<acp.RequestPermissionRequest, 'sessionId'>): Promise<acp.RequestPermissionResponse>;
 }
 
-// The choices an editor offers for a call that asks; their ids are what it answers with.
-const PERMISSION_OPTIONS: acp.PermissionOption[] = [
-  { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'allow_always', name: 'Always allow this tool (this session)', kind: 'allow_always' },
-  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
-];
-
 /** Runs one prompt on a session and answers with the reason it stopped. */
 export async function runPrompt(
   core: Core,
@@ -40,7 +34,7 @@ export async function runPrompt(
   const shown = new Map<string, acp.ToolCallContent[]>();
   const safe = core.terminalSafe;
   const show = async (
-    call: { id: string; name: string; arguments: string },
+    call: { id: string; name: string; arguments: string; change?: AskedCall['change'] },
     summary: string,
     status: acp.ToolCallStatus,
   ): Promise<void> => {
@@ -48,35 +42,27 @@ export async function runPrompt(
     shown.set(call.id, view.content);
     await channel.update({ sessionUpdate: 'tool_call', ...acpToolCallFields(call.id, view, status, safe) });
   };
+  // The session's answers live in the core's approval store (session.approvals); this only asks.
   const onApproval = async (call: AskedCall): Promise<AskAnswer> => {
     if (controller.signal.aborted) return 'no';
-    if (session.alwaysAllowed.has(call.name)) return 'yes';
     await show(call, call.summary, 'pending');
     const view = toolCallView(call, safe(call.summary), session.workspace);
-    let response: acp.RequestPermissionResponse;
     try {
-      response = await channel.requestPermission({
-        toolCall: acpToolCallFields(call.id, view, 'pending', safe),
-        options: PERMISSION_OPTIONS,
-      });
+      return answerOf(
+        await channel.requestPermission({
+          toolCall: acpToolCallFields(call.id, view, 'pending', safe),
+          options: permissionOptions(call),
+        }),
+      );
     } catch {
       // An editor that cannot answer has not allowed anything.
       return 'no';
-    }
-    if (response.outcome.outcome !== 'selected') return 'no';
-    switch (response.outcome.optionId) {
-      case 'allow_once':
-        return 'yes';
-      case 'allow_always':
-        session.alwaysAllowed.add(call.name);
-        return 'always';
-      default:
-        return 'no';
     }
   };
   const run = session.agent.run(promptText(prompt, session.cwd), {
     overrides: { session: { kind: 'named', name: session.name }, route: session.route },
     approval: session.posture,
+    approvals: session.approvals,
     mcpServers: session.mcpServers,
     scope: session.scope,
     signal: controller.signal,

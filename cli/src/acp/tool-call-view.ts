@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { ToolCallStatus } from '@cw/core';
+import type { AskedCall, ToolCallStatus } from '@cw/core';
 import type * as acp from '@agentclientprotocol/sdk';
 
 // How an editor shows one of cw's tool calls (docs/editors.md): an icon kind, a title, the files it
@@ -30,7 +30,7 @@ const KINDS: Readonly<Record<string, acp.ToolKind>> = {
  * (`summary`, already made terminal-safe by the caller), with paths resolved in `workspace`.
  */
 export function toolCallView(
-  call: { name: string; arguments: string },
+  call: { name: string; arguments: string; change?: AskedCall['change'] },
   summary: string,
   workspace: string,
 ): ToolCallView {
@@ -40,7 +40,10 @@ export function toolCallView(
   const absolute = path === undefined ? undefined : isAbsolute(path) ? path : resolve(workspace, path);
   const locations: acp.ToolCallLocation[] = absolute === undefined ? [] : [{ path: absolute }];
   const content: acp.ToolCallContent[] = [];
-  if (
+  // The change the core computed for the approval (docs/agent-loop.md): one diff per hunk, the lines
+  // around the change included, as the terminal shows it.
+  if (call.change !== undefined) content.push(...changeDiffs(call.change, workspace));
+  else if (
     call.name === 'edit_file' &&
     absolute !== undefined &&
     typeof args?.['old_text'] === 'string' &&
@@ -49,6 +52,21 @@ export function toolCallView(
     content.push({ type: 'diff', path: absolute, oldText: args['old_text'], newText: args['new_text'] });
   const title = summary === '' ? call.name : `${call.name} ${summary}`;
   return { kind, title, locations, content, rawInput: args ?? call.arguments };
+}
+
+function changeDiffs(change: NonNullable<AskedCall['change']>, workspace: string): acp.ToolCallContent[] {
+  const path = resolve(workspace, change.path);
+  const side = (hunk: (typeof change.hunks)[number], drop: '+' | '-'): string =>
+    hunk.lines
+      .filter((line) => line.kind !== drop)
+      .map((line) => line.text)
+      .join('');
+  return change.hunks.map((hunk) => ({
+    type: 'diff' as const,
+    path,
+    oldText: change.created ? null : side(hunk, '+'),
+    newText: side(hunk, '-'),
+  }));
 }
 
 /** The ACP status of a finished call: `ok` completed, anything else (refused, invalid, …) failed. */

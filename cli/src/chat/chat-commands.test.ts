@@ -32,8 +32,7 @@ async function session(name: string): Promise<{ state: ChatState; out: () => str
     view: new TurnView({ write: (chunk) => (text += chunk), color: false }, core),
     overrides: { session: { kind: 'named', name } },
     approval: undefined,
-    allowedTools: new Set(),
-    allowedServers: new Set(),
+    approvals: new core.ApprovalStore(),
     ask: async () => null,
   };
   return { state, out: () => text };

@@ -1,10 +1,13 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Agent, AskedCall, ApprovalPosture, AskAnswer, CwSnapshot, PluginRegistry, SentTurn } from '@cw/core';
+import { readAnswer } from '../render/approval-answers.js';
+import { fileDiffLines } from '../render/file-diff-lines.js';
+import { stopLine } from '../render/stop-line.js';
 import { noticeText } from '../notice-text.js';
 import { errorLine } from '../error-line.js';
 import { useColor } from '../run-preview.js';
 import type { TurnChoices } from '../turn-choices.js';
-import { approvalChoiceOf, approvalQuestion, argumentsPreview, askAnswerOf } from './approval-question.js';
+import { answerOffer, approvalQuestion } from './approval-question.js';
 import { completeLine } from './chat-completer.js';
 import { type CommandOutcome, routeIds, runSlashCommand } from './chat-commands.js';
 import type { ChatState } from './chat-state.js';
@@ -101,19 +104,33 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
     waiter = null;
     wake?.(null);
   });
+  // Cancels the running step: answered calls are kept, the rest answered "not executed".
+  const interruptTurn = (): void => {
+    // Cancels the running step: answered calls are kept, the rest answered "not executed".
+    running?.abort();
+    // The queue is cancelled with the turn; its lines stay in the history, for Up to bring back.
+    if (typedAhead.length > 0) {
+      recallLater(lines, typedAhead.splice(0));
+      view.aside('cw: the queued lines were not sent; Up brings them back');
+    }
+    const wake = waiter;
+    waiter = null;
+    if (wake !== null) {
+      echo(false);
+      // An open question is ended as if answered by an empty line, so readline's next prompt starts
+      // below it rather than redrawing over the lines that follow (the empty line is ignored).
+      lines.write(null, { ctrl: true, name: 'u' });
+      lines.write('\n');
+    }
+    wake?.('n');
+  };
+  // Esc during a reply or at its approval question does what one Ctrl-C does (docs/cli.md).
+  process.stdin.on('keypress', (_text: string | undefined, key: { readonly name?: string } | undefined) => {
+    if (key?.name === 'escape' && running !== null) interruptTurn();
+  });
   lines.on('SIGINT', () => {
     if (running !== null) {
-      // Cancels the running step: answered calls are kept, the rest answered "not executed".
-      running.abort();
-      // The queue is cancelled with the turn; its lines stay in the history, for Up to bring back.
-      if (typedAhead.length > 0) {
-        recallLater(lines, typedAhead.splice(0));
-        view.aside('cw: the queued lines were not sent; Up brings them back');
-      }
-      const wake = waiter;
-      waiter = null;
-      if (wake !== null) echo(false);
-      wake?.('n');
+      interruptTurn();
       return;
     }
     if (lines.line !== '') {
@@ -150,8 +167,7 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
     // From here on the session is named: a fresh one (-n) keeps the name it was given.
     overrides: { ...options.choices, session: { kind: 'named', name: loaded.snapshot.session.name } },
     approval: options.approval,
-    allowedTools: new Set(),
-    allowedServers: new Set(),
+    approvals: new core.ApprovalStore(),
     ask,
   };
   view.line(
@@ -254,32 +270,31 @@ async function runTurn(
     view.line(`cw: ${(await errorLine(error)).text}`);
     return;
   }
-  const serverOf = new Map(
-    snapshot.catalog.flatMap((tool) => (tool.origin.kind === 'mcp' ? [[tool.name, tool.origin.server] as const] : [])),
-  );
-  const posture = state.approval ?? snapshot.config.approval;
+  const posture = state.approvals.postureFor(snapshot.config.approval, {
+    ...(state.approval === undefined ? {} : { approval: state.approval }),
+  });
+  const color = useColor();
   const onApproval = async (call: AskedCall): Promise<AskAnswer> => {
-    const server = serverOf.get(call.name) ?? null;
-    if (state.allowedTools.has(call.name) || (server !== null && state.allowedServers.has(server))) return 'yes';
     view.stopSpinner();
     view.finish();
-    // An MCP tool has no label of its own for its arguments: the person sees a redacted preview of them.
-    const mcp = server === null ? null : { server, preview: argumentsPreview(call.arguments, core.safeErrorText) };
+    // An edit is shown as the diff it would make before it is answered.
+    if (call.change !== undefined)
+      for (const line of fileDiffLines(call.change, color, core.terminalSafe)) view.line(line);
+    const offer = answerOffer(call, core.safeIdentifier);
     for (;;) {
-      const typed = await state.ask(approvalQuestion(call, mcp, core.terminalSafe));
+      const typed = await state.ask(approvalQuestion(call, core.terminalSafe));
       if (typed === null || signal.aborted) return 'no';
-      const choice = approvalChoiceOf(typed, mcp !== null);
-      if (choice === null) continue;
-      if (choice === 'always-tool') state.allowedTools.add(call.name);
-      if (choice === 'always-server' && server !== null) state.allowedServers.add(server);
-      if (choice !== 'no') view.spin(call.name);
-      return askAnswerOf(choice);
+      const answer = readAnswer(typed, offer);
+      if (answer === null) continue;
+      if (answer !== 'no' && typeof answer !== 'object') view.spin(call.name);
+      return answer;
     }
   };
   const run = state.agent.run(prompt, {
     snapshot,
     signal,
     scope: state.scope,
+    approvals: state.approvals,
     ...(state.approval === undefined ? {} : { approval: state.approval }),
     ...(posture === 'ask' ? { onApproval } : {}),
   });
@@ -319,12 +334,6 @@ async function runTurn(
     for (const hint of hintsFor(error)) view.line(`cw: ${hint}`);
     return;
   }
-  if (sent.stopped === 'interrupted')
-    view.line('cw: cancelled: the calls that ran are saved, the rest are answered "not executed"');
-  else if (sent.stopped === 'step-limit')
-    view.line(`cw: stopped after ${sent.steps.length} steps (max_steps); type a prompt to go on`);
-  else if (sent.stopped === 'tool-calls-returned')
-    view.line(
-      `cw: the model asked for ${sent.reply.toolCalls.length} tool call(s); they were not run (approval never)`,
-    );
+  const stopped = stopLine(sent.stopped, sent.steps.length, sent.reply.toolCalls.length, 'chat');
+  if (stopped !== null) view.line(`cw: ${stopped}`);
 }

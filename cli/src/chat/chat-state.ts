@@ -1,4 +1,4 @@
-import type { Agent, ApprovalPosture, PluginRegistry, SessionScope, SnapshotOverrides } from '@cw/core';
+import type { Agent, ApprovalPosture, ApprovalStore, PluginRegistry, SessionScope, SnapshotOverrides } from '@cw/core';
 import type { TurnView } from './turn-view.js';
 
 /** What the interactive session carries from turn to turn; slash commands change it. */
@@ -12,9 +12,8 @@ export interface ChatState {
   overrides: SnapshotOverrides;
   /** The approval posture over config's, if chosen. */
   approval: ApprovalPosture | undefined;
-  /** Tools and MCP servers answered "always" in this session. */
-  readonly allowedTools: Set<string>;
-  readonly allowedServers: Set<string>;
+  /** The session's answers: "always" for a tool or an MCP server lasts until it ends (the core's store). */
+  readonly approvals: ApprovalStore;
   /** Reads one line at the prompt `question`; null when the input ended (Ctrl-D). */
   readonly ask: (question: string) => Promise<string | null>;
 }

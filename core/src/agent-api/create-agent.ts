@@ -2,7 +2,7 @@ import { turnHooksOf } from '../turn/core-turn-types.js';
 import type { ApprovalPosture } from '../config/approval-posture.js';
 import type { AskAnswer, AskedCall } from '../agent/run-tool-calls.js';
 import { workspaceRoot } from '../state/workspace-root.js';
-import { keepProjectPermission, readProjectPermissions } from '../agent/project-permissions.js';
+import { ApprovalStore } from '../agent/approval-store.js';
 import { type ConfiguredSandbox, openConfiguredSandbox } from '../sandbox/open-configured-sandbox.js';
 import type { SandboxMode } from '../sandbox/sandbox-config.js';
 import type { Entrypoint } from '../body/wire-body.js';
@@ -71,7 +71,12 @@ export interface RunOptions extends TurnOptions {
    * Answers `ask` approvals. Without it, `approvalEvents: true` answers them through each
    * `approval-request` event's `respond`; with neither, there is no one to ask and `ask` acts as `read-only`.
    */
-  readonly onApproval?: (call: AskedCall) => Promise<AskAnswer | 'workspace'>;
+  readonly onApproval?: (call: AskedCall) => Promise<AskAnswer>;
+  /**
+   * Where answers are kept: a host that runs many turns (a chat, an editor session) passes one store
+   * to each, so "always" lasts across them; default: one for this run (docs/embedding.md).
+   */
+  readonly approvals?: ApprovalStore;
   /** Where commands run (`--sandbox`): over config's `sandbox.mode` (docs/security.md). */
   readonly sandbox?: SandboxMode;
   readonly approvalEvents?: boolean;
@@ -252,7 +257,11 @@ async function loopOptions(
   readonly answer: ((call: AskedCall) => Promise<AskAnswer>) | null;
 }> {
   const limits = snapshot.config.tool_limits;
-  const posture = options.noTools === true ? 'never' : (options.approval ?? snapshot.config.approval);
+  const store = options.approvals ?? new ApprovalStore();
+  const posture = store.postureFor(snapshot.config.approval, {
+    ...(options.noTools === undefined ? {} : { noTools: options.noTools }),
+    ...(options.approval === undefined ? {} : { approval: options.approval }),
+  });
   const { sandbox, askForCommands } = where.configured;
   const warning: TurnNotice | null =
     askForCommands && (posture === 'workspace' || posture === 'ask')
@@ -262,30 +271,16 @@ async function loopOptions(
         }
       : null;
   // Config's rules and the ones kept for this workspace by answering "always here".
-  const rules = {
-    allow: [...snapshot.config.permissions.allow, ...(await readProjectPermissions(where.home, where.workspace))],
-    deny: [...snapshot.config.permissions.deny],
-  };
-  const host = options.onApproval;
-  const answer =
-    host === undefined
-      ? null
-      : async (call: AskedCall): Promise<AskAnswer> => {
-          const answered = await host(call);
-          if (answered !== 'workspace') return answered;
-          // Kept for this workspace (shown by cw config get permissions) and in force from now on.
-          if (call.rule !== undefined) {
-            await keepProjectPermission(where.home, where.workspace, call.rule);
-            rules.allow.push(call.rule);
-          }
-          return 'yes';
-        };
+  const rules = await store.rulesFor(snapshot.config.permissions, where);
+  // The host's `onApproval` answers; each answer, "always" ones included, goes to the store in the loop.
+  const answer = options.onApproval ?? null;
   return {
     warning,
     answer,
     options: {
       posture,
       rules,
+      approvals: store,
       workspace: where.workspace,
       ...(sandbox === null ? {} : { sandbox }),
       ...(askForCommands ? { askForCommands } : {}),
@@ -296,7 +291,7 @@ async function loopOptions(
         commandTimeoutMs: limits.command_timeout_ms ?? DEFAULT_LIMITS.commandTimeoutMs,
         ...(limits.search_timeout_ms === undefined ? {} : { searchTimeoutMs: limits.search_timeout_ms }),
       },
-      ...(host !== undefined || options.approvalEvents === true ? { answersApprovals: true } : {}),
+      ...(answer !== null || options.approvalEvents === true ? { answersApprovals: true } : {}),
     },
   };
 }

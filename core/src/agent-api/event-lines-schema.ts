@@ -35,7 +35,8 @@ const TOOL_STATUSES = allOf<ToolCallStatus>()([
 ]);
 const LOOP_STOPS = allOf<LoopStop>()(['answered', 'tool-calls-returned', 'step-limit', 'interrupted']);
 const TURN_INPUTS = allOf<TurnInput>()(['prompt', 'continuation']);
-const ANSWERS = allOf<AskAnswer>()(['yes', 'no', 'always']);
+// How an answer is printed: a refusal with a reason prints as `no`.
+const ANSWERS = allOf<Exclude<AskAnswer, object>>()(['yes', 'no', 'always', 'always-server', 'workspace']);
 
 // As a string, so the schema's pattern reads as written (a regex literal would escape the slash).
 const SESSION_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)?$/;
@@ -115,6 +116,12 @@ function lineSchemas(z: Zod) {
         name: z.string(),
         summary: z.string(),
         decision: z.enum(ANSWERS),
+        diff: z
+          .string()
+          .optional()
+          .describe(
+            'The file change the call proposed, as a plain unified diff; its path is relative to the workspace.',
+          ),
       }),
       line('tool-result', "A call's outcome; the result text itself is what the model reads and is not printed.", {
         id: z.string(),
@@ -122,6 +129,16 @@ function lineSchemas(z: Zod) {
         status: z.enum(TOOL_STATUSES),
         result_bytes: count(0),
         duration_ms: z.number().min(0),
+        changes: z
+          .array(
+            z.strictObject({
+              path: z.string().describe('Relative to the workspace, /-separated.'),
+              added: count(0),
+              removed: count(0),
+            }),
+          )
+          .optional()
+          .describe('The files an ok call changed (its tool said what it writes), with lines added and removed.'),
       }),
       line('step-finish', "A request's reply is complete and saved.", {
         step: count(1),

@@ -42,7 +42,6 @@ function options(tool: ToolImplementation, extra: Partial<RunToolCallsOptions> =
       limits: LIMITS,
       files: workspaceFiles('/nonexistent', []),
     },
-    alwaysAllowed: new Set(),
     ...extra,
   };
 }
@@ -171,5 +170,38 @@ describe('runToolCalls marks calls started before they start', () => {
     expect(ran).toBe(false);
     expect(record?.status).toBe('not-executed');
     expect(record?.content).toContain('could not record');
+  });
+});
+
+describe('runToolCalls and the approval store', () => {
+  it('an MCP call is asked with its server and its paths in the workspace relative; a reason reaches the result', async () => {
+    const workspace = '/projects/example';
+    const tool: ToolImplementation = {
+      name: 'mcp__files__write_file',
+      description: '',
+      inputSchema: { type: 'object' },
+      readOnly: false,
+      mcpServer: 'files',
+      describeForApproval: (args) => Object.entries(args).map(([key, value]) => `${key}: ${JSON.stringify(value)}`),
+      execute: async () => ({ status: 'ok', content: 'written' }),
+    };
+    const asked: AskedCall[] = [];
+    const [record] = await runToolCalls(
+      [{ id: 'w1', name: tool.name, arguments: JSON.stringify({ path: `${workspace}/docs/a.md` }) }],
+      {
+        ...options(tool, {
+          posture: 'ask',
+          ask: async (question) => {
+            asked.push(question);
+            return { answer: 'no', reason: 'write it under notes/ instead' };
+          },
+        }),
+        context: { ...options(tool).context, workspace },
+      },
+    );
+    expect(asked[0]?.server).toBe('files');
+    expect(asked[0]?.details).toEqual(['path: "docs/a.md"']);
+    expect(record?.status).toBe('refused');
+    expect(record?.content).toContain('saying: write it under notes/ instead');
   });
 });

@@ -1,8 +1,11 @@
 import type { SnapshotRegistry } from '../snapshot/snapshot-registry.js';
 import type { ToolCall } from '../prompt/conversation.js';
-import type { ToolContext, ToolImage, ToolImplementation } from '../tools/tool-contract.js';
+import { isAbsolute, relative } from 'node:path';
+import type { ToolArguments, ToolContext, ToolImage, ToolImplementation } from '../tools/tool-contract.js';
 import type { ApprovalPosture } from '../config/approval-posture.js';
 import { decideApproval, type ApprovalRules } from './approval-policy.js';
+import { type ApprovalPlace, ApprovalStore, type AskAnswer } from './approval-store.js';
+import { type FileChangeSummary, type FileDiff, proposedDiff } from './file-change.js';
 import { checkToolArguments } from './validate-tool-arguments.js';
 
 /** How one call ended, as the session stores it and the person sees it. */
@@ -19,6 +22,8 @@ export interface ToolCallRecord {
   readonly summary: string;
   /** Images the result carries (an MCP tool's), stored with it for routes that take images. */
   readonly images?: readonly ToolImage[];
+  /** The files a call that ran `ok` changed, with lines added and removed (its tool said what it writes). */
+  readonly changes?: readonly FileChangeSummary[];
 }
 
 /** A call a person is asked about: its id (to match the call's later events), tool, label and the model's arguments. */
@@ -34,10 +39,13 @@ export interface AskedCall {
   readonly rule?: string;
   /** What the call will do, when the tool says (an MCP call's arguments and annotations), one line each. */
   readonly details?: readonly string[];
+  /** The MCP server the tool comes from: `always-server` is an answer only then. */
+  readonly server?: string;
+  /** The change the call would make to a file, as a diff with a workspace-relative path. */
+  readonly change?: FileDiff;
 }
 
-/** The answer a person gives when asked about a call. */
-export type AskAnswer = 'yes' | 'no' | 'always';
+export type { AskAnswer } from './approval-store.js';
 
 /** Everything running a reply's tool calls needs. */
 export interface RunToolCallsOptions {
@@ -49,8 +57,10 @@ export interface RunToolCallsOptions {
   readonly context: ToolContext;
   /** Asks the person about one call; absent means no one can be asked, and `ask` acts as `read-only`. */
   readonly ask?: (call: AskedCall) => Promise<AskAnswer>;
-  /** Tool names the person answered `always` for, kept for the rest of the command. */
-  readonly alwaysAllowed: Set<string>;
+  /** Where "always" answers are kept (the host's, across its turns); default: one for this run only. */
+  readonly approvals?: ApprovalStore;
+  /** Where a `workspace` answer is kept; without it, `workspace` lasts as `always` does. */
+  readonly place?: ApprovalPlace;
   /**
    * The sandbox is on but this machine has none: command tools the posture would run unseen are asked
    * about instead (docs/security.md).
@@ -154,6 +164,15 @@ async function handleAlone(
   const verdict = await verdictFor(tool, call, summary, options);
   if (verdict === 'run') return (await startAll([{ tool, call }], options))[0] as ToolCallRecord;
   if (verdict === 'not-executed') return finish(call, 'not-executed', NOT_EXECUTED, 0, summary, options);
+  if (typeof verdict === 'object')
+    return finish(
+      call,
+      'refused',
+      `Refused: the user declined this call, saying: ${verdict.reason}. Do not retry it as it was; take what they said into account.`,
+      0,
+      summary,
+      options,
+    );
   const why =
     verdict === 'refused-unconfined'
       ? 'no sandbox is available to run commands in, and no one could be asked to allow it'
@@ -183,7 +202,7 @@ async function verdictFor(
   call: ToolCall,
   summary: string,
   options: RunToolCallsOptions,
-): Promise<Verdict> {
+): Promise<Verdict | { readonly reason: string }> {
   if (options.context.signal.aborted) return 'not-executed';
   let command: string | null = null;
   if (tool.commandOf) {
@@ -210,12 +229,15 @@ async function verdictFor(
     case 'return':
       return 'not-executed';
     case 'ask': {
-      if (options.alwaysAllowed.has(tool.name)) return 'run';
+      const approvals = storeOf(options);
+      const asked = { name: tool.name, ...(tool.mcpServer ? { server: tool.mcpServer } : {}) };
+      if (approvals.allows(asked)) return 'run';
       if (options.ask === undefined && options.askForCommands === true && posture !== 'read-only')
         return 'refused-unconfined';
       const rule = command === null ? tool.name : `${tool.name}(${command})`;
-      const details = await approvalDetails(tool, call);
-      const answer = options.ask
+      const details = await approvalDetails(tool, call, options.context.workspace);
+      const change = await diffOf(tool, call, options);
+      const answer: AskAnswer = options.ask
         ? await options.ask({
             id: call.id,
             name: tool.name,
@@ -223,10 +245,14 @@ async function verdictFor(
             arguments: call.arguments,
             rule,
             ...(details ? { details } : {}),
+            ...(tool.mcpServer ? { server: tool.mcpServer } : {}),
+            ...(change ? { change } : {}),
           })
         : 'no';
-      if (answer === 'always') options.alwaysAllowed.add(tool.name);
-      return answer === 'no' ? 'refused-by-person' : 'run';
+      const where = options.place ? { ...options.place, rules: options.rules } : undefined;
+      const decision = await approvals.take({ ...asked, rule }, answer, where);
+      if (decision.run) return 'run';
+      return decision.reason === null ? 'refused-by-person' : { reason: decision.reason };
     }
     default: {
       const unknown: never = decision;
@@ -241,6 +267,8 @@ async function runOne(tool: ToolImplementation, call: ToolCall, options: RunTool
     return finish(call, 'invalid', `Invalid arguments for ${tool.name}: ${checked.problem}.`, 0, '', options);
   const summary = summarize(tool, checked.args);
   if (options.context.signal.aborted) return finish(call, 'not-executed', NOT_EXECUTED, 0, summary, options);
+  // What the call will change, read before it runs: the summary the person sees after (+N −M).
+  const change = await diffOf(tool, call, options);
   options.onStart?.(call, summary);
   const started = Date.now();
   try {
@@ -248,7 +276,11 @@ async function runOne(tool: ToolImplementation, call: ToolCall, options: RunTool
     const content = capped(outcome.content, options.context.limits.outputBytes);
     // Stopped by Ctrl-C is not a failure of the call: it is stored as `cancelled` (docs/agent-loop.md).
     const status = outcome.status === 'error' && options.context.signal.aborted ? 'cancelled' : outcome.status;
-    return finish(call, status, content, Date.now() - started, summary, options, outcome.images);
+    const changes =
+      status === 'ok' && change !== null
+        ? [{ path: change.path, added: change.added, removed: change.removed }]
+        : undefined;
+    return finish(call, status, content, Date.now() - started, summary, options, outcome.images, changes);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish(call, 'error', `The tool failed: ${message}`, Date.now() - started, summary, options);
@@ -266,22 +298,76 @@ function contextFor(
   if (options.posture !== 'ask' || ask === undefined || context.sandbox === undefined) return context;
   return {
     ...context,
-    offerUnsandboxedRun: async (reason) =>
-      (await ask({ id: call.id, name: tool.name, summary, arguments: call.arguments, outsideSandbox: reason })) !==
-      'no',
+    offerUnsandboxedRun: async (reason) => {
+      const answer = await ask({
+        id: call.id,
+        name: tool.name,
+        summary,
+        arguments: call.arguments,
+        outsideSandbox: reason,
+      });
+      // A run outside the sandbox is never kept: any answer that runs the call runs it this once.
+      return answer !== 'no' && typeof answer !== 'object';
+    },
   };
 }
 
+// One store per options object when the host gave none, so "always" lasts for the run.
+const ownStores = new WeakMap<RunToolCallsOptions, ApprovalStore>();
+function storeOf(options: RunToolCallsOptions): ApprovalStore {
+  if (options.approvals) return options.approvals;
+  let store = ownStores.get(options);
+  if (store === undefined) {
+    store = new ApprovalStore();
+    ownStores.set(options, store);
+  }
+  return store;
+}
+
+// Each call's diff is read once: the approval shows it and the result counts it.
+const diffs = new WeakMap<RunToolCallsOptions, Map<string, Promise<FileDiff | null>>>();
+function diffOf(tool: ToolImplementation, call: ToolCall, options: RunToolCallsOptions): Promise<FileDiff | null> {
+  if (!tool.fileChange) return Promise.resolve(null);
+  let known = diffs.get(options);
+  if (known === undefined) {
+    known = new Map();
+    diffs.set(options, known);
+  }
+  let diff = known.get(call.id);
+  if (diff === undefined) {
+    diff = checkToolArguments(call.arguments, tool.inputSchema).then((checked) =>
+      checked.ok ? proposedDiff(tool, checked.args, options.context).catch(() => null) : null,
+    );
+    known.set(call.id, diff);
+  }
+  return diff;
+}
+
 /** What the person reads about a call before answering, when the tool says (an MCP call's arguments). */
-async function approvalDetails(tool: ToolImplementation, call: ToolCall): Promise<readonly string[] | undefined> {
+async function approvalDetails(
+  tool: ToolImplementation,
+  call: ToolCall,
+  workspace: string,
+): Promise<readonly string[] | undefined> {
   if (!tool.describeForApproval) return undefined;
   const checked = await checkToolArguments(call.arguments, tool.inputSchema);
   if (!checked.ok) return undefined;
   try {
-    return tool.describeForApproval(checked.args);
+    return tool.describeForApproval(workspaceRelative(checked.args, workspace));
   } catch {
     return undefined;
   }
+}
+
+/** Arguments with absolute paths inside the workspace made relative: the person reads where, not the machine's layout. */
+function workspaceRelative(args: ToolArguments, workspace: string): ToolArguments {
+  const out: Record<string, ToolArguments[string]> = {};
+  for (const [key, value] of Object.entries(args)) {
+    const inside = typeof value === 'string' && isAbsolute(value) ? relative(workspace, value) : null;
+    out[key] =
+      inside !== null && !inside.startsWith('..') && !isAbsolute(inside) ? (inside === '' ? '.' : inside) : value;
+  }
+  return out;
 }
 
 function finish(
@@ -292,8 +378,17 @@ function finish(
   summary: string,
   options: RunToolCallsOptions,
   images?: readonly ToolImage[],
+  changes?: readonly FileChangeSummary[],
 ): ToolCallRecord {
-  const record = { call, status, content, durationMs, summary, ...(images?.length ? { images } : {}) };
+  const record = {
+    call,
+    status,
+    content,
+    durationMs,
+    summary,
+    ...(images?.length ? { images } : {}),
+    ...(changes?.length ? { changes } : {}),
+  };
   options.onEnd?.(record);
   return record;
 }

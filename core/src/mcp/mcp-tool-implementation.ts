@@ -2,6 +2,7 @@ import { safeErrorText } from '../redaction/index.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
 import type { McpConnection } from './connect-mcp-server.js';
 import { mcpCallPreview, type McpToolHints } from './mcp-call-preview.js';
+import { mcpFileChange } from './mcp-file-change.js';
 import type { McpSnapshotTool } from './mcp-snapshot-store.js';
 import type { McpToolName } from './mcp-tool-names.js';
 
@@ -28,6 +29,8 @@ export function mcpToolImplementation(
     mcpServer: entry.server,
     summarize: () => `${entry.server}/${entry.tool}`,
     describeForApproval: (args) => mcpCallPreview(args, hints),
+    // A server that says its tool only reads is taken at its word: no diff is read for it.
+    ...(hints?.readOnlyHint === true ? {} : { fileChange: mcpFileChange }),
     execute: async (args, context) => {
       let open: McpConnection | undefined;
       try {

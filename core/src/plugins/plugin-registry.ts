@@ -217,7 +217,7 @@ export class PluginRegistry {
           problem('duplicate-tool', `tool ${tool.name} is already registered`);
           return;
         }
-        const { name, description, inputSchema, readOnly, execute, summarize, commandOf } = tool;
+        const { name, description, inputSchema, readOnly, execute, summarize, commandOf, fileChange } = tool;
         this.#tools.set(name, {
           name,
           description,
@@ -226,6 +226,8 @@ export class PluginRegistry {
           execute,
           ...(summarize ? { summarize } : {}),
           ...(commandOf ? { commandOf } : {}),
+          // Read only to show a diff before approval (docs/agent-loop.md); it grants nothing.
+          ...(typeof fileChange === 'function' ? { fileChange } : {}),
           plugin,
         });
         registered.toolNames.push(name);

@@ -115,4 +115,14 @@ export interface ToolImplementation {
    * redacted by the tool; printed only in the approval question.
    */
   readonly describeForApproval?: (args: ToolArguments) => readonly string[];
+  /**
+   * For tools that write a file: the file and what the call would write, so the approval shows it as
+   * a diff and the result counts the lines changed (docs/agent-loop.md); null when the call names none.
+   */
+  readonly fileChange?: (args: ToolArguments) => ProposedFileChange | null;
 }
+
+/** The change a call would make to one file: its whole new content, or exact replacements in order. */
+export type ProposedFileChange =
+  | { readonly path: string; readonly content: string }
+  | { readonly path: string; readonly edits: readonly { readonly oldText: string; readonly newText: string }[] };

@@ -25,6 +25,11 @@ export const editFileTool: ToolImplementation = {
   },
   readOnly: false,
   summarize: (args) => label(args['path']),
+  // The approval shows this replacement as a diff of the file (docs/agent-loop.md).
+  fileChange: (args) =>
+    typeof args['path'] === 'string' && typeof args['old_text'] === 'string' && typeof args['new_text'] === 'string'
+      ? { path: args['path'], edits: [{ oldText: args['old_text'], newText: args['new_text'] }] }
+      : null,
   execute: guarded('edit_file', async (rawArgs, context) => {
     const args = argumentsObject(rawArgs);
     if (!args.ok) return fail(args.error);
