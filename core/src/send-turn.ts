@@ -129,11 +129,7 @@ export interface SendTurnOptions extends LockEvents {
   readonly onRetry?: (notice: RetryNotice) => void;
   /** Called when a step's request is about to go out (1-based), with its body_sha256. */
   readonly onStep?: (step: number, input: TurnInput, bodySha256: string) => void;
-  /** Called with the route auto routing chose, before the turn is planned on it. */
-  readonly onAutoRoute?: (route: string) => void;
-  /** Called after auto-compaction replaced older messages with a summary, before the request goes out. */
-  readonly onCompaction?: (done: { readonly summarised: number; readonly kept: number }) => void;
-  /** Receives what features report that has no callback of its own (a server left out of the turn). */
+  /** Receives what features report, of the kinds they registered (an auto-route choice, a compaction). */
   readonly onNotice?: (notice: TurnNotice) => void;
   /** Receives reasoning text as it streams in. */
   readonly onReasoning?: (delta: string) => void;
@@ -189,12 +185,7 @@ function prepareContext(options: SendTurnOptions): PrepareContext {
     ...(options.loop ? { toolTimeoutMs: options.loop.limits.commandTimeoutMs } : {}),
     ...(options.loop?.sandbox ? { sandbox: options.loop.sandbox } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
-    notify: (notice) => {
-      if (notice.kind === 'auto-route') options.onAutoRoute?.(notice.route);
-      else if (notice.kind === 'compaction')
-        options.onCompaction?.({ summarised: notice.summarised, kept: notice.kept });
-      options.onNotice?.(notice);
-    },
+    notify: (notice) => options.onNotice?.(notice),
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { CoreTurnHooks, CoreTurnTypes } from '../turn/core-turn-types.js';
+import { GOAL_STAGE } from '../features/goal/goal-feature.js';
 import { TURN_STAGES, TurnHooks } from '../turn/turn-hooks.js';
 import { pluginTurnHooks } from './plugin-turn-hooks.js';
 
@@ -9,13 +10,13 @@ const snapshot = { features: {} } as unknown as CwSnapshot;
 describe('pluginTurnHooks', () => {
   it('names every tap after the plugin and puts a stageless gate after the built-in ones', () => {
     const turn: CoreTurnHooks = new TurnHooks<CoreTurnTypes>();
-    turn.gate.tap({ name: 'goal', stage: TURN_STAGES.goal }, () => undefined);
+    turn.gate.tap({ name: 'goal', stage: GOAL_STAGE }, () => undefined);
     const hooks = pluginTurnHooks(turn, 'cw-acme', () => false);
     hooks.gate.tap('pretending-to-be-goal', () => undefined);
     hooks.gate.tap({ name: 'early', stage: 50 }, () => undefined);
     expect(turn.gate.taps.map((tap) => [tap.name, tap.stage])).toEqual([
       ['cw-acme', 50],
-      ['goal', TURN_STAGES.goal],
+      ['goal', GOAL_STAGE],
       ['cw-acme', TURN_STAGES.plugin],
     ]);
   });
