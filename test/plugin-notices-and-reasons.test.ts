@@ -11,7 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { FAKE_KEY } from './support/cw-fixture.js';
 import { homeBytes } from './support/home-bytes.js';
 import { expectValidManifest } from './support/manifest-schema.js';
-import { installQuotaGate, QUOTA_SPENT, QUOTA_USED, readQuota } from './support/quota-gate-plugin.js';
+import {
+  installQuotaGate,
+  QUOTA_GATE_FIXTURE,
+  QUOTA_SPENT,
+  QUOTA_USED,
+  readQuota,
+} from './support/quota-gate-plugin.js';
 import { isNoSandboxNotice, withoutNoSandboxNotice } from './support/require-bubblewrap.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -76,5 +82,21 @@ describe("a plugin's own notice kind and gate reason", () => {
     );
     expect(model.requests).toHaveLength(1);
     expect(await homeBytes(home)).toEqual(before);
+  });
+
+  it('cw plugins link lists them among what the plugin registered', async () => {
+    const model = await models.model('chat-completions');
+    const env = models.envFor(await models.home(model));
+    const linked = await runCwChild(['plugins', 'link', QUOTA_GATE_FIXTURE, '--no-install'], env);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stdout).toBe(
+      [
+        'cw-fixture-quota-gate 1.0.0 (plugin API 3) registered:',
+        `  notice kind ${QUOTA_USED}`,
+        `  gate reason ${QUOTA_SPENT}`,
+        '  hook taps: turn.gate ×1, turn.loadState ×1, turn.prepareTurn ×1, turn.afterSave ×1',
+        '',
+      ].join('\n'),
+    );
   });
 });

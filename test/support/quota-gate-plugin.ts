@@ -11,12 +11,13 @@ export const QUOTA_GATE = 'cw-fixture-quota-gate';
 export const QUOTA_USED = `${QUOTA_GATE}:quota-used`;
 export const QUOTA_SPENT = `${QUOTA_GATE}:quota-spent`;
 
-const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'turn-plugins', 'quota-gate');
+/** The fixture's folder. */
+export const QUOTA_GATE_FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'turn-plugins', 'quota-gate');
 
 /** Installs the fixture in `dataDir` and sets the home's quota. */
 export async function installQuotaGate(dataDir: string, home: string, quota: QuotaFile): Promise<void> {
   await mkdir(join(dataDir, 'node_modules'), { recursive: true });
-  await cp(FIXTURE, join(dataDir, 'node_modules', QUOTA_GATE), { recursive: true });
+  await cp(QUOTA_GATE_FIXTURE, join(dataDir, 'node_modules', QUOTA_GATE), { recursive: true });
   await writeFile(
     join(dataDir, 'package.json'),
     JSON.stringify({
