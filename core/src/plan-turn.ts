@@ -106,8 +106,8 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
   if (unknown !== null) {
     const error = new TurnBlockedError(unknown.reason, unknown.detail, unknown.remedy);
     // The route stays exact; the tool surface too, unless the reason's registration says it is unknown.
-    const toolsUnknown = snapshot.registry.turn.reasons.mayStandIn(unknown.reason, 'tools');
-    return stop(unknown.reason, unknown.detail, error, { prepared, toolSurface: toolsUnknown ? null : prepared });
+    const toolsToo = snapshot.registry.turn.reasons.mayStandIn(unknown.reason, 'tools');
+    return stop(unknown.reason, unknown.detail, error, { prepared, toolSurface: toolsToo ? null : prepared });
   }
   const measured = measureBody(prepared);
   const measuredKnown = { ...known, measured };
