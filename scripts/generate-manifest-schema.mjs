@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const target = fileURLToPath(new URL('../docs/manifest.schema.json', import.meta.url));
 const { manifestJsonSchemaText } = await import('../core/dist/manifest/manifest-json-schema.js');
-const fresh = manifestJsonSchemaText();
+// The built-in reasons: the core's and its features' registrations (a plugin's match a pattern besides).
+const { builtinReasonTable } = await import('../core/dist/features/builtin-reason-table.js');
+const fresh = manifestJsonSchemaText(builtinReasonTable());
 
 if (process.argv.includes('--check')) {
   const current = await readFile(target, 'utf8').catch(() => '');

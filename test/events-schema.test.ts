@@ -32,7 +32,12 @@ describe('docs/events.schema.json', () => {
       'error',
     ]);
     const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
-    const progress = { type: 'notice', kind: 'progress', message: 'read_file progress 1/2' };
+    const progress = {
+      type: 'notice',
+      kind: 'progress',
+      message: 'read_file progress 1/2',
+      fields: { tool: 'read_file', text: '1/2' },
+    };
     const cancelled = {
       type: 'tool-result',
       id: 'c1',

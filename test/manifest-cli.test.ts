@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nock from 'nock';
 import { BUNDLED_BASE_PROMPT } from '@cw/core';
-import { REASON_LABELS } from '../cli/src/reason-labels.js';
+import { builtinReasonTable } from '@cw/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY, useCwHomes, writeSession, sessionFile } from './support/cw-fixture.js';
 import { expectValidManifest } from './support/manifest-schema.js';
@@ -108,7 +108,7 @@ describe('the human table', () => {
     await home({ route: 'my-gateway' });
     const { stdout } = await runCw(['preview-request', '--prompt', 'x']);
     expectFits80(stdout);
-    expect(stdout).toContain(REASON_LABELS['route-plan-failed']);
+    expect(stdout).toContain(builtinReasonTable().label('route-plan-failed'));
     expect(stdout).toContain('detail');
     expect(stdout).not.toContain('Pass --prompt');
   });

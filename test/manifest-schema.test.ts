@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { RequestManifest } from '@cw/core';
-import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS } from '../core/src/plan/unavailable-reason.js';
+import { builtinReasonTable } from '../core/src/features/builtin-reason-table.js';
 import { manifestJsonSchemaText } from '../core/src/manifest/manifest-json-schema.js';
 import { requestManifestSchema } from '../core/src/manifest/manifest-schema.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -25,7 +25,7 @@ afterAll(removePreviewHomes);
 describe('docs/manifest.schema.json', () => {
   it('equals a fresh generation from the zod schema', () => {
     const checkedIn = readFileSync(new URL('../docs/manifest.schema.json', import.meta.url), 'utf8');
-    expect(checkedIn).toBe(manifestJsonSchemaText());
+    expect(checkedIn).toBe(manifestJsonSchemaText(builtinReasonTable()));
   });
 
   it('the generation script agrees (npm run schema writes it; --check guards it)', async () => {
@@ -41,15 +41,22 @@ describe('docs/manifest.schema.json', () => {
     expect(MANIFEST_JSON_SCHEMA.properties?.['schema_version']?.const).toBe(1);
   });
 
-  it("publishes each section's own reason list", () => {
-    const reasons = (section: string): unknown[] => {
+  it("publishes each section's own reason list, and a plugin's reasons besides", () => {
+    // The built-in reasons are the registered set; a plugin's registered reason is `<package>:<label>`.
+    const reasonNode = (section: string) => {
       const node = MANIFEST_JSON_SCHEMA.properties?.[section];
       const branch = node?.anyOf?.find((candidate) => candidate.properties?.['unavailable']);
-      return [...(branch?.properties?.['unavailable']?.properties?.['reason']?.enum ?? [])];
+      return branch?.properties?.['unavailable']?.properties?.['reason'];
     };
-    expect(reasons('route')).toEqual([...ROUTE_REASONS]);
-    expect(reasons('tools')).toEqual([...TOOLS_REASONS]);
-    expect(reasons('body')).toEqual([...BODY_REASONS]);
+    const reasons = (section: string): unknown[] => [...(reasonNode(section)?.anyOf?.[0]?.enum ?? [])];
+    const table = builtinReasonTable();
+    expect(reasons('route')).toEqual(table.reasonsFor('route'));
+    expect(reasons('tools')).toEqual(table.reasonsFor('tools'));
+    expect(reasons('body')).toEqual(table.reasonsFor('body'));
+    const pattern = new RegExp(String((reasonNode('body')?.anyOf?.[1] as { pattern?: string } | undefined)?.pattern));
+    expect(pattern.test('cw-fixture-quota:quota-spent')).toBe(true);
+    expect(pattern.test('@acme/cw-gate:over-limit')).toBe(true);
+    expect(pattern.test('runtime-transforms-before-send')).toBe(false);
   });
 });
 
@@ -93,7 +100,7 @@ describe('Ajv and zod reject the same broken manifests', () => {
   ];
 
   it('an exact manifest passes both', () => {
-    expect(requestManifestSchema().safeParse(exact).success).toBe(true);
+    expect(requestManifestSchema(builtinReasonTable()).safeParse(exact).success).toBe(true);
     expectValidManifest(exact);
   });
 
@@ -102,7 +109,7 @@ describe('Ajv and zod reject the same broken manifests', () => {
       // biome-ignore lint/suspicious/noExplicitAny: the mutations reach deep into untyped manifest JSON
       const broken = JSON.parse(JSON.stringify(exact)) as Record<string, any>;
       mutate(broken);
-      expect(requestManifestSchema().safeParse(broken).success).toBe(false);
+      expect(requestManifestSchema(builtinReasonTable()).safeParse(broken).success).toBe(false);
       expect(ajvValidate()(broken)).toBe(false);
     });
   }

@@ -3,7 +3,11 @@
 // inherited by `body`; `route` survives MCP; request-preparation failure takes route and body.
 import type { CwSnapshot, RequestManifest } from '@cw/core';
 import { ContextOverflowError } from '../core/src/plan/context-overflow-error.js';
-import { ROUTE_REASONS, TOOLS_REASONS, BODY_REASONS } from '../core/src/plan/unavailable-reason.js';
+import { builtinReasonTable } from '../core/src/features/builtin-reason-table.js';
+
+const ROUTE_REASONS = builtinReasonTable().reasonsFor('route');
+const TOOLS_REASONS = builtinReasonTable().reasonsFor('tools');
+const BODY_REASONS = builtinReasonTable().reasonsFor('body');
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysIn, sectionFieldNames } from './support/manifest-schema.js';
 import {

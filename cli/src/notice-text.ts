@@ -1,23 +1,19 @@
 import type { TurnNotice } from '@cw/core';
+import type { NoticeValue } from '@cw/core/plugin';
 
-/** What cw says of a feature's notice, in one line (before terminal-safing). */
-export function noticeText(notice: TurnNotice, safeIdentifier: (text: string) => string): string {
-  switch (notice.kind) {
-    case 'auto-route':
-      return `auto routing chose route ${safeIdentifier(notice.route)}`;
-    case 'compaction':
-      return `compacted the session: ${notice.summarised} earlier messages replaced by a summary (docs/compaction.md)`;
-    case 'warning':
-      return notice.text;
-    case 'progress':
-      return `▸ ${safeIdentifier(notice.tool)} progress ${notice.text}`;
-    case 'session-wait':
-      return 'waiting for another cw send on this session to finish';
-    case 'stale-lock-broken':
-      return 'removed a session lock left by a cw process that is no longer running';
-    default: {
-      const never: never = notice;
-      return never;
-    }
-  }
+/** A notice as the registry's notice kinds show it: its kind, its fields made safe, and cw's line. */
+export interface ShownNotice {
+  readonly kind: string;
+  readonly fields: Readonly<Record<string, NoticeValue>>;
+  readonly text: string;
+}
+
+/** The notice kinds the features and plugins registered (`registry.turn.notices`). */
+export interface NoticeWords {
+  show(notice: TurnNotice): ShownNotice;
+}
+
+/** What cw says of a feature's notice, in one line (before terminal-safing), in the words its kind registered. */
+export function noticeText(notice: TurnNotice, words: NoticeWords): string {
+  return words.show(notice).text;
 }

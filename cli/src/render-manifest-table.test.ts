@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unavailableManifest } from '../../test/support/example-manifest.js';
 import { renderManifestTable, TABLE_WIDTH } from './render-manifest-table.js';
-import { REASON_LABELS } from './reason-labels.js';
+import { builtinReasonTable } from '@cw/core';
 
 const manifestWith = unavailableManifest;
 
@@ -20,7 +20,7 @@ describe('renderManifestTable', () => {
         { color: false },
       );
       expect(widest(text)).toBeLessThanOrEqual(TABLE_WIDTH);
-      expect(text).toContain(REASON_LABELS[reason].split(' ').slice(0, 4).join(' '));
+      expect(text).toContain(builtinReasonTable().label(reason).split(' ').slice(0, 4).join(' '));
       expect(text).toContain(reason);
     }
   });

@@ -1,5 +1,4 @@
-import { type ManifestReason, type RequestManifest, terminalSafe } from '@cw/core';
-import { REASON_LABELS } from './reason-labels.js';
+import { builtinReasonTable, type ManifestReason, type RequestManifest, terminalSafe } from '@cw/core';
 import { usdText } from './render/cost-text.js';
 import { wrapWords } from './wrap-text.js';
 
@@ -19,6 +18,8 @@ export interface TableOptions {
    * The table shows those as written; the JSON manifest keeps its fingerprints (docs/security.md).
    */
   readonly userFacts?: ReadonlyMap<string, string>;
+  /** The words for each reason, as the features and plugins registered them; the built-in ones by default. */
+  readonly reasons?: { label(reason: string): string };
 }
 
 /** Shows a fingerprint the user's own fact stands behind as the fact; any other text as it is. */
@@ -117,11 +118,12 @@ export function renderManifestTable(manifest: RequestManifest, options: TableOpt
   table.blank();
   const own = ownFacts(options.userFacts);
   renderSession(table, manifest.session, own);
-  section(table, 'Route', manifest.route, (route) => renderRoute(table, route, own));
-  section(table, 'Tools (the exact catalog this request would send)', manifest.tools, (tools) =>
+  const reasons = options.reasons ?? builtinReasonTable();
+  section(table, reasons, 'Route', manifest.route, (route) => renderRoute(table, route, own));
+  section(table, reasons, 'Tools (the exact catalog this request would send)', manifest.tools, (tools) =>
     renderTools(table, tools),
   );
-  section(table, 'Wire body', manifest.body, (body) =>
+  section(table, reasons, 'Wire body', manifest.body, (body) =>
     renderBody(table, body, 'exact' in manifest.route ? manifest.route.exact : null),
   );
   for (const hint of hints(manifest)) {
@@ -137,6 +139,7 @@ export function renderManifestTable(manifest: RequestManifest, options: TableOpt
 
 function section<Facts>(
   table: TableWriter,
+  reasons: { label(reason: string): string },
   title: string,
   availability: { exact: Facts } | { unavailable: { reason: ManifestReason; detail: string | null } },
   render: (facts: Facts) => void,
@@ -144,7 +147,7 @@ function section<Facts>(
   table.heading(title);
   if ('unavailable' in availability) {
     const { reason, detail } = availability.unavailable;
-    table.row('unavailable', REASON_LABELS[reason], 'warn');
+    table.row('unavailable', reasons.label(reason), 'warn');
     table.row('reason code', reason);
     if (detail !== null) table.row('detail', detail);
   } else {
@@ -335,7 +338,7 @@ function renderBody(table: TableWriter, body: BodyFacts, route: RouteFacts | nul
       'input cost',
       `~${usdText(inputCost.exact.usd)} at $${inputCost.exact.usd_per_mtok} per million input tokens (price of ${inputCost.exact.price_as_of}; estimate)`,
     );
-  else table.row('input cost', REASON_LABELS[inputCost.unavailable.reason], 'dim');
+  else table.row('input cost', builtinReasonTable().label(inputCost.unavailable.reason), 'dim');
 
   const counts = body.offline_tokenizer_counts;
   if ('exact' in counts) {
@@ -457,8 +460,9 @@ function billingLabel(billing: RouteFacts['billing']): string {
   }
 }
 
+// The tokenizer's reasons are the core's own: the built-in table has them.
 function tokenizerLabel(reason: ManifestReason): string {
-  return REASON_LABELS[reason];
+  return builtinReasonTable().label(reason);
 }
 
 function gate(size: number | null): string {

@@ -14,6 +14,8 @@ const CONSEQUENCE: Readonly<Record<PluginProblem['code'], string>> = {
   'invalid-refiner': 'had a body refiner rejected',
   'invalid-tool': 'had a tool rejected',
   'duplicate-tool': 'had a tool rejected',
+  'invalid-notice-kind': 'had a notice kind rejected',
+  'invalid-gate-reason': 'had a gate reason rejected',
   'wrote-output': 'wrote output while loading, which cw discarded',
 };
 

@@ -36,7 +36,8 @@ export function hookTapCounts(registry: PluginRegistry, plugin: string): Record<
 
 /**
  * What `cw plugins install` and `cw plugins link` print once the plugin is in place: the routes,
- * dialects, tools, body refiners and hook taps it registered, every string redacted. Load problems
+ * dialects, tools, body refiners, notice kinds, gate reasons and hook taps it registered, every
+ * string redacted. Load problems
  * are not here: they go to stderr as warnings.
  */
 export async function renderPluginRegistrations(
@@ -63,6 +64,12 @@ export async function renderPluginRegistrations(
     ];
     lines.push(`body refiner at stage ${refiner.stage} for ${targets.join(', ')}`);
   }
+  // A plugin's kinds and reasons are `<package>:<label>`: the package name is printed as the heading's.
+  const label = (full: string): string => `${name}:${core.safeIdentifier(full.slice(full.lastIndexOf(':') + 1))}`;
+  for (const kind of registry.turn.notices.all().filter((entry) => entry.registeredBy === plugin.name))
+    lines.push(`notice kind ${label(kind.kind)}`);
+  for (const reason of registry.turn.reasons.all().filter((entry) => entry.registeredBy === plugin.name))
+    lines.push(`gate reason ${label(reason.reason)}`);
   const taps = Object.entries(hookTapCounts(registry, plugin.name)).filter(([, count]) => count > 0);
   lines.push(`hook taps: ${taps.length === 0 ? 'none' : taps.map(([hook, count]) => `${hook} ×${count}`).join(', ')}`);
   const head =

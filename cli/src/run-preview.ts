@@ -65,7 +65,11 @@ export async function previewTable(
   // The table is for the person who wrote the config: their own ids and hosts show as written.
   const userFacts = core.userFactLabels(turn.snapshot.config);
   const { renderManifestTable } = await import('./render-manifest-table.js');
-  return renderManifestTable(turn.manifest, { color: useColor(), userFacts });
+  return renderManifestTable(turn.manifest, {
+    color: useColor(),
+    userFacts,
+    reasons: turn.snapshot.registry.turn.reasons,
+  });
 }
 
 /** Reports a preview failure and exits; oclif's own exit (diff's "they differ") passes through. */

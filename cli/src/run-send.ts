@@ -200,7 +200,7 @@ export async function runSend(
       }
       if (event.type === 'turn-finish') finish = event;
       if (args.format === 'stream-json') {
-        const jsonLine = streamJsonLine(event, core);
+        const jsonLine = streamJsonLine(event, core, registry.turn.notices);
         if (jsonLine !== null) writeLine(jsonLine);
       }
       switch (event.type) {
@@ -209,7 +209,7 @@ export async function runSend(
           stderrLine(projectionWarningLine(event.warning, core.terminalSafe));
           break;
         case 'notice':
-          notice(noticeText(event.notice, core.safeIdentifier));
+          notice(noticeText(event.notice, registry.turn.notices));
           break;
         case 'retry':
           notice(`retry ${event.retry.attempt} of ${retries} in ${event.retry.delayMs} ms after ${event.retry.cause}`);

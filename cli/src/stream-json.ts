@@ -1,7 +1,7 @@
 import type { AgentEvent, AskAnswer, AskedCall, Cost, CostTotal, EventLine, SentTurn, TotalUsage } from '@cw/core';
 import { answerWord } from './render/approval-answers.js';
 import { fileDiffLines } from './render/file-diff-lines.js';
-import { noticeText } from './notice-text.js';
+import type { NoticeWords } from './notice-text.js';
 
 // `cw send --output-format stream-json`: one JSON object per line for each Agent API event, so a
 // script follows a turn as it happens (docs/cli.md, "Event stream"; docs/events.schema.json).
@@ -22,7 +22,7 @@ export type StreamJsonLine = EventLine;
  * becomes `result` once the turn's reply is known; `error` becomes the error document) or none
  * (`approval-request` is answered by the command, which prints the decision as `approval`).
  */
-export function streamJsonLine(event: AgentEvent, redact: LineRedaction): StreamJsonLine | null {
+export function streamJsonLine(event: AgentEvent, redact: LineRedaction, notices: NoticeWords): StreamJsonLine | null {
   switch (event.type) {
     case 'turn-start':
       return {
@@ -30,12 +30,17 @@ export function streamJsonLine(event: AgentEvent, redact: LineRedaction): Stream
         session_id: safeSessionKey(event.session_id, redact),
         session: redact.safeIdentifier(event.session),
       };
-    case 'notice':
-      return {
-        type: 'notice',
-        kind: event.notice.kind,
-        message: redact.terminalSafe(noticeText(event.notice, redact.safeIdentifier)),
-      };
+    case 'notice': {
+      // The kind's registration gives the words and the typed fields (docs/cli.md, "Event stream").
+      const shown = notices.show(event.notice);
+      const fields = Object.fromEntries(
+        Object.entries(shown.fields).map(([name, value]) => [
+          name,
+          typeof value === 'string' ? redact.terminalSafe(value) : value,
+        ]),
+      );
+      return { type: 'notice', kind: shown.kind, message: redact.terminalSafe(shown.text), fields };
+    }
     case 'projection-warning':
       return {
         type: 'projection-warning',

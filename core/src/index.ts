@@ -50,6 +50,7 @@ export { previewRequest } from './manifest/build-manifest.js';
 export type { RequestManifest } from './manifest/manifest-schema.js';
 export type { ManifestReason } from './plan/unavailable-reason.js';
 export { diffManifests, parseManifestText, ManifestInputError } from './manifest/diff-manifests.js';
+export { builtinReasonTable } from './features/builtin-reason-table.js';
 
 // Send.
 export { runTurn, sendTurn, type SentTurn, type LoopStop } from './send-turn.js';

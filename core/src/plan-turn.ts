@@ -15,7 +15,7 @@ import { RoutePlanError } from './route/resolve-route.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import type { TurnPrompt } from './prompt/user-message.js';
 import { ToolChoiceError } from './tools/project-tools.js';
-import { gateTurn, transformsDue } from './turn/gate-turn.js';
+import { checkRequest, gateTurn, transformsDue } from './turn/gate-turn.js';
 
 export type { TurnInput };
 
@@ -44,6 +44,11 @@ export interface BlockedTurn {
   /** Set when the body was built and measured. */
   readonly measured: MeasuredBody | null;
   /**
+   * Why the projected tool surface is not known either, when preparation failed after projection
+   * and a feature says the tools depend on what is not known offline (MCP tools with no snapshot).
+   */
+  readonly toolsUnknown: { readonly reason: UnavailableReason; readonly detail: string | null } | null;
+  /**
    * True when only transforms a feature performs under the session lock stop the turn (auto-compaction,
    * docs/compaction.md): cw send asks `resolveBlock` and plans again; preview reports
    * `runtime-transforms-before-send`.
@@ -56,9 +61,9 @@ export type TurnPlan = ReadyTurn | BlockedTurn;
 
 /**
  * Plans the next turn once, with every reason a turn can be stopped in one place and in the order a
- * real turn meets them: pending state and the prompt, then route, projection and body, then MCP
- * tools that cannot be known offline, transforms that would rewrite the body (auto-compaction among
- * them), and the input budget.
+ * real turn meets them: pending state and the prompt, then route, projection and body, then what
+ * the features say cannot be known offline (MCP tools and resources), transforms that would rewrite
+ * the body (auto-compaction among them), and the input budget.
  */
 export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, entrypoint: Entrypoint): TurnPlan {
   // Without a prompt, a session whose last message is a tool result is a loop that stopped between
@@ -90,26 +95,19 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
     if (error instanceof RequestPreparationError) {
       return stop('request-preparation-failed', safeErrorText(error.message), error, {
         toolSurface: error.toolSurface,
+        toolsUnknown: error.toolSurface === null ? null : toolsUnknown(snapshot, prompt),
       });
     }
     throw error;
   }
   const known = { prepared, toolSurface: prepared };
-  // A catalog missing its MCP part is not "the same request without MCP tools": the body inherits.
-  if (snapshot.mcp.kind === 'not-snapshottable') {
-    const detail = safeErrorText(snapshot.mcp.detail);
-    return stop(
-      'mcp-state-not-snapshottable',
-      detail,
-      new TurnBlockedError('mcp-state-not-snapshottable', detail),
-      known,
-    );
-  }
-  // Resource contents come from their servers, which a preview does not start: the body is not known.
-  const unread = typeof prompt === 'object' ? (prompt.unreadResources ?? 0) : 0;
-  if (unread > 0) {
-    const detail = `the prompt mentions ${unread} MCP resource${unread === 1 ? '' : 's'}, read from its server only when the turn is sent`;
-    return stop('mcp-resource-not-read', detail, new TurnBlockedError('mcp-resource-not-read', detail), known);
+  // What the request depends on that a preview cannot know (docs/architecture.md, "The turn's hooks").
+  const unknown = checkRequest(snapshot, prompt);
+  if (unknown !== null) {
+    const error = new TurnBlockedError(unknown.reason, unknown.detail, unknown.remedy);
+    // The route stays exact; the tool surface too, unless the reason's registration says it is unknown.
+    const toolsToo = snapshot.registry.turn.reasons.mayStandIn(unknown.reason, 'tools');
+    return stop(unknown.reason, unknown.detail, error, { prepared, toolSurface: toolsToo ? null : prepared });
   }
   const measured = measureBody(prepared);
   const measuredKnown = { ...known, measured };
@@ -142,12 +140,20 @@ export function awaitsContinuation(snapshot: CwSnapshot): boolean {
   return snapshot.session.messages.at(-1)?.role === 'tool';
 }
 
+/** A feature's reason the tool surface is not known offline, if any. */
+function toolsUnknown(snapshot: CwSnapshot, prompt: TurnPrompt | undefined): BlockedTurn['toolsUnknown'] {
+  const unknown = checkRequest(snapshot, prompt);
+  if (unknown === null || !snapshot.registry.turn.reasons.mayStandIn(unknown.reason, 'tools')) return null;
+  return { reason: unknown.reason, detail: unknown.detail };
+}
+
 interface BlockedKnown {
   readonly input?: TurnInput | null;
   readonly prepared?: PreparedOutboundRequest;
   readonly toolSurface?: PreparedToolSurface | null;
   readonly measured?: MeasuredBody;
   readonly resolvable?: boolean;
+  readonly toolsUnknown?: BlockedTurn['toolsUnknown'];
 }
 
 function blocked(reason: UnavailableReason, detail: string | null, error: Error, known: BlockedKnown): BlockedTurn {
@@ -161,5 +167,6 @@ function blocked(reason: UnavailableReason, detail: string | null, error: Error,
     toolSurface: known.toolSurface ?? null,
     measured: known.measured ?? null,
     resolvable: known.resolvable ?? false,
+    toolsUnknown: known.toolsUnknown ?? null,
   };
 }

@@ -15,6 +15,8 @@ export {
   type RegisterPlugin,
   type RegisterPluginV2,
   type PluginDescriptor,
+  type PluginNoticeKind,
+  type PluginGateReason,
 } from './plugins/plugin-api.js';
 export {
   PLUGIN_API_VERSIONS,
@@ -55,6 +57,7 @@ export type {
 // The turn's hooks (docs/plugin-authors.md, "Turn hooks"): the payloads a plugin's taps receive.
 export { TURN_STAGES } from './turn/turn-stages.js';
 export type { GateStop, GatePhase, PrepareContext, LoadStateContext, TurnNotice } from './turn/turn-hooks.js';
+export type { NoticeField, NoticeFieldType, NoticeValue } from './turn/notice-kinds.js';
 export type {
   CoreGateContext as GateContext,
   CoreTurnDraft as TurnDraft,

@@ -60,6 +60,8 @@ function aimedAt(api: PluginApi, baseUrl: string): PluginApi {
     addDialect: (dialect) => api.addDialect(dialect),
     refineBody: (match, refine, options) => api.refineBody(match, refine, options),
     addTool: (tool) => api.addTool(tool),
+    addNoticeKind: (kind) => api.addNoticeKind(kind),
+    addGateReason: (reason) => api.addGateReason(reason),
   };
 }
 

@@ -97,7 +97,7 @@ export async function runPrompt(
           await channel.update({
             sessionUpdate: 'notice',
             severity: event.notice.kind === 'warning' ? 'warning' : 'info',
-            title: safe(noticeText(event.notice, core.safeIdentifier)),
+            title: safe(noticeText(event.notice, session.agent.registry.turn.notices)),
           });
           break;
         case 'tool-call':

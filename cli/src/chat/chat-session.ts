@@ -302,7 +302,7 @@ async function runTurn(
   for await (const event of run) {
     switch (event.type) {
       case 'notice':
-        view.line(`cw: ${core.terminalSafe(noticeText(event.notice, core.safeIdentifier))}`);
+        view.line(`cw: ${core.terminalSafe(noticeText(event.notice, state.agent.registry.turn.notices))}`);
         break;
       case 'projection-warning': {
         const { projectionWarningLine } = await import('../render-projection-warning.js');

@@ -75,7 +75,8 @@ export default class PreviewRequest extends Command {
         if (read.status === 'rejected') throw read.reason;
         return read.value;
       }) as [string, string];
-      diff = core.diffManifests(core.parseManifestText(a, 'A'), core.parseManifestText(b, 'B'));
+      const reasons = core.builtinReasonTable();
+      diff = core.diffManifests(core.parseManifestText(a, 'A', reasons), core.parseManifestText(b, 'B', reasons));
     } catch (error) {
       // Trouble is 2, as with diff(1): 1 is kept for "the manifests differ".
       throw Object.assign(error as Error, { exitCode: 2 });

@@ -2,7 +2,6 @@ import type { z as Z } from 'zod';
 import type { AskAnswer, ToolCallStatus } from '../agent/run-tool-calls.js';
 import { COST_REASONS } from '../plan/unavailable-reason.js';
 import type { TurnInput } from '../plan-turn.js';
-import type { TurnNotice } from '../turn/turn-hooks.js';
 import { type Zod, zod } from '../validation/lazy-zod.js';
 import type { LoopStop } from './agent-events.js';
 
@@ -16,14 +15,8 @@ function allOf<T extends string>() {
   return <const L extends readonly T[]>(values: L & ([T] extends [L[number]] ? unknown : never)): L => values;
 }
 
-const NOTICE_KINDS = allOf<TurnNotice['kind']>()([
-  'auto-route',
-  'compaction',
-  'warning',
-  'progress',
-  'session-wait',
-  'stale-lock-broken',
-]);
+// A registered notice kind: a built-in one, or a plugin's `<package>:<label>` (turn/notice-kinds.ts).
+const NOTICE_KIND = /^(?:(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*:)?[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const TOOL_STATUSES = allOf<ToolCallStatus>()([
   'ok',
   'error',
@@ -77,7 +70,20 @@ function lineSchemas(z: Zod) {
       line(
         'notice',
         'A feature did something on its own (auto routing chose a route, compaction, an MCP server left out or reporting progress), or the turn waited for another send.',
-        { kind: z.enum(NOTICE_KINDS), message: z.string().describe("cw's one-line wording, redacted.") },
+        {
+          kind: z
+            .string()
+            .regex(NOTICE_KIND)
+            .describe(
+              'A registered notice kind: a built-in one (auto-route, compaction, progress, warning, session-wait, stale-lock-broken) or a plugin\'s `<package>:<label>` (docs/plugin-authors.md, "Notices and gate reasons").',
+            ),
+          message: z.string().describe("cw's one-line wording, redacted."),
+          fields: z
+            .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+            .describe(
+              "The notice's fields, as its kind registered them (names and types); identifiers made safe, text redacted.",
+            ),
+        },
       ),
       line(
         'projection-warning',
@@ -221,6 +227,18 @@ export function eventLineSchema(): ReturnType<typeof lineSchemas> {
 
 /** The exact text of docs/events.schema.json (draft 2020-12): 2-space indent and a final newline. */
 export function eventsJsonSchemaText(): string {
-  const schema = zod().toJSONSchema(eventLineSchema(), { io: 'output', target: 'draft-2020-12' });
+  const schema = typeListsAsAnyOf(zod().toJSONSchema(eventLineSchema(), { io: 'output', target: 'draft-2020-12' }));
   return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** A list of types (`"type": ["string", "number"]`) as `anyOf`, so a strict validator (Ajv's strict mode) takes the file as is. */
+function typeListsAsAnyOf<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(typeListsAsAnyOf) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).map(([key, inner]) => [key, typeListsAsAnyOf(inner)] as const);
+  const object = Object.fromEntries(entries) as Record<string, unknown>;
+  const types = object['type'];
+  if (!Array.isArray(types)) return object as T;
+  const { type: _type, ...rest } = object;
+  return { ...rest, anyOf: types.map((type) => ({ type })) } as T;
 }

@@ -11,7 +11,7 @@ import { applyToolDeferral } from './tool-deferral/tool-deferral-feature.js';
 /**
  * Applies cw's own turn features to a registry's turn hooks, the way webpack applies its internal
  * plugins: each feature is one `apply(hooks)` in its own folder, and this is the one place that
- * names them. Their order on `gate` and `prepareTurn` is set by stages (TURN_STAGES), not by this list.
+ * names them. Their order on `gate` and `prepareTurn` is set by the stages each registers, not by this list.
  */
 export function applyTurnFeatures(hooks: CoreTurnHooks): void {
   applyGoal(hooks);

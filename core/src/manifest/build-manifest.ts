@@ -13,7 +13,6 @@ import {
   endpointFingerprint,
   endpointHostClass,
   safeCatalogModel,
-  safeErrorText,
   safeIdentifier,
   safeKeyPath,
   safePackageName,
@@ -41,7 +40,8 @@ import { wireModelFor } from '../route/resolve-route.js';
 import { credentialHeader } from '../transport/api-key.js';
 import { userAgent } from '../transport/user-agent.js';
 import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
-import { BODY_REASONS, ROUTE_REASONS, TOOLS_REASONS, unavailable } from '../plan/unavailable-reason.js';
+import { unavailable } from '../plan/unavailable-reason.js';
+import type { ReasonPlace } from '../turn/reason-table.js';
 
 const BASE_PROMPT_ORIGIN = 'bundled with this cw build';
 
@@ -91,15 +91,15 @@ export function renderManifest(
   ): RequestManifest => ({ schema_version: MANIFEST_SCHEMA_VERSION, session, route, tools, body });
   if (plan.status === 'blocked') {
     const { reason, detail } = plan;
-    const route =
-      plan.prepared === null
-        ? unavailable(sectionReason(ROUTE_REASONS, reason), detail)
-        : { exact: routeFacts(plan.prepared) };
+    const standing = (section: ReasonPlace) => unavailable(sectionReason(snapshot, section, reason), detail);
+    const route = plan.prepared === null ? standing('route') : { exact: routeFacts(plan.prepared) };
     const tools =
       plan.toolSurface === null
-        ? unavailable(sectionReason(TOOLS_REASONS, reason), detail)
-        : toolSection(snapshot, plan.toolSurface);
-    return manifest(route, tools, unavailable(sectionReason(BODY_REASONS, reason), detail));
+        ? standing('tools')
+        : plan.toolsUnknown !== null
+          ? unavailable(sectionReason(snapshot, 'tools', plan.toolsUnknown.reason), plan.toolsUnknown.detail)
+          : toolSection(snapshot, plan.toolSurface);
+    return manifest(route, tools, standing('body'));
   }
   const { prepared, measured } = plan;
   const counts: TokenizerCounts =
@@ -115,11 +115,14 @@ export function renderManifest(
   });
 }
 
-/** A plan's reason, checked to be one the section may carry: a plan blocks a section only with such a reason. */
-function sectionReason<Reason extends string>(reasons: readonly Reason[], reason: string): Reason {
-  if (!(reasons as readonly string[]).includes(reason))
+/**
+ * A plan's reason, checked against its registration to be one the section may carry: a plan blocks a
+ * section only with such a reason.
+ */
+function sectionReason(snapshot: CwSnapshot, section: ReasonPlace, reason: string): string {
+  if (!snapshot.registry.turn.reasons.mayStandIn(reason, section))
     throw new Error(`${reason} cannot stand in this manifest section`);
-  return reason as Reason;
+  return reason;
 }
 
 /**
@@ -204,8 +207,6 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
 }
 
 function toolSection(snapshot: CwSnapshot, surface: PreparedToolSurface): RequestManifest['tools'] {
-  if (snapshot.mcp.kind === 'not-snapshottable')
-    return unavailable('mcp-state-not-snapshottable', safeErrorText(snapshot.mcp.detail));
   return { exact: toolFacts(snapshot, surface) };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { builtinReasonTable } from '../features/builtin-reason-table.js';
 import { diffManifests, ManifestInputError, parseManifestText } from './diff-manifests.js';
 import type { RequestManifest } from './manifest-schema.js';
 import { renderManifestDiff } from '../../../cli/src/render-manifest-diff.js';
@@ -8,7 +9,8 @@ import { unavailable } from '../plan/unavailable-reason.js';
 const BASE: RequestManifest = unavailableManifest();
 
 describe('parseManifestText', () => {
-  it('accepts a valid manifest', () => expect(parseManifestText(JSON.stringify(BASE), 'A')).toEqual(BASE));
+  it('accepts a valid manifest', () =>
+    expect(parseManifestText(JSON.stringify(BASE), 'A', builtinReasonTable())).toEqual(BASE));
 
   const rejects: [string, string, RegExp][] = [
     ['not JSON', 'sk-live-0123456789abcdef0123', /^manifest A is not valid JSON/],
@@ -29,7 +31,7 @@ describe('parseManifestText', () => {
     it(`rejects ${name} with a typed, one-line error`, () => {
       let caught: unknown;
       try {
-        parseManifestText(text, 'A');
+        parseManifestText(text, 'A', builtinReasonTable());
       } catch (error) {
         caught = error;
       }

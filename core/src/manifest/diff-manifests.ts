@@ -1,5 +1,6 @@
 import type { JsonValue } from '../canonical/canonical-json.js';
 import { safeIdentifier } from '../redaction/index.js';
+import type { ReasonTable } from '../turn/reason-table.js';
 import { MANIFEST_SCHEMA_VERSION, requestManifestSchema, type RequestManifest } from './manifest-schema.js';
 
 /** Version of the diff's own JSON form; bumped only on a rename or removal. */
@@ -163,9 +164,10 @@ export class ManifestInputError extends Error {
 
 /**
  * Parses one saved manifest. Errors name the side and, for a shape problem, a redacted field path
- * and the issue code: never the offending value or key, which may be anything.
+ * and the issue code: never the offending value or key, which may be anything. `reasons` are the
+ * reasons a section may carry (the built-in table; any plugin's is accepted besides).
  */
-export function parseManifestText(text: string, side: 'A' | 'B'): RequestManifest {
+export function parseManifestText(text: string, side: 'A' | 'B', reasons: ReasonTable): RequestManifest {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -187,7 +189,7 @@ export function parseManifestText(text: string, side: 'A' | 'B'): RequestManifes
       `manifest ${side} has ${shown}; this cw reads schema_version ${MANIFEST_SCHEMA_VERSION}`,
     );
   }
-  const parsed = requestManifestSchema().safeParse(raw);
+  const parsed = requestManifestSchema(reasons).safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path =

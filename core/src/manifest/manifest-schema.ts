@@ -16,24 +16,20 @@ import {
   bodyKeyPathSchema,
   labelSchema,
 } from '../route/capability-row.js';
-import {
-  BODY_REASONS,
-  ROUTE_REASONS,
-  TOKENIZER_REASONS,
-  INPUT_COST_REASONS,
-  TOOLS_REASONS,
-  USAGE_REASONS,
-} from '../plan/unavailable-reason.js';
+import { INPUT_COST_REASONS, TOKENIZER_REASONS, USAGE_REASONS } from '../plan/unavailable-reason.js';
+import { NAMESPACED_NAME, type ReasonTable } from '../turn/reason-table.js';
 import { TURN_CONTEXT_STATUSES } from '../prompt/turn-context-message.js';
 
 /** Bumped only when a field is renamed or removed, so scripts can refuse a manifest they do not understand. */
 export const MANIFEST_SCHEMA_VERSION = 1;
 
 /**
- * Builds the schema. It is built on first use, not at import: preview and send never validate their
- * own output, so only `diff`, the schema generator and the tests pay for constructing it.
+ * Builds the schema over a reason table: a section's reason is one registered for it, or any
+ * plugin's (`<package>:<label>`), whichever plugins a reader has installed. It is built on first
+ * use, not at import: preview and send never validate their own output, so only `diff`, the schema
+ * generator and the tests pay for constructing it.
  */
-function buildManifestSchema() {
+function buildManifestSchema(reasons: ReasonTable) {
   const z = zod();
   // Printable, single-line, bounded: what the redaction module guarantees for labels.
   const label = z
@@ -49,18 +45,23 @@ function buildManifestSchema() {
   const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
   const count = z.number().int().nonnegative();
   const tokens = z.number().int().nonnegative();
+  const sectionReasons = (section: ManifestSection) => {
+    const [first = 'no-hypothetical-prompt-supplied', ...rest] = reasons.reasonsFor(section);
+    return z.enum([first, ...rest]).or(z.string().regex(NAMESPACED_NAME));
+  };
 
-  function availability<Facts extends z.ZodType, Reason extends readonly [string, ...string[]]>(
+  function availability<Facts extends z.ZodType>(
     facts: Facts,
-    reasons: Reason,
+    reasons: readonly [string, ...string[]] | z.ZodType<string>,
     what: string,
   ) {
+    const reason: z.ZodType<string> = Array.isArray(reasons) ? z.enum(reasons) : (reasons as z.ZodType<string>);
     return z.union([
       z.strictObject({ exact: facts.describe(`The ${what}, exactly as the next turn would have it.`) }),
       z.strictObject({
         unavailable: z
           .strictObject({
-            reason: z.enum(reasons).describe('Typed reason; see docs/preview-request.md for what each one means.'),
+            reason: reason.describe('Typed reason; see docs/preview-request.md for what each one means.'),
             detail: detailText.nullable().describe('Redacted, allowlisted detail (e.g. a failure message), or null.'),
           })
           .describe(`Why the ${what} cannot be described exactly. An unavailable section carries no fields.`),
@@ -473,9 +474,9 @@ function buildManifestSchema() {
         .literal(MANIFEST_SCHEMA_VERSION)
         .describe('Manifest format version; bumped only on a rename or removal.'),
       session: sessionFactsSchema.describe('Session facts; always exact.'),
-      route: availability(routeFactsSchema, ROUTE_REASONS, 'route'),
-      tools: availability(toolFactsSchema, TOOLS_REASONS, 'tool surface'),
-      body: availability(bodyFactsSchema, BODY_REASONS, 'wire body'),
+      route: availability(routeFactsSchema, sectionReasons('route'), 'route'),
+      tools: availability(toolFactsSchema, sectionReasons('tools'), 'tool surface'),
+      body: availability(bodyFactsSchema, sectionReasons('body'), 'wire body'),
     })
     .meta({
       title: 'cw request manifest',
@@ -489,12 +490,16 @@ function buildManifestSchema() {
 /** The manifest's zod schema type. */
 export type ManifestSchema = ReturnType<typeof buildManifestSchema>;
 
-let built: ManifestSchema | undefined;
+const built = new WeakMap<ReasonTable, ManifestSchema>();
 
-/** The manifest's zod schema (built once, on first call). */
-export function requestManifestSchema(): ManifestSchema {
-  built ??= buildManifestSchema();
-  return built;
+/** The manifest's zod schema over a registry's reason table (built once per table, on first call). */
+export function requestManifestSchema(reasons: ReasonTable): ManifestSchema {
+  let schema = built.get(reasons);
+  if (schema === undefined) {
+    schema = buildManifestSchema(reasons);
+    built.set(reasons, schema);
+  }
+  return schema;
 }
 
 type ExactOf<Section> = Extract<Section, { exact: unknown }>['exact'];

@@ -1,47 +1,20 @@
 // Why a manifest section is not exact. Each reason names what a real turn would do that a preview
-// may not. The lists are plain data (no zod) so the renderer and the builder can use them without
-// loading the schema; manifest-schema.ts builds its enums from them.
+// may not. These are the core's own reasons, the ones no feature owns; a feature or a plugin adds its
+// own through the registry's reason table (turn/reason-table.ts), which starts from this list.
+import type { ReasonEntry } from '../turn/reason-table.js';
 
-/** Reasons that take `route`, `tools` and `body` alike, in precedence order (first match wins). */
-export const TURN_REASONS = [
-  'goal-state-not-snapshottable',
-  'goal-token-budget-exhausted',
-  'auto-route-unresolved-until-next-prompt',
-  'no-hypothetical-prompt-supplied',
-  'message-submit-hooks-not-executed',
-  'prompt-resolution-failed',
-  'auto-route-classification-not-executed',
-  'blocked-by-plugin-gate',
-  'route-plan-failed',
-] as const;
+/** The core's reasons that take `route`, `tools` and `body` alike. */
+export const TURN_REASONS = ['no-hypothetical-prompt-supplied', 'blocked-by-plugin-gate', 'route-plan-failed'] as const;
 
-/** Reasons the `route` section can carry: a turn reason, or preparation failing after the route resolved. */
-export const ROUTE_REASONS = [...TURN_REASONS, 'request-preparation-failed'] as const;
-/** Reasons the `tools` section can carry: MCP state is the tools' own; projection failing is preparation failing. */
-export const TOOLS_REASONS = [...TURN_REASONS, 'mcp-state-not-snapshottable', 'request-preparation-failed'] as const;
-/**
- * Reasons the `body` section can carry: it inherits the tools' reason; MCP resources the prompt
- * mentions (a preview reads none), runtime transforms and an input budget the body does not fit are
- * its own.
- */
-export const BODY_REASONS = [
-  ...TURN_REASONS,
-  'mcp-state-not-snapshottable',
-  'mcp-resource-not-read',
+/** The core's reasons a prepared request meets: only the sections decided after preparation carry them. */
+export const PREPARED_REASONS = [
   'request-preparation-failed',
   'runtime-transforms-before-send',
   'input-budget-exceeded',
 ] as const;
+
 /** The only reason provider-reported usage can carry in a preview. */
 export const USAGE_REASONS = ['provider-request-not-executed'] as const;
-
-/** Every section reason, in the order the docs list them. */
-export const UNAVAILABLE_REASONS = [...BODY_REASONS, ...USAGE_REASONS] as const;
-
-/** A typed unavailable reason, serialized in kebab-case. */
-export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
-/** A reason that applies to all three request sections. */
-export type TurnReason = (typeof TURN_REASONS)[number];
 
 /** Why the offline tokenizer count is absent; it is a sub-field of an exact body, not a section. */
 export const TOKENIZER_REASONS = [
@@ -63,6 +36,101 @@ export type InputCostReason = (typeof INPUT_COST_REASONS)[number];
 export const COST_REASONS = [...INPUT_COST_REASONS, 'usage-not-reported', 'usage-inconsistent'] as const;
 /** A typed reason for an unknown cost. */
 export type CostReason = (typeof COST_REASONS)[number];
+/** One of the core's own reasons. */
+export type CoreReason =
+  | (typeof TURN_REASONS)[number]
+  | (typeof PREPARED_REASONS)[number]
+  | (typeof USAGE_REASONS)[number]
+  | TokenizerReason
+  | InputCostReason;
+
+/**
+ * A typed unavailable reason, serialized in kebab-case: one of the core's, or one a feature or plugin
+ * registered (a plugin's is `<package>:<label>`).
+ */
+export type UnavailableReason = CoreReason | (string & {});
+
+/** The core's reasons with the words a person reads and where each may stand, in the order docs list them. */
+export const CORE_REASONS: readonly ReasonEntry[] = [
+  {
+    reason: 'no-hypothetical-prompt-supplied',
+    label: 'no hypothetical prompt supplied: the next user message is part of the request',
+    places: ['route', 'tools', 'body'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'blocked-by-plugin-gate',
+    label: "a plugin's gate stops this turn (the detail names the plugin and its reason)",
+    places: ['route', 'tools', 'body'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'route-plan-failed',
+    label: 'the route could not be resolved for this turn',
+    places: ['route', 'tools', 'body'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'request-preparation-failed',
+    label: 'request preparation failed',
+    places: ['route', 'tools', 'body'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'runtime-transforms-before-send',
+    label: 'the turn would transform this request before sending it',
+    places: ['body'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'input-budget-exceeded',
+    label: 'the request does not fit the input budget of the route, so cw send would refuse it',
+    places: ['body'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'provider-request-not-executed',
+    label: 'no request was sent, so there is no provider-reported usage',
+    places: ['usage'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'route-not-metered',
+    label: 'the route is not billed per token (a local server or a subscription)',
+    places: ['input-cost'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'no-published-price',
+    label: 'the route row has no published price for this model',
+    places: ['input-cost'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'price-incomplete',
+    label: 'the price row leaves a price this figure needs unknown',
+    places: ['input-cost'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'no-offline-tokenizer-for-route',
+    label: 'no offline tokenizer ships for this route',
+    places: ['tokenizer'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'offline-tokenizer-not-requested',
+    label: 'the offline tokenizer was not run for this call',
+    places: ['tokenizer'],
+    registeredBy: 'cw',
+  },
+  {
+    reason: 'offline-tokenizer-failed',
+    label: 'the offline tokenizer could not be loaded',
+    places: ['tokenizer'],
+    registeredBy: 'cw',
+  },
+];
 
 /** The unavailable form of a section or sub-field: a reason, a redacted detail or null, and no fields. */
 export interface Unavailable<Reason extends string = UnavailableReason> {
@@ -75,4 +143,4 @@ export function unavailable<Reason extends string>(reason: Reason, detail: strin
 }
 
 /** Every reason a manifest may give: a section's, usage's, the offline tokenizer count's or the input cost's. */
-export type ManifestReason = UnavailableReason | TokenizerReason | InputCostReason;
+export type ManifestReason = UnavailableReason;

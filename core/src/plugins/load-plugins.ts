@@ -131,7 +131,8 @@ async function loadOne(descriptor: PluginDescriptor, registry: PluginRegistry, h
  */
 function versionTwoApi(api: PluginApi): PluginApiV2 {
   const { turn: _turn, ...requestHooks } = api.hooks;
-  return { ...api, apiVersion: 2, hooks: requestHooks };
+  const { addNoticeKind: _notices, addGateReason: _reasons, ...rest } = api;
+  return { ...rest, apiVersion: 2, hooks: requestHooks };
 }
 
 function errorText(error: unknown): string {

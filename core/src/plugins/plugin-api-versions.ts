@@ -35,7 +35,14 @@ export const PLUGIN_API_VERSIONS: readonly PluginApiVersionEntry[] = [
     contains: 'addRoute, addDialect, refineBody, addTool and the resolveRoute and projectTools hooks',
     served: true,
   },
-  { version: 3, contains: 'version 2 and the turn hooks (api.hooks.turn)', served: true },
+  // Extended, not bumped, by notice kinds and gate reasons: two api methods a version 3 plugin written
+  // before them never calls, and one written for them can test for (docs/plugin-authors.md, Versioning).
+  {
+    version: 3,
+    contains:
+      'version 2 and the turn hooks (api.hooks.turn), with the notice kinds and gate reasons they report (api.addNoticeKind, api.addGateReason)',
+    served: true,
+  },
 ];
 
 /** The plugin API versions this cw loads, oldest first. */

@@ -17,7 +17,17 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import { capabilityRowSchema, type CapabilityRow, type CapabilityRowInput } from '../route/capability-row.js';
 import { isLabel } from '../route/label.js';
 import { checkWith } from '../validation/checked-values.js';
-import { PLUGIN_API_VERSION, type PluginApi, type PluginHooks, type PluginTapOptions } from './plugin-api.js';
+import {
+  PLUGIN_API_VERSION,
+  type PluginApi,
+  type PluginGateReason,
+  type PluginHooks,
+  type PluginNoticeKind,
+  type PluginTapOptions,
+} from './plugin-api.js';
+import { BUILT_IN_NAME, NAMESPACED_NAME, REQUEST_SECTIONS } from '../turn/reason-table.js';
+import type { NoticeField } from '../turn/notice-kinds.js';
+import { safeErrorText } from '../redaction/index.js';
 
 /** Why a plugin, or one of its rows, dialects or refiners, did not load. */
 export type PluginProblemCode =
@@ -33,6 +43,8 @@ export type PluginProblemCode =
   | 'invalid-refiner'
   | 'invalid-tool'
   | 'duplicate-tool'
+  | 'invalid-notice-kind'
+  | 'invalid-gate-reason'
   | 'wrote-output';
 
 /** A load problem, kept as data and reported by the host; detail is raw and must be redacted before printing. */
@@ -137,6 +149,7 @@ export class PluginRegistry {
     plugin: string,
     registered: PluginRegistrations = { routeIds: [], dialectIds: [], toolNames: [], refiners: [] },
   ): PluginApi {
+    const turn = turnHooksOf(this);
     const problem = (code: PluginProblemCode, detail: string): void => {
       this.problems.push({ plugin, code, detail });
     };
@@ -157,7 +170,7 @@ export class PluginRegistry {
             this.#withdrawn.has(plugin) ? projection : fn(projection, context),
           ),
       },
-      turn: pluginTurnHooks(turnHooksOf(this), plugin, () => this.#withdrawn.has(plugin)),
+      turn: pluginTurnHooks(turn, plugin, () => this.#withdrawn.has(plugin)),
     };
     return {
       apiVersion: PLUGIN_API_VERSION,
@@ -232,8 +245,79 @@ export class PluginRegistry {
         });
         registered.toolNames.push(name);
       },
+      addNoticeKind: (kind: PluginNoticeKind) => {
+        const full = `${plugin}:${String(kind?.name)}`;
+        const invalid =
+          noticeKindDefect(kind, full) ?? (turn.notices.get(full) ? `notice kind ${full} is already registered` : null);
+        if (invalid !== null) {
+          problem('invalid-notice-kind', invalid);
+          return null;
+        }
+        const text = kind.text;
+        turn.notices.register({
+          kind: full,
+          description: safeErrorText(kind.description),
+          fields: kind.fields,
+          // The plugin's words cross the redaction like any error; a text that throws shows the kind.
+          text: (fields) => {
+            try {
+              return safeErrorText(String(text(fields)));
+            } catch {
+              return full;
+            }
+          },
+          registeredBy: plugin,
+        });
+        return full;
+      },
+      addGateReason: (reason: PluginGateReason) => {
+        const full = `${plugin}:${String(reason?.name)}`;
+        const invalid =
+          gateReasonDefect(reason, full) ??
+          (turn.reasons.get(full) ? `gate reason ${full} is already registered` : null);
+        if (invalid !== null) {
+          problem('invalid-gate-reason', invalid);
+          return null;
+        }
+        turn.reasons.register({
+          reason: full,
+          label: safeErrorText(reason.label),
+          places: REQUEST_SECTIONS,
+          registeredBy: plugin,
+        });
+        return full;
+      },
     };
   }
+}
+
+const FIELD_TYPES: readonly NoticeField['type'][] = ['identifier', 'text', 'integer', 'number', 'boolean'];
+
+/** What is wrong with a notice kind registration, or null. */
+function noticeKindDefect(kind: PluginNoticeKind, full: string): string | null {
+  if (typeof kind !== 'object' || kind === null) return 'addNoticeKind takes an object';
+  if (typeof kind.name !== 'string' || !BUILT_IN_NAME.test(kind.name) || !NAMESPACED_NAME.test(full))
+    return 'notice kind name must be a kebab-case label, under a lowercase package name';
+  if (typeof kind.description !== 'string' || kind.description === '') return `notice kind ${full} has no description`;
+  if (typeof kind.text !== 'function') return `notice kind ${full} has no text function`;
+  const fields: unknown = kind.fields;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    return `notice kind ${full} needs a fields object`;
+  for (const [name, field] of Object.entries(fields as Record<string, NoticeField>)) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name) || name === 'kind') return `notice kind ${full} has a field named ${name}`;
+    if (!FIELD_TYPES.includes(field?.type) || typeof field.description !== 'string')
+      return `notice kind ${full} field ${name} needs a type (${FIELD_TYPES.join(', ')}) and a description`;
+  }
+  return null;
+}
+
+/** What is wrong with a gate reason registration, or null. */
+function gateReasonDefect(reason: PluginGateReason, full: string): string | null {
+  if (typeof reason !== 'object' || reason === null) return 'addGateReason takes an object';
+  if (typeof reason.name !== 'string' || !BUILT_IN_NAME.test(reason.name) || !NAMESPACED_NAME.test(full))
+    return 'gate reason name must be a kebab-case label, under a lowercase package name';
+  if (typeof reason.label !== 'string' || reason.label === '') return `gate reason ${full} has no label`;
+  return null;
 }
 
 /** What is wrong with a dialect definition, or null when every part is there. */

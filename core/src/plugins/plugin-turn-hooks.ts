@@ -15,13 +15,9 @@ import type {
   CoreTurnDraft as TurnDraft,
   CoreTurnHooks as TurnHooks,
 } from '../turn/core-turn-types.js';
-import {
-  TURN_STAGES,
-  type DueTransform,
-  type GateStop,
-  type LoadStateContext,
-  type PrepareContext,
-} from '../turn/turn-hooks.js';
+import type { TurnNotice } from '../turn/notice-kinds.js';
+import { PLUGIN_STAGE } from '../turn/turn-stages.js';
+import type { DueTransform, GateStop, LoadStateContext, PrepareContext, SendSettings } from '../turn/turn-hooks.js';
 
 /** Tap options as a plugin gives them: the name is always the plugin's own; `stage` orders the tap. */
 export type PluginTurnTapOptions = string | { readonly name?: string; readonly stage?: number };
@@ -38,6 +34,12 @@ export interface PluginAsyncTap<Args extends unknown[], Result> {
 
 /** What a plugin's gate answers to stop a turn: its reason in its own words (redacted before anyone sees it). */
 export interface PluginGateStop {
+  /**
+   * A reason the plugin registered with `api.addGateReason`, by its label or its full
+   * `<package>:<label>` name. Without one, or with one the plugin did not register, the turn stops
+   * with `blocked-by-plugin-gate` and the plugin's name in the detail.
+   */
+  readonly reason?: string;
   readonly detail: string;
   /** What a person can do about it. */
   readonly remedy?: string;
@@ -46,8 +48,8 @@ export interface PluginGateStop {
 /** The turn hooks a plugin may tap, with the payloads the built-in features see. */
 export interface PluginTurnHooks {
   /**
-   * Stop a turn; runs in preview too, so it must only read the snapshot. The manifest shows
-   * `blocked-by-plugin-gate` with the plugin's name and detail.
+   * Stop a turn; runs in preview too, so it must only read the snapshot. The manifest shows the
+   * plugin's registered reason and detail, or `blocked-by-plugin-gate` with the plugin's name.
    */
   readonly gate: PluginSyncTap<[GateContext], PluginGateStop | undefined>;
   /** Refine the prompt and snapshot before planning; in preview mode only read. */
@@ -81,6 +83,44 @@ export interface PluginTurnHooks {
  * gates by accident; a withdrawn plugin's taps pass their input through unchanged.
  */
 export function pluginTurnHooks(turn: TurnHooks, plugin: string, withdrawn: () => boolean): PluginTurnHooks {
+  const own = (name: unknown, registeredBy: (full: string) => string | undefined): string | null => {
+    if (typeof name !== 'string') return null;
+    const full = name.includes(':') ? name : `${plugin}:${name}`;
+    return registeredBy(full) === plugin ? full : null;
+  };
+  const gateStop = (stop: PluginGateStop): GateStop => {
+    const remedy = typeof stop.remedy === 'string' ? { remedy: safeErrorText(stop.remedy) } : {};
+    const reason = own(stop.reason, (full) => turn.reasons.get(full)?.registeredBy);
+    // A registered reason names the plugin already; the generic one needs the name in the detail.
+    return reason === null
+      ? {
+          reason: 'blocked-by-plugin-gate',
+          detail: safeErrorText(`${safeIdentifier(plugin)}: ${String(stop.detail)}`),
+          ...remedy,
+        }
+      : { reason, detail: safeErrorText(String(stop.detail)), ...remedy };
+  };
+  // A plugin's notices are of kinds it registered, with the fields it declared; its words are redacted
+  // as they are sent. Anything else is a broken plugin, and fails the send closed.
+  const notifying = <C extends SendSettings>(context: C): C => ({
+    ...context,
+    notify: (notice: TurnNotice) => {
+      const kind = own(notice?.kind, (full) => turn.notices.get(full)?.registeredBy);
+      if (kind === null)
+        throw new Error(
+          `plugin ${safeIdentifier(plugin)} sent a notice of a kind it did not register with addNoticeKind`,
+        );
+      const fields = Object.fromEntries(
+        Object.entries(notice)
+          .filter(([name]) => name !== 'kind')
+          .map(([name, value]) => [name, typeof value === 'string' ? safeErrorText(value) : value]),
+      );
+      const checked: TurnNotice = { ...fields, kind };
+      const defect = turn.notices.defect(checked);
+      if (defect !== null) throw new Error(`plugin ${safeIdentifier(plugin)}: ${defect}`);
+      context.notify?.(checked);
+    },
+  });
   const named = (options: PluginTurnTapOptions, defaultStage?: number) => {
     const stage = typeof options === 'object' ? options.stage : undefined;
     const chosen = stage ?? defaultStage;
@@ -89,22 +129,18 @@ export function pluginTurnHooks(turn: TurnHooks, plugin: string, withdrawn: () =
   return {
     gate: {
       tap: (options, fn) =>
-        turn.gate.tap(named(options, TURN_STAGES.plugin), (context): GateStop | undefined => {
+        turn.gate.tap(named(options, PLUGIN_STAGE), (context): GateStop | undefined => {
           if (withdrawn()) return undefined;
           const stop = fn(context);
           if (stop === undefined || stop === null) return undefined;
           // A plugin names its own reason, never a built-in one, and its words are redacted like any error.
-          return {
-            reason: 'blocked-by-plugin-gate',
-            detail: safeErrorText(`${safeIdentifier(plugin)}: ${String(stop.detail)}`),
-            ...(typeof stop.remedy === 'string' ? { remedy: safeErrorText(stop.remedy) } : {}),
-          };
+          return gateStop(stop);
         }),
     },
     prepareTurn: {
       tapPromise: (options, fn) =>
-        turn.prepareTurn.tapPromise(named(options, TURN_STAGES.plugin), async (draft, context) =>
-          withdrawn() ? draft : fn(draft, context),
+        turn.prepareTurn.tapPromise(named(options, PLUGIN_STAGE), async (draft, context) =>
+          withdrawn() ? draft : fn(draft, notifying(context)),
         ),
     },
     transformsDue: {
@@ -114,19 +150,19 @@ export function pluginTurnHooks(turn: TurnHooks, plugin: string, withdrawn: () =
     resolveBlock: {
       tapPromise: (options, fn) =>
         turn.resolveBlock.tapPromise(named(options), async (blocked, context) =>
-          withdrawn() ? undefined : fn(blocked, context),
+          withdrawn() ? undefined : fn(blocked, notifying(context)),
         ),
     },
     openSend: {
       tapPromise: (options, fn) =>
         turn.openSend.tapPromise(named(options), async (resources, context) =>
-          withdrawn() ? resources : fn(resources, context),
+          withdrawn() ? resources : fn(resources, notifying(context)),
         ),
     },
     closeSend: {
       tapPromise: (options, fn) =>
         turn.closeSend.tapPromise(named(options), async (resources, context) =>
-          withdrawn() ? undefined : fn(resources, context),
+          withdrawn() ? undefined : fn(resources, notifying(context)),
         ),
     },
     stepTools: {

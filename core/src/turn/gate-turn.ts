@@ -1,5 +1,6 @@
 import type { MeasuredBody } from '../plan/measure-body.js';
 import type { TurnInput } from '../plan/turn-input.js';
+import type { TurnPrompt } from '../prompt/user-message.js';
 import type { CwSnapshot } from '../snapshot/snapshot.js';
 import type { DueTransform, GatePhase, GateStop, TurnHooks, TurnTypes } from './turn-hooks.js';
 
@@ -19,6 +20,14 @@ const hooksOf = (snapshot: CwSnapshot): TurnHooks<PlanTypes> =>
  */
 export function gateTurn(snapshot: CwSnapshot, input: TurnInput | null, phase: GatePhase): GateStop | null {
   return hooksOf(snapshot).gate.call({ snapshot, input, phase }) ?? null;
+}
+
+/**
+ * Asks the features whether a prepared request depends on what cannot be known offline (an MCP
+ * server's tools with no snapshot): the first stop wins.
+ */
+export function checkRequest(snapshot: CwSnapshot, prompt: TurnPrompt | undefined): GateStop | null {
+  return hooksOf(snapshot).checkRequest.call({ snapshot, prompt }) ?? null;
 }
 
 /** The transforms a send would still apply to this measured request (auto-compaction), in tap order. */

@@ -13,7 +13,14 @@ import type { AssistantReply } from '../reply/assemble-reply.js';
 import type { TurnPrompt } from '../prompt/user-message.js';
 import type { ToolImplementation } from '../tools/tool-contract.js';
 import type { RetryNotice } from '../transport/retry-notice.js';
-import type { UnavailableReason } from '../plan/unavailable-reason.js';
+import { CORE_REASONS, type UnavailableReason } from '../plan/unavailable-reason.js';
+import { safeIdentifier } from '../redaction/safe-label.js';
+import { CORE_NOTICE_KINDS } from './core-notice-kinds.js';
+import { NoticeKindTable, type TurnNotice } from './notice-kinds.js';
+import { ReasonTable } from './reason-table.js';
+import { TurnStageTable } from './turn-stages.js';
+
+export type { TurnNotice };
 
 // The turn's extension points, owned by the core and documented in docs/architecture.md ("The turn's
 // hooks"). Every turn feature — the goal, auto routing, submit hooks, prompt resolution, compaction,
@@ -105,17 +112,12 @@ export interface SessionScope {
   close(): Promise<void>;
 }
 
-/** Something a feature did on its own during a turn, reported to the host as an event. */
-export type TurnNotice =
-  | { readonly kind: 'auto-route'; readonly route: string }
-  | { readonly kind: 'compaction'; readonly summarised: number; readonly kept: number }
-  | { readonly kind: 'warning'; readonly text: string }
-  /** A long tool call reported progress (an MCP server's, docs/mcp.md). */
-  | { readonly kind: 'progress'; readonly tool: string; readonly text: string }
-  /** Another send holds the session; this one waits its turn. */
-  | { readonly kind: 'session-wait' }
-  /** A lock left by a cw process that is gone was removed. */
-  | { readonly kind: 'stale-lock-broken' };
+/** A request the plan has prepared, or tried to: what it asks before it measures the body. */
+export interface CheckContext<T extends TurnTypes = TurnTypes> {
+  readonly snapshot: T['snapshot'];
+  /** The prompt as prepared; undefined for a continuation. */
+  readonly prompt: TurnPrompt | undefined;
+}
 
 /** What a send holds while it runs: tools from outside the registry, and how to release them. */
 export interface SendResources<T extends TurnTypes = TurnTypes> {
@@ -195,6 +197,13 @@ export class TurnHooks<T extends TurnTypes = TurnTypes> {
    * pending step a send would meet. In preview mode a tap only reads.
    */
   readonly prepareTurn = new AsyncSeriesWaterfallHook<[TurnDraft<T>, PrepareContext]>(['draft', 'context']);
+  /**
+   * Sync bail, once the request is prepared (or its preparation failed after the tools were
+   * projected) and before its body is measured: what the request depends on that is not known
+   * offline (an MCP server's tools with no snapshot). The stop's reason names, through its
+   * registration, whether it leaves the tool surface unknown besides the body.
+   */
+  readonly checkRequest = new SyncBailHook<[CheckContext<T>], GateStop | undefined>(['context']);
   /** Sync waterfall: the transforms a send would apply to a measured request; preview reports them. */
   readonly transformsDue = new SyncWaterfallHook<[DueTransform[], TransformContext<T>]>(['due', 'context']);
   /** Async bail, under the session lock: the first tap that resolves a resolvable block answers. */
@@ -219,6 +228,12 @@ export class TurnHooks<T extends TurnTypes = TurnTypes> {
   readonly loadState = new AsyncSeriesWaterfallHook<[T['snapshot'], LoadStateContext]>(['snapshot', 'context']);
   /** Sync waterfall: the manifest's session facts, which features fill with their state. */
   readonly describeSession = new SyncWaterfallHook<[T['facts'], T['snapshot']]>(['facts', 'snapshot']);
+  /** The named stages on `gate` and `prepareTurn`: each feature registers its own. */
+  readonly stages = new TurnStageTable();
+  /** Why a turn or a section may be stopped: the core's reasons, then the ones features and plugins register. */
+  readonly reasons = new ReasonTable(CORE_REASONS);
+  /** What features may report during a turn: the core's kinds, then the ones features and plugins register. */
+  readonly notices = new NoticeKindTable(safeIdentifier, CORE_NOTICE_KINDS);
 }
 
 export { TURN_STAGES } from './turn-stages.js';

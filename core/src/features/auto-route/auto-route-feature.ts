@@ -1,7 +1,7 @@
 import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
-import { TURN_STAGES } from '../../turn/turn-hooks.js';
+import { REQUEST_SECTIONS } from '../../turn/reason-table.js';
 import { readAutoRouteChoice, writeAutoRouteChoice, type AutoRouteChoice } from './auto-route-choice.js';
 import { classifyRoute } from './classify-route.js';
 import { AUTO_ROUTE } from './on-route.js';
@@ -46,6 +46,27 @@ export function onRoute(snapshot: CwSnapshot, routeId: string, made?: AutoRouteC
  * continuation stays on the latest choice; preview reports the classification it may not run.
  */
 export function applyAutoRoute(hooks: CoreTurnHooks): void {
+  // Last of the built-in stages: the classifier reads the prompt as hooks and resolution left it.
+  const stage = hooks.stages.register(AUTO_ROUTE_FEATURE, 400);
+  hooks.reasons.register({
+    reason: 'auto-route-unresolved-until-next-prompt',
+    label: 'auto model routing is unresolved until the next prompt',
+    places: REQUEST_SECTIONS,
+    registeredBy: AUTO_ROUTE_FEATURE,
+  });
+  hooks.reasons.register({
+    reason: 'auto-route-classification-not-executed',
+    label: 'auto route classification was not executed because preview is offline',
+    places: REQUEST_SECTIONS,
+    registeredBy: AUTO_ROUTE_FEATURE,
+  });
+  hooks.notices.register({
+    kind: 'auto-route',
+    description: 'Auto routing chose the route this turn is sent on.',
+    fields: { route: { type: 'identifier', description: 'The route chosen.' } },
+    text: (fields) => `auto routing chose route ${String(fields['route'])}`,
+    registeredBy: AUTO_ROUTE_FEATURE,
+  });
   hooks.loadState.tapPromise(AUTO_ROUTE_FEATURE, async (snapshot, context) => {
     if (snapshot.config.route !== AUTO_ROUTE || context.waiting) return snapshot;
     const choice = context.fresh
@@ -53,7 +74,7 @@ export function applyAutoRoute(hooks: CoreTurnHooks): void {
       : ((await readAutoRouteChoice(context.home, snapshot.session.key))?.route ?? null);
     return withFeatureState(snapshot, AUTO_ROUTE_FEATURE, { pending: true, choice });
   });
-  hooks.gate.tap({ name: AUTO_ROUTE_FEATURE, stage: TURN_STAGES.autoRoute }, ({ snapshot, input, phase }) => {
+  hooks.gate.tap({ name: AUTO_ROUTE_FEATURE, stage }, ({ snapshot, input, phase }) => {
     const state = autoRouteStateOf(snapshot);
     if (snapshot.purpose === 'side' || !state.pending) return undefined;
     // Decided after hooks and prompt resolution: the classifier needs the resolved text, and preview never calls it.
@@ -63,7 +84,7 @@ export function applyAutoRoute(hooks: CoreTurnHooks): void {
     if (input === 'continuation' && phase === 'before-prepare' && state.choice !== null) return undefined;
     return { reason: 'auto-route-unresolved-until-next-prompt', detail: null };
   });
-  hooks.prepareTurn.tapPromise({ name: AUTO_ROUTE_FEATURE, stage: TURN_STAGES.autoRoute }, async (draft, context) => {
+  hooks.prepareTurn.tapPromise({ name: AUTO_ROUTE_FEATURE, stage }, async (draft, context) => {
     const { snapshot, prompt } = draft;
     const state = autoRouteStateOf(snapshot);
     if (!state.pending) return draft;

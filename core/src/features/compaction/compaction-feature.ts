@@ -11,6 +11,17 @@ export const COMPACTION_FEATURE = 'compaction';
  * the older turns with a side request before the request goes out.
  */
 export function applyCompaction(hooks: CoreTurnHooks): void {
+  hooks.notices.register({
+    kind: 'compaction',
+    description: 'The session was compacted before the request went out (docs/compaction.md).',
+    fields: {
+      summarised: { type: 'integer', description: 'Earlier messages replaced by the summary.' },
+      kept: { type: 'integer', description: 'Recent messages kept as they were.' },
+    },
+    text: (fields) =>
+      `compacted the session: ${String(fields['summarised'])} earlier messages replaced by a summary (docs/compaction.md)`,
+    registeredBy: COMPACTION_FEATURE,
+  });
   hooks.transformsDue.tap(COMPACTION_FEATURE, (due, { snapshot, measured }) => {
     // A side request (the summary itself, a classification) never compacts.
     const words = snapshot.purpose === 'side' ? null : compactionDue(snapshot, measured);

@@ -1,12 +1,16 @@
 import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import { featureState, withFeatureState } from '../../snapshot/feature-state.js';
 import type { CwSnapshot } from '../../snapshot/snapshot.js';
-import { TURN_STAGES, type GateStop } from '../../turn/turn-hooks.js';
+import { REQUEST_SECTIONS } from '../../turn/reason-table.js';
+import type { GateStop } from '../../turn/turn-hooks.js';
 import { readGoalGate, readGoalGateWaiting, type GoalGate } from './goal-gate.js';
 import { recordGoalUsage } from './record-goal-usage.js';
 
 /** The goal's name among the features: its tap name and its key in `snapshot.features`. */
 export const GOAL_FEATURE = 'goal';
+
+/** The goal's stage on `gate`: before every other feature, so a spent budget stops side requests too. */
+export const GOAL_STAGE = 100;
 
 /** The goal gate a snapshot holds: none when the goal feature read nothing. */
 export function goalGateOf(snapshot: CwSnapshot): GoalGate {
@@ -37,6 +41,19 @@ export function goalStop(gate: GoalGate): GateStop | null {
  * tokens, and shows its state in the manifest.
  */
 export function applyGoal(hooks: CoreTurnHooks): void {
+  const stage = hooks.stages.register(GOAL_FEATURE, GOAL_STAGE);
+  hooks.reasons.register({
+    reason: 'goal-state-not-snapshottable',
+    label: 'the active goal state cannot be snapshotted exactly',
+    places: REQUEST_SECTIONS,
+    registeredBy: GOAL_FEATURE,
+  });
+  hooks.reasons.register({
+    reason: 'goal-token-budget-exhausted',
+    label: 'the active goal token budget is exhausted; no request is eligible',
+    places: REQUEST_SECTIONS,
+    registeredBy: GOAL_FEATURE,
+  });
   hooks.loadState.tapPromise(GOAL_FEATURE, async (snapshot, context) => {
     if (context.fresh) return withFeatureState(snapshot, GOAL_FEATURE, 'none');
     const { key } = snapshot.session;
@@ -44,10 +61,7 @@ export function applyGoal(hooks: CoreTurnHooks): void {
     const gate = context.waiting ? await readGoalGateWaiting(context.home, key) : await readGoalGate(context.home, key);
     return withFeatureState(snapshot, GOAL_FEATURE, gate);
   });
-  hooks.gate.tap(
-    { name: GOAL_FEATURE, stage: TURN_STAGES.goal },
-    ({ snapshot }) => goalStop(goalGateOf(snapshot)) ?? undefined,
-  );
+  hooks.gate.tap({ name: GOAL_FEATURE, stage }, ({ snapshot }) => goalStop(goalGateOf(snapshot)) ?? undefined);
   hooks.afterRequest.tapPromise(GOAL_FEATURE, async (snapshot, context) =>
     withFeatureState(
       snapshot,

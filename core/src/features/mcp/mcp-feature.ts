@@ -4,6 +4,7 @@ import type { CoreTurnHooks } from '../../turn/core-turn-types.js';
 import type { CwConfig, McpServerConfig } from '../../config/cw-config.js';
 import type { McpState, ProjectMcpFiles } from '../../snapshot/snapshot.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
+import { safeErrorText } from '../../redaction/index.js';
 import type { PrepareContext } from '../../turn/turn-hooks.js';
 
 /** MCP's name among the features. */
@@ -19,6 +20,38 @@ const opened = new WeakMap<PrepareContext, () => Promise<void>>();
  * stops them when it ends.
  */
 export function applyMcp(hooks: CoreTurnHooks): void {
+  hooks.reasons.register({
+    reason: 'mcp-state-not-snapshottable',
+    label: 'MCP tool state cannot be snapshotted without connecting',
+    places: ['tools', 'body'],
+    registeredBy: MCP_FEATURE,
+  });
+  hooks.reasons.register({
+    reason: 'mcp-resource-not-read',
+    label: 'MCP resources the prompt mentions are read only when the turn is sent',
+    places: ['body'],
+    registeredBy: MCP_FEATURE,
+  });
+  hooks.notices.register({
+    kind: 'progress',
+    description: "A long tool call reported progress (an MCP server's, docs/mcp.md).",
+    fields: {
+      tool: { type: 'identifier', description: 'The tool that reported.' },
+      text: { type: 'text', description: "The server's progress words." },
+    },
+    text: (fields) => `▸ ${String(fields['tool'])} progress ${String(fields['text'])}`,
+    registeredBy: MCP_FEATURE,
+  });
+  hooks.checkRequest.tap(MCP_FEATURE, ({ snapshot, prompt }) => {
+    // A catalog missing its MCP part is not "the same request without MCP tools": the body inherits.
+    if (snapshot.mcp.kind === 'not-snapshottable')
+      return { reason: 'mcp-state-not-snapshottable', detail: safeErrorText(snapshot.mcp.detail) };
+    // Resource contents come from their servers, which a preview does not start: the body is not known.
+    const unread = typeof prompt === 'object' ? (prompt.unreadResources ?? 0) : 0;
+    if (unread === 0) return undefined;
+    const detail = `the prompt mentions ${unread} MCP resource${unread === 1 ? '' : 's'}, read from its server only when the turn is sent`;
+    return { reason: 'mcp-resource-not-read', detail };
+  });
   hooks.loadState.tapPromise(MCP_FEATURE, async (snapshot, context) => {
     if (context.waiting) return snapshot;
     return { ...snapshot, ...(await mcpPart(context.home, snapshot.config, snapshot.catalog)) };
