@@ -1,7 +1,8 @@
 // Bundles the CLI's oclif-free entries (cli/src/fast-entry.ts: cw preview-request and cw send), the
 // core and the packages they load into one CommonJS file, cli/dist/fast-entry.cjs, and produces its
 // V8 code cache, cli/dist/fast-entry.cjs.v8cache, by running a preview and a send of it once against
-// a local model. bin/run.js reads both through cli/src/load-fast-entry.ts (docs/performance.md, "One
+// a local model, and a second cache, cli/dist/fast-entry.cjs.preview.v8cache, from a preview with an
+// empty home alone, which such a preview reads. bin/run.js reads them through cli/src/load-fast-entry.ts (docs/performance.md, "One
 // file, compiled once"). Runs after the core is bundled and the checks are recorded, on every
 // `npm run build`.
 import { isAscii } from 'node:buffer';
@@ -18,6 +19,8 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = join(root, 'cli', 'dist');
 const bundleFile = join(dist, 'fast-entry.cjs');
 const cacheFile = join(dist, 'fast-entry.cjs.v8cache');
+// A preview with no config file reads a cache made from such a preview alone (cli/src/load-fast-entry.ts).
+const previewCacheFile = join(dist, 'fast-entry.cjs.preview.v8cache');
 
 // Left to be loaded at run time, from the cli's folder: packages only some commands reach (MCP, the
 // tool argument checks, the offline tokenizer with its large tables, the Markdown renderer's libraries,
@@ -73,6 +76,7 @@ const lazyLocales = (real) =>
 /** Builds the bundle: CommonJS, so that it can be compiled with a code cache (vm.Script). */
 async function bundle() {
   rmSync(cacheFile, { force: true });
+  rmSync(previewCacheFile, { force: true });
   await build({
     absWorkingDir: join(root, 'cli'),
     entryPoints: [join(dist, 'fast-entry.js')],
@@ -146,16 +150,17 @@ async function bundle() {
 }
 
 /**
- * Runs a preview and a send of the bundle in a child process, on a home whose config names a custom
- * route (so the config checks run too) at a local model the child starts, and writes the code cache
- * V8 makes of everything that ran.
+ * Runs the bundle in a child process with a scratch home and writes the code cache V8 makes of
+ * everything that ran: `--produce-cache`, a preview and a send on a home whose config names a custom
+ * route (so the config checks run too) at a local model the child starts; `--produce-preview-cache`,
+ * a preview with the empty home.
  */
-function produceCache() {
+function produceCache(mode) {
   const scratch = mkdtempSync(join(tmpdir(), 'cw-code-cache-'));
   try {
     const home = join(scratch, 'home');
     mkdirSync(home);
-    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--produce-cache'], {
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), mode], {
       cwd: scratch,
       env: { ...process.env, CW_HOME: home, CW_DATA_DIR: join(scratch, 'data'), CW_CODE_CACHE_KEY: FAKE_KEY },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -184,6 +189,23 @@ async function startLocalModel() {
   return server;
 }
 
+/** Writes the code cache V8 made of what ran of `compiled` to `file` when the process ends, atomically. */
+function writeCacheAtExit({ compiled, cacheFileBytes }, file) {
+  process.on('exit', () => {
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, cacheFileBytes(readFileSync(bundleFile), compiled.script.createCachedData()));
+    renameSync(temporary, file);
+  });
+}
+
+/** In the child: compile the bundle, run a preview with an empty home, write its cache when the process ends. */
+async function previewCacheChild() {
+  const { compileBundle, cacheFileBytes } = await import(join(dist, 'load-fast-entry.js'));
+  const compiled = compileBundle(bundleFile, previewCacheFile);
+  writeCacheAtExit({ compiled, cacheFileBytes }, previewCacheFile);
+  if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');
+}
+
 /** In the child: compile the bundle, run a preview and a send, write the cache when the process ends. */
 async function cacheChild() {
   const server = await startLocalModel();
@@ -202,11 +224,7 @@ async function cacheChild() {
   writeFileSync(join(process.env.CW_HOME, 'config.json'), JSON.stringify(config));
   const { compileBundle, cacheFileBytes } = await import(join(dist, 'load-fast-entry.js'));
   const compiled = compileBundle(bundleFile, cacheFile);
-  process.on('exit', () => {
-    const temporary = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, cacheFileBytes(readFileSync(bundleFile), compiled.script.createCachedData()));
-    renameSync(temporary, cacheFile);
-  });
+  writeCacheAtExit({ compiled, cacheFileBytes }, cacheFile);
   try {
     if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');
     if (!(await compiled.exports.fastSend(['--prompt', 'hi']))) throw new Error('the send declined');
@@ -216,8 +234,10 @@ async function cacheChild() {
 }
 
 if (process.argv[2] === '--produce-cache') await cacheChild();
+else if (process.argv[2] === '--produce-preview-cache') await previewCacheChild();
 else {
   await bundle();
-  produceCache();
-  console.log('@cw/cli: dist/fast-entry.cjs and its code cache');
+  produceCache('--produce-cache');
+  produceCache('--produce-preview-cache');
+  console.log('@cw/cli: dist/fast-entry.cjs and its code caches');
 }

@@ -3,10 +3,16 @@
 // damaged, or refused by V8 — the bundle then compiles without it and does the same.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { cacheFileBytes, compileBundle } from './load-fast-entry.js';
+import {
+  cacheFileBytes,
+  cacheFileFor,
+  compileBundle,
+  FAST_BUNDLE_CACHE as FAST_BUNDLE_CACHE_FILE,
+  FAST_PREVIEW_CACHE,
+} from './load-fast-entry.js';
 
 // The bundle the build wrote, in the cli's dist folder (`npm run build` first).
 const FAST_BUNDLE = fileURLToPath(new URL('../dist/fast-entry.cjs', import.meta.url));
@@ -97,5 +103,24 @@ describe('the bundle and its code cache', () => {
     const fromSource = compileBundle(copy, `${copy}.v8cache`);
     expect(fromSource.cache).toBe('corrupt');
     expect(Object.keys(fromSource.exports as object).sort()).toEqual(['fastPreview', 'fastSend']);
+  });
+});
+
+describe('the code cache a command line reads', () => {
+  it('is the preview cache for a preview with no config file, and the full one otherwise', () => {
+    const none = () => false;
+    const some = () => true;
+    for (const word of ['preview-request', 'dryrun', 'preview_request'])
+      expect(cacheFileFor(word, none)).toBe(FAST_PREVIEW_CACHE);
+    expect(cacheFileFor('preview-request', some)).toBe(FAST_BUNDLE_CACHE_FILE);
+    expect(cacheFileFor('send', none)).toBe(FAST_BUNDLE_CACHE_FILE);
+    expect(cacheFileFor(undefined, none)).toBe(FAST_BUNDLE_CACHE_FILE);
+  });
+
+  it('is made by the build, from the very bundle', () => {
+    expect(basename(FAST_PREVIEW_CACHE)).toBe('fast-entry.cjs.preview.v8cache');
+    // The built bundle's own, beside it in the dist folder.
+    const compiled = compileBundle(FAST_BUNDLE, `${FAST_BUNDLE}.preview.v8cache`);
+    expect(compiled.cache).toBe('used');
   });
 });

@@ -10,7 +10,7 @@ let shared: Buffer | null = null;
 
 /** A SHA-256 of text fed a piece at a time, with the UTF-8 size of every piece and of the whole. */
 export class Sha256Pieces {
-  #hash: Hash = createHash('sha256');
+  readonly #hash: Hash;
   readonly #buffer: Buffer;
   #used = 0;
   #bytes = 0;
@@ -20,10 +20,10 @@ export class Sha256Pieces {
     // One buffer for every digest in turn: digests never interleave (each is written out in one call).
     shared ??= Buffer.allocUnsafe(BUFFER_BYTES);
     this.#buffer = shared;
-    if (resume !== undefined) {
-      this.#hash = resume.hash.copy();
-      this.#bytes = resume.bytes;
-    }
+    // A resumed digest copies the midstate and makes no hash of its own: creating one costs more than
+    // hashing a small body.
+    this.#hash = resume === undefined ? createHash('sha256') : resume.hash.copy();
+    if (resume !== undefined) this.#bytes = resume.bytes;
   }
 
   /** Adds bytes already encoded (a piece kept from an earlier digest); returns their count. */

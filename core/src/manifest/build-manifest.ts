@@ -37,6 +37,7 @@ import {
 import { offlineTokenCounts } from './offline-token-counts.js';
 import { inputCostUsd, priceBasisOf } from '../cost/step-cost.js';
 import { wireModelFor } from '../route/resolve-route.js';
+import { cachedToolFacts, type ToolFactsInputs } from './tool-facts-cache.js';
 import { credentialHeader } from '../transport/api-key.js';
 import { userAgent } from '../transport/user-agent.js';
 import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
@@ -207,27 +208,33 @@ function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
 }
 
 function toolSection(snapshot: CwSnapshot, surface: PreparedToolSurface): RequestManifest['tools'] {
-  return { exact: toolFacts(snapshot, surface) };
+  const inputs: ToolFactsInputs = {
+    catalog: snapshot.catalog,
+    gates: snapshot.config.tools,
+    activeTools: surface.activeTools,
+    deferredTools: surface.deferredTools,
+    projection: surface.projection,
+    mcp: snapshot.mcp,
+  };
+  return { exact: cachedToolFacts(inputs, toolFacts) };
 }
 
-function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFacts {
-  const { projection, activeTools } = surface;
+function toolFacts(inputs: ToolFactsInputs): ToolFacts {
+  const { projection, activeTools, catalog, gates } = inputs;
   const outcomes = projection.outcomes;
   const changed = outcomes.filter((entry) => entry.outcome !== 'exact');
-  const gates = snapshot.config.tools;
   // Derived, not asserted: narrow under both budgets and compare what each would put up front.
-  const standard = narrowCatalog(snapshot.catalog, gates, 'standard');
-  const full = narrowCatalog(snapshot.catalog, gates, 'full');
+  const standard = narrowCatalog(catalog, gates, 'standard');
+  const full = narrowCatalog(catalog, gates, 'full');
   // Names are unique in a catalog (MCP tools are namespaced), so the name says which tool it was.
   const originOf = new Map(activeTools.map((tool) => [tool.name, tool.origin.kind] as const));
   const wireNames = new Set(projection.wireTools.map((tool) => tool.name));
   const lines = new Map<ToolDefinition, string>();
   return {
-    catalog_tool_count: snapshot.catalog.length,
+    catalog_tool_count: catalog.length,
     // Catalog tools marked deferred, plus the ones a catalog too large for the route kept back behind search_tools.
     deferred_tool_count:
-      snapshot.catalog.filter((tool) => tool.deferred).length +
-      surface.deferredTools.filter((tool) => !tool.deferred).length,
+      catalog.filter((tool) => tool.deferred).length + inputs.deferredTools.filter((tool) => !tool.deferred).length,
     gated_out_tool_count: standard.gatedOutCount,
     active_tool_count: projection.wireTools.length,
     // Only on a catalog over the limit, so every other manifest keeps its shape.
@@ -252,7 +259,7 @@ function toolFacts(snapshot: CwSnapshot, surface: PreparedToolSurface): ToolFact
       })),
       more_changed_count: Math.max(0, changed.length - MAX_LISTED_TOOLS),
     },
-    mcp_server_count: snapshot.mcp.kind === 'snapshot' ? snapshot.mcp.serverCount : 0,
+    mcp_server_count: inputs.mcp.kind === 'snapshot' ? inputs.mcp.serverCount : 0,
     mcp_tool_count: activeTools.filter((tool) => tool.origin.kind === 'mcp' && wireNames.has(tool.name)).length,
   };
 }

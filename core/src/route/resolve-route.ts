@@ -1,8 +1,7 @@
 import type { CoreHooks } from '../hooks.js';
 import { ANSWERED_BY } from './answered-by.js';
-import { capabilityRowSchema } from './capability-row.js';
-import { checkWith } from '../validation/checked-values.js';
-import { resolveModelFacts, wireModelOf } from './model-facts.js';
+import { checkRouteRow } from './checked-route-row.js';
+import { wireModelOf } from './model-facts.js';
 import type { ResolvedRoute, RouteQuery } from './route-types.js';
 
 /** Route resolution failed; the message is raw and is redacted before it is printed. */
@@ -50,9 +49,9 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
     );
   }
   const { plugin: _claimed, ...data } = resolved.row;
-  const checked = checkWith('capability-row', capabilityRowSchema, data);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
+  const checked = checkRouteRow(data, resolved.model);
+  if (!checked.ok && checked.failed === 'row') {
+    const { issue } = checked;
     throw new RoutePlanError(
       `route ${query.routeId} resolved to an invalid row (field ${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'})`,
     );
@@ -61,26 +60,25 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
   const answeredBy = resolved[ANSWERED_BY] ?? resolved.row.plugin;
   const owner = ownerOf(query);
   if (owner !== null && answeredBy !== owner.plugin) {
-    const sameOrigin = originOf(checked.data.endpoint.base_url) === owner.origin;
-    if (!sameOrigin || checked.data.auth.api_key_env !== owner.apiKeyEnv) {
+    const sameOrigin = originOf(checked.base.endpoint.base_url) === owner.origin;
+    if (!sameOrigin || checked.base.auth.api_key_env !== owner.apiKeyEnv) {
       throw new RoutePlanError(
         `plugin ${answeredBy} tried to move route ${query.routeId} to another endpoint or key variable; ` +
           'remove or update that plugin (cw plugins)',
       );
     }
   }
-  const plugin = answeredBy === ROW_TABLE_TAP ? (owner?.plugin ?? resolved.row.plugin) : answeredBy;
   // The model's own facts last: an override never changes the base URL or the key, so the check above holds.
-  const facts = resolveModelFacts(checked.data, resolved.model);
-  const effective = checkWith('capability-row', capabilityRowSchema, facts.row);
-  if (!effective.success) {
-    const issue = effective.error.issues[0];
+  if (!checked.ok) {
+    const { issue } = checked;
     throw new RoutePlanError(
       `route ${query.routeId} with model ${resolved.model} resolves to an invalid row (field ${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'})`,
     );
   }
+  const plugin = answeredBy === ROW_TABLE_TAP ? (owner?.plugin ?? resolved.row.plugin) : answeredBy;
+  const facts = checked.facts;
   return {
-    row: { ...effective.data, plugin },
+    row: checked.rowFor(plugin),
     model: resolved.model,
     definedBy: owner?.definedBy ?? resolved.definedBy,
     modelFacts: { match: facts.match, provenance: facts.provenance },

@@ -69,6 +69,19 @@ describe('the projection cache', () => {
     expect(project(context({ tools, deferredTools: [tool('late', SCHEMA)] })).computed).toBe(true);
   });
 
+  it('reads a sealed row by identity, and a changed sealed row projects again', () => {
+    clearProjectionCache();
+    const tools = [tool('read', SCHEMA), tool('write', SCHEMA)];
+    const sealedRow = sealJson(row()) ?? row();
+    expect(project(context({ tools, row: sealedRow })).computed).toBe(true);
+    expect(project(context({ tools, row: sealedRow })).computed).toBe(false);
+    // The same content, sealed or not, is the same key.
+    expect(project(context({ tools, row: row() })).computed).toBe(false);
+    const strict = sealJson(row({ tool_schema: { dialect: 'strict' } })) ?? row();
+    expect(project(context({ tools, row: strict })).computed).toBe(true);
+    expect(project(context({ tools, row: strict })).computed).toBe(false);
+  });
+
   it('gives every caller a sealed result, so mutating one cannot change the next', () => {
     clearProjectionCache();
     const first = project(context()).projection;

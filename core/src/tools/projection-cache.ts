@@ -1,4 +1,4 @@
-import { sealJson } from '../canonical/sealed-json.js';
+import { isSealed, sealJson } from '../canonical/sealed-json.js';
 import { SmallLru } from '../canonical/small-lru.js';
 import { toolCatalogSha256 } from './tool-catalog-sha256.js';
 import type { ProjectionContext, ToolProjection } from './tool-projection-types.js';
@@ -11,6 +11,8 @@ import type { ProjectionContext, ToolProjection } from './tool-projection-types.
 const CAPACITY = 8;
 const results = new SmallLru<string, ToolProjection>(CAPACITY);
 let computed = 0;
+// A sealed row (route/checked-route-row.ts) cannot change, so its text is written once.
+const sealedRowTexts = new WeakMap<object, string | undefined>();
 
 /** The projection of `context`, from the cache when the same inputs were projected before in this process. */
 export function cachedProjection(
@@ -41,7 +43,7 @@ export function clearProjectionCache(): void {
 }
 
 function projectionKey(context: ProjectionContext): string | null {
-  const row = stableText(context.row);
+  const row = rowText(context.row);
   const choice = stableText(context.toolChoice);
   if (row === undefined || choice === undefined) return null;
   return [
@@ -51,6 +53,14 @@ function projectionKey(context: ProjectionContext): string | null {
     choice,
     context.reasoningActive ? 'reasoning' : 'plain',
   ].join('\n');
+}
+
+function rowText(row: ProjectionContext['row']): string | undefined {
+  if (!isSealed(row)) return stableText(row);
+  if (sealedRowTexts.has(row)) return sealedRowTexts.get(row);
+  const text = stableText(row);
+  sealedRowTexts.set(row, text);
+  return text;
 }
 
 /** JSON text that says everything projection reads of a value; undefined when JSON text cannot. */

@@ -32,8 +32,11 @@ export function isSealedTool(tool: ToolDefinition): boolean {
   return isSealed(tool) && isSealed(tool.input_schema);
 }
 
-/** The numbers of the tools in order, when every one is sealed; null otherwise. */
-function sealedListKey(tools: readonly ToolDefinition[]): string | null {
+/**
+ * The numbers of the tools in order, when every one is sealed; null otherwise. Two lists with the same
+ * key hold the same tools, which nothing can have changed: a key for what is derived from a catalog.
+ */
+export function sealedListKey(tools: readonly ToolDefinition[]): string | null {
   let key = `${tools.length}`;
   for (const tool of tools) {
     let id = sealedIds.get(tool);

@@ -69,6 +69,11 @@ export function recordCheckedValues(): () => CheckedValues {
   };
 }
 
+/** Whether checks are being recorded: a cache above the checks must let each one reach them then. */
+export function checksRecording(): boolean {
+  return recording !== undefined;
+}
+
 /**
  * `schema.safeParse(input)`, answered from the recorded outputs, or from an earlier check in this
  * process, when this exact input was checked before. Only successes are kept: a failure always
@@ -115,7 +120,7 @@ function remember(name: string, text: string, entry: CheckedEntry): void {
  * Two inputs with the same text then get the same verdict. Key order is kept, since a record's output
  * keeps its input's order.
  */
-function exactJsonText(value: unknown): string | undefined {
+export function exactJsonText(value: unknown): string | undefined {
   return isExactJson(value, 0) ? JSON.stringify(value) : undefined;
 }
 
