@@ -25,6 +25,10 @@ export interface ChatOptions {
   readonly registry: PluginRegistry;
   readonly choices: TurnChoices;
   readonly approval: ApprovalPosture | undefined;
+  /** `cw "<prompt>"`: sent as the session's first turn. */
+  readonly firstPrompt?: string;
+  /** Opened with -c or -r: the last exchanges are shown before the prompt. */
+  readonly resumed?: boolean;
 }
 
 /** Runs the session until /exit, Ctrl-D or a second Ctrl-C at the prompt; MCP servers are closed on the way out. */
@@ -137,6 +141,15 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
   view.line(
     `cw · session ${core.safeIdentifier(loaded.snapshot.session.name)} · approval ${state.approval ?? loaded.snapshot.config.approval} · /help for commands, Ctrl-D to leave`,
   );
+  if (options.resumed) {
+    const { recentExchanges } = await import('../render/recent-exchanges.js');
+    for (const line of recentExchanges(loaded.snapshot.session.messages, core.terminalSafe, process.stdout.columns))
+      view.line(line);
+  }
+  if (options.firstPrompt !== undefined) {
+    view.line(`${PROMPT}${core.terminalSafe(options.firstPrompt)}`);
+    typedAhead.push({ line: options.firstPrompt, duringTurn: false });
+  }
 
   try {
     for (;;) {
