@@ -33,7 +33,7 @@ export default class Chat extends Command {
       );
       const approval = line.flags.approval === undefined ? undefined : approvalValue(line.flags.approval, CHAT_USAGE);
       if (process.stdin.isTTY !== true || process.stdout.isTTY !== true)
-        throw new UsageError('cw chat needs a terminal; from a script, use cw -p <prompt>.', CHAT_USAGE);
+        throw new UsageError('cw chat needs a terminal; from a script, use cw send --prompt <text>.', CHAT_USAGE);
       const session = bare.pick
         ? ({ kind: 'pick' } as const)
         : line.flags.resume !== undefined
