@@ -16,7 +16,8 @@ export async function pickSession(): Promise<string | null> {
     process.stderr.write('cw: no session to resume in this workspace: start one with cw "<prompt>".\n');
     return null;
   }
-  const lines = pickerLines(rows, core.terminalSafe, Date.now(), process.stdout.columns ?? 80);
+  const safe = { label: core.safeIdentifier, text: core.terminalSafe };
+  const lines = pickerLines(rows, safe, Date.now(), process.stdout.columns ?? 80);
   let chosen = 0;
   const draw = (again: boolean): void => {
     if (again) process.stdout.write(`\x1b[${lines.length}A`);
@@ -54,22 +55,25 @@ export async function pickSession(): Promise<string | null> {
   }
 }
 
-/** One line per session: number, name, age, route and the first prompt, shortened to the screen. */
+/**
+ * One line per session: number, name, age, route and the first prompt, shortened to the screen.
+ * Names and routes are shown as `cw sessions` shows them (`label`), the prompt terminal-safe (`text`).
+ */
 export function pickerLines(
   rows: readonly SessionRow[],
-  safe: (text: string) => string,
+  safe: { readonly label: (text: string) => string; readonly text: (text: string) => string },
   now: number,
   columns: number,
 ): string[] {
-  const names = rows.map((row) => safe(row.name));
+  const names = rows.map((row) => safe.label(row.name));
   const ages = rows.map((row) => age(now - Date.parse(row.lastUsed)));
-  const routes = rows.map((row) => (row.route === null ? '-' : safe(row.route)));
+  const routes = rows.map((row) => (row.route === null ? '-' : safe.label(row.route)));
   const pad = (cells: string[], at: number): string =>
     (cells[at] ?? '').padEnd(Math.max(...cells.map((c) => c.length)));
   return rows.map((row, at) => {
     const head = `${at + 1}  ${pad(names, at)}  ${pad(ages, at)}  ${pad(routes, at)}  `;
     const room = Math.max(10, columns - 3 - head.length);
-    const prompt = safe((row.firstPrompt ?? '').replace(/\s+/gu, ' ').trim());
+    const prompt = safe.text((row.firstPrompt ?? '').replace(/\s+/gu, ' ').trim());
     const chars = [...prompt];
     return `${head}${chars.length <= room ? prompt : `${chars.slice(0, room - 1).join('')}…`}`.trimEnd();
   });
