@@ -224,9 +224,12 @@ export async function measureFirstRequest({ runs = 7 } = {}) {
     const oclifRunner = process.env.FIRST_REQUEST_OCLIF
       ? { ...cwRunner, env: { ...cwRunner.env, CW_NO_FAST_PATH: '1' } }
       : undefined;
+    // FIRST_REQUEST_PRINT=1 adds `cw -p hi`, the same turn started the way other agent CLIs start one.
+    const printRunner = process.env.FIRST_REQUEST_PRINT ? { ...cwRunner, args: [cw, '-p', 'hi'] } : undefined;
     const runners = {
       floor,
       cw: cwRunner,
+      ...(printRunner ? { cwPrint: printRunner } : {}),
       ...(oclifRunner ? { cwOclif: oclifRunner } : {}),
       ...(codexRunner ? { codex: codexRunner } : {}),
     };
@@ -245,6 +248,7 @@ export async function measureFirstRequest({ runs = 7 } = {}) {
       cw: summary(samples.cw),
       codex: samples.codex ? summary(samples.codex) : null,
       cwOclif: samples.cwOclif ? summary(samples.cwOclif) : null,
+      cwPrint: samples.cwPrint ? summary(samples.cwPrint) : null,
       codexSkipped: launcher === undefined ? '@openai/codex is not installed (npm ci installs it)' : null,
       otherRequests: [...new Set(loopback.others)],
     };
@@ -264,6 +268,11 @@ export function firstRequestTable(result) {
     '| --- | --- | --- | --- |',
     `| node -e 0 | - | ${ms(result.floorMs)} | - |`,
     `| cw send --prompt hi | ${ms(result.cw.requestMs)} | ${ms(result.cw.wallMs)} | ${bytes(result.cw.requestBytes)} |`,
+    ...(result.cwPrint
+      ? [
+          `| cw -p hi | ${ms(result.cwPrint.requestMs)} | ${ms(result.cwPrint.wallMs)} | ${bytes(result.cwPrint.requestBytes)} |`,
+        ]
+      : []),
     ...(result.cwOclif
       ? [
           `| the same through oclif | ${ms(result.cwOclif.requestMs)} | ${ms(result.cwOclif.wallMs)} | ${bytes(result.cwOclif.requestBytes)} |`,

@@ -1,21 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { Config } from '@oclif/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from './command-line.js';
+import { parseCommandLine, sendLoopValues } from './command-line.js';
 import PreviewRequest from './commands/preview-request.js';
 import Send from './commands/send.js';
-import {
-  PREVIEW_REQUEST_USAGE,
-  SEND_USAGE,
-  UsageError,
-  parsePreviewRequestArgs,
-  parseSendArgs,
-  previewOutputOf,
-} from './grammar.js';
+import { fastPreviewArgs } from './fast-preview-args.js';
+import { fastSendArgs } from './fast-send-args.js';
+import { previewOutputOf } from './flags/preview-output.js';
+import { UsageError } from './flags/usage-error.js';
+import { PREVIEW_REQUEST_USAGE, SEND_USAGE } from './flags/usage-lines.js';
 
-// The commands parse with oclif plus the grammar's terminal --prompt and mode words; the grammar's
-// own parser (grammar.test.ts) is the reference. On the same words both must agree: same result, or
-// both a usage error.
+// The commands parse with oclif, whose flags are made from the flag table, plus the terminal
+// --prompt and the preview's mode words; the fast path reads the same table with its own reader.
+// Wherever the fast reader reads a line (it leaves the rest to oclif), both must agree: same result,
+// or both a usage error. flags/command-grammar.test.ts holds the command path to the grammar.
 
 let config: Config;
 beforeAll(async () => {
@@ -69,9 +67,29 @@ const PREVIEW_CORPUS: string[][] = [
   ['--max-retries', '1'],
 ];
 
-describe('the command path agrees with the grammar', () => {
+/** The preview line as the fast reader reads it, or undefined when it leaves the line to oclif. */
+function viaFast(argv: string[]): (() => unknown) | undefined {
+  const read = fastPreviewArgs(argv);
+  if (read === undefined) return undefined;
+  return () => {
+    const line = read.parse();
+    return {
+      output: previewOutputOf(line.order, line.prompt !== undefined, PREVIEW_REQUEST_USAGE),
+      entrypoint: line.blocking ? 'blocking' : 'streaming',
+      prompt: line.prompt,
+    };
+  };
+}
+
+describe('the command path agrees with the fast reader', () => {
   it.each(PREVIEW_CORPUS.map((argv) => [argv.join(' '), argv]))('preview-request %j', async (_name, argv) => {
-    expect(await outcome(() => viaCommand(argv))).toEqual(await outcome(() => parsePreviewRequestArgs(argv)));
+    const fast = viaFast(argv);
+    if (fast !== undefined) expect(await outcome(() => viaCommand(argv))).toEqual(await outcome(fast));
+  });
+
+  it('the fast reader reads the plain lines of the corpus', () => {
+    for (const argv of [[], ['json'], ['--json'], ['manifest', 'json'], ['--blocking', '--prompt', 'hi', '--blocking']])
+      expect(viaFast(argv), argv.join(' ')).toBeDefined();
   });
 
   it.each([
@@ -86,14 +104,16 @@ describe('the command path agrees with the grammar', () => {
       const line = await parseCommandLine(new Send(argv, config), Send, argv, SEND_USAGE);
       return { json: line.flags['json'] === true, prompt: line.prompt };
     };
-    const expected = await outcome(() => {
-      const parsed = parseSendArgs(argv);
-      return { json: parsed.json, prompt: parsed.prompt };
+    const read = fastSendArgs(argv);
+    if (read === undefined) return;
+    const expected = await outcome(async () => {
+      const line = read.parse();
+      sendLoopValues(line.flags as Record<string, string>, SEND_USAGE);
+      return { json: line.flags.json === true, prompt: line.prompt };
     });
     const actual = await outcome(viaSend);
     // Value checks (--max-retries, --approval) run after oclif, in the command: a usage error either way.
     if ('usage' in (expected as object) && 'ok' in (actual as object)) {
-      const { sendLoopValues } = await import('./command-line.js');
       const line = await parseCommandLine(new Send(argv, config), Send, argv, SEND_USAGE);
       expect(() => sendLoopValues(line.flags as Record<string, string>, SEND_USAGE)).toThrow(UsageError);
     } else expect(actual).toEqual(expected);

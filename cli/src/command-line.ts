@@ -1,67 +1,15 @@
-import { Flags, type Command, type Interfaces } from '@oclif/core';
-import { UsageError, splitAtPrompt } from './grammar.js';
-import { OUTPUT_FORMATS } from './output-format.js';
-import { REASONING, type TurnChoices, turnChoicesOf } from './turn-choices.js';
+import type { Command, Interfaces } from '@oclif/core';
+import { splitAtPrompt } from './flags/prompt-words.js';
+import { UsageError } from './flags/usage-error.js';
+import { type TurnChoices, type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
 
 export type { TurnChoices } from './turn-choices.js';
 export { sendLoopValues } from './send-loop-values.js';
 
-// The flags `cw send` and `cw preview-request` share, declared for oclif: shown in help, completed by
-// the shell, parsed and validated by oclif. Only what oclif cannot do stays in grammar.ts: the
+// The command line of `cw send`, `cw preview-request` and `cw chat` as oclif reads it: the flags are
+// the table's (flags/flag-table.ts, made into oclif's by flags/oclif-flags.ts), shown in help,
+// completed by the shell, parsed and validated by oclif. What oclif cannot do stays in flags/: the
 // terminal `--prompt` and the preview's bare mode words. Docs: docs/cli.md.
-
-/** Flags that pick the route, model, reasoning and session of one command, over config. */
-export const turnFlags = {
-  route: Flags.string({ char: 'r', summary: 'Route for this command (cw routes lists them), over config `route`.' }),
-  model: Flags.string({
-    char: 'm',
-    summary: 'Model for this command, over config `model`; `route/model` selects both.',
-  }),
-  reasoning: Flags.option({ options: REASONING, summary: 'Reasoning for this command, over config `reasoning`.' })(),
-  session: Flags.string({ char: 's', summary: 'Session of this workspace to use (created by its first turn).' }),
-  new: Flags.boolean({
-    char: 'n',
-    summary: 'Start a fresh session (named s1, s2, …); preview shows an empty history.',
-  }),
-  continue: Flags.boolean({ char: 'c', summary: "Continue the workspace's most recently used session." }),
-  prompt: Flags.string({
-    summary: 'Prompt text: everything after it, bytes kept. `-` reads it from stdin. Must come last.',
-  }),
-};
-
-/** `--json`, `--blocking` and the send loop's flags, declared for help; values are checked by grammar.ts. */
-export const sendFlags = {
-  json: Flags.boolean({ summary: 'Print one JSON document (the reply, or {"error": …}); `--output-format json`.' }),
-  'output-format': Flags.option({
-    options: OUTPUT_FORMATS,
-    summary: 'text (streamed for a person), json (one document at the end) or stream-json (one JSON line per event).',
-  })(),
-  blocking: Flags.boolean({ summary: 'Use the blocking entry point instead of streaming.' }),
-  'max-retries': Flags.string({ summary: 'Retries before any reply byte (0-10, default 2).', helpValue: '<0-10>' }),
-  'max-steps': Flags.string({ summary: 'Model requests in the agent loop (1-200, default 25).', helpValue: '<1-200>' }),
-  approval: Flags.string({
-    summary: 'What tool calls may do: never, read-only, workspace, ask.',
-    helpValue: '<posture>',
-  }),
-  'no-tool-runs': Flags.boolean({
-    summary: 'One request: the tools are offered, and any calls are handed back, not run (as --approval never).',
-  }),
-  // The old name: it read as "offer no tools", which it never did. Still accepted, with a warning.
-  'no-tools': Flags.boolean({ hidden: true, summary: 'Old name of --no-tool-runs.' }),
-  'mcp-prompt': Flags.string({
-    summary: "Run an MCP server's prompt as this turn's prompt, instead of --prompt (cw mcp prompts lists them).",
-    helpValue: '<server/name>',
-  }),
-  arg: Flags.string({
-    summary: 'One argument of --mcp-prompt, name=value; repeat for each.',
-    helpValue: '<name=value>',
-    multiple: true,
-  }),
-  sandbox: Flags.option({
-    options: ['off', 'on', 'required'] as const,
-    summary: 'Where commands run: on (sandboxed when possible, else asked), required, off; over config `sandbox.mode`.',
-  })(),
-};
 
 /** A parsed command line: oclif's flags, the words that were not flags, in order, and the prompt. */
 export interface CommandLine<F> {
@@ -73,7 +21,7 @@ export interface CommandLine<F> {
 }
 
 /**
- * Parses a command line: the terminal `--prompt` first (grammar.ts), then oclif on the words before
+ * Parses a command line: the terminal `--prompt` first (flags/prompt-words.ts), then oclif on the words before
  * it. Every oclif parse error becomes a UsageError (exit 2) that names the offending flag through
  * the redactor; a bare word is never echoed, since it is most often prompt text typed without
  * `--prompt`.
@@ -94,7 +42,7 @@ export async function parseCommandLine<F extends Record<string, unknown>>(
   } catch (error) {
     throw await usageErrorFrom(error, definition.flags, usage);
   }
-  const choices = turnChoicesOf(parsed.flags as Partial<Record<keyof typeof turnFlags, unknown>>, usage);
+  const choices = turnChoicesOf(parsed.flags as TurnFlagValues, usage);
   const order = parsed.raw.map((token) =>
     token.type === 'flag' ? { flag: (token as { flag: string }).flag } : { word: token.input },
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from './grammar.js';
+import { UsageError } from './flags/usage-error.js';
 import { mcpPromptChoice } from './mcp-prompt-flags.js';
 
 const USAGE = 'Usage: cw send';

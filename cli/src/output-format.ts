@@ -1,10 +1,11 @@
-import { UsageError } from './grammar.js';
+import { UsageError } from './flags/usage-error.js';
+
+import type { OUTPUT_FORMATS } from './flags/flag-table.js';
+
+export { OUTPUT_FORMATS } from './flags/flag-table.js';
 
 /** How `cw send` prints a turn: text for a person, one JSON document, or one JSON line per event. */
-export type OutputFormat = 'text' | 'json' | 'stream-json';
-
-/** The formats `--output-format` takes, in help order. */
-export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const satisfies readonly OutputFormat[];
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /**
  * The format the words before `--prompt` ask for, read before parsing so that even a usage error is

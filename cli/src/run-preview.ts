@@ -1,4 +1,6 @@
-import { PREVIEW_REQUEST_USAGE, previewOutputOf, wordsBeforePrompt } from './grammar.js';
+import { previewOutputOf } from './flags/preview-output.js';
+import { wordsBeforePrompt } from './flags/prompt-words.js';
+import { PREVIEW_REQUEST_USAGE } from './flags/usage-lines.js';
 import type { RuntimeSource } from './load-runtime.js';
 import { type Exiter, reportErrorAs } from './report-error.js';
 import type { TurnChoices } from './turn-choices.js';

@@ -1,5 +1,5 @@
 import { noticeText } from './notice-text.js';
-import { wordsBeforePrompt } from './grammar.js';
+import { wordsBeforePrompt } from './flags/prompt-words.js';
 import type { RuntimeSource } from './load-runtime.js';
 import { outputFormatOfWords } from './output-format.js';
 import { type Exiter, reportError } from './report-error.js';
@@ -75,7 +75,7 @@ export async function runSend(
   const { Spinner } = await import('./spinner.js');
   const spinner = new Spinner();
   try {
-    const { SEND_USAGE, promptRequired } = await import('./grammar.js');
+    const { SEND_USAGE, promptRequired } = await import('./flags/usage-lines.js');
     const { sendLoopValues } = await import('./send-loop-values.js');
     const line = await parse();
     const { mcpPromptChoice } = await import('./mcp-prompt-flags.js');

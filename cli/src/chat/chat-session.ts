@@ -29,6 +29,10 @@ export interface ChatOptions {
   readonly registry: PluginRegistry;
   readonly choices: TurnChoices;
   readonly approval: ApprovalPosture | undefined;
+  /** `cw "<prompt>"`: sent as the session's first turn. */
+  readonly firstPrompt?: string;
+  /** Opened with -c or -r: the last exchanges are shown before the prompt. */
+  readonly resumed?: boolean;
 }
 
 /** Runs the session until /exit, Ctrl-D or a second Ctrl-C at the prompt; MCP servers are closed on the way out. */
@@ -173,6 +177,13 @@ export async function runChatSession(options: ChatOptions): Promise<void> {
   view.line(
     `cw · session ${core.safeIdentifier(loaded.snapshot.session.name)} · approval ${state.approval ?? loaded.snapshot.config.approval} · /help for commands, Ctrl-D to leave`,
   );
+  if (options.resumed) {
+    const { recentExchanges } = await import('../render/recent-exchanges.js');
+    for (const line of recentExchanges(loaded.snapshot.session.messages, core.terminalSafe, process.stdout.columns))
+      view.line(line);
+  }
+  // The first prompt (`cw "…"`) goes first in the queue, which shows it as if typed at the prompt.
+  if (options.firstPrompt !== undefined) typedAhead.unshift(options.firstPrompt);
 
   try {
     for (;;) {

@@ -1,40 +1,41 @@
 import { Command } from '@oclif/core';
-import { sendFlags, turnFlags } from '../command-line.js';
-import { CHAT_USAGE } from '../flags/chat-args.js';
+import { oclifFlagsOf } from '../flags/oclif-flags.js';
+import { CHAT_USAGE, usageFlags } from '../flags/usage-lines.js';
 import { reportError } from '../report-error.js';
-
-const { prompt: _prompt, ...chatTurnFlags } = turnFlags;
 
 /** `cw chat` (and `cw` alone on a terminal): the interactive session, turn after turn in one process. */
 export default class Chat extends Command {
   static override summary = 'Talk with the agent in this workspace, turn after turn, in one session';
   static override description =
-    'Streams each reply, shows every tool call and asks before running one under approval ask; slash commands (/help) change the route, model, reasoning, approval and session, show /preview and /mcp. MCP servers start on the first call of their tools and stay up until you leave. `cw` with no command opens this on a terminal. Docs: docs/cli.md.';
-  static override usage =
-    'chat [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--approval <posture>]';
+    'Streams each reply, shows every tool call and asks before running one under approval ask; slash commands (/help) change the route, model, reasoning, approval and session, show /preview and /mcp. MCP servers start on the first call of their tools and stay up until you leave. `cw` with no command opens this on a terminal; `cw "<prompt>"` opens it with that first prompt. Here -r is --resume (a session by name, or a picker without one); --route has no short form. Docs: docs/cli.md.';
+  static override usage = `chat ${usageFlags('chat')}`;
   static override examples = [
     '<%= config.bin %>',
+    '<%= config.bin %> "explain this repository"',
     '<%= config.bin %> chat -c',
+    '<%= config.bin %> chat -r',
     '<%= config.bin %> chat -m deepseek/deepseek-reasoner --reasoning high --approval ask',
   ];
-  static override flags = { ...chatTurnFlags, approval: sendFlags.approval };
+  static override flags = oclifFlagsOf('chat');
 
   async run(): Promise<void> {
     try {
+      const { takeBareResume } = await import('../entry/start-line.js');
+      const bare = takeBareResume(this.argv);
       const { parseCommandLine } = await import('../command-line.js');
-      const { UsageError, approvalValue } = await import('../grammar.js');
-      const { requireTerminal } = await import('../flags/chat-args.js');
-      const line = await parseCommandLine<{ approval?: string }>(this, Chat, this.argv, CHAT_USAGE);
-      if (line.prompt !== undefined)
-        throw new UsageError('cw chat takes no --prompt: type the prompt in the session.', CHAT_USAGE);
-      const approval = line.flags.approval === undefined ? undefined : approvalValue(line.flags.approval, CHAT_USAGE);
-      requireTerminal();
-      const { agentFor, runtimeSourceOf } = await import('../load-runtime.js');
-      const { agent, registry } = await agentFor(runtimeSourceOf(this.config));
-      const { renderPluginProblems } = await import('../render-plugin-problems.js');
-      await renderPluginProblems(registry.problems);
-      const { runChatSession } = await import('../chat/chat-session.js');
-      await runChatSession({ agent, registry, choices: line.choices, approval });
+      const line = await parseCommandLine<{ approval?: string; resume?: string; continue?: boolean }>(
+        this,
+        Chat,
+        bare.argv,
+        CHAT_USAGE,
+      );
+      const { runChat } = await import('../run/run-chat.js');
+      const { runtimeSourceOf } = await import('../load-runtime.js');
+      await runChat(
+        { flags: line.flags, prompt: line.prompt, choices: line.choices, pick: bare.pick },
+        () => runtimeSourceOf(this.config),
+        this,
+      );
     } catch (error) {
       if ((error as { oclif?: unknown }).oclif !== undefined) throw error;
       await reportError(this, error);

@@ -1,5 +1,6 @@
-import { Command, Flags } from '@oclif/core';
-import { turnFlags } from '../command-line.js';
+import { Command } from '@oclif/core';
+import { oclifFlagsOf } from '../flags/oclif-flags.js';
+import { usageFlags } from '../flags/usage-lines.js';
 import { runtimeSourceOf } from '../load-runtime.js';
 import { reportPreviewError, runPreview, useColor } from '../run-preview.js';
 
@@ -9,7 +10,7 @@ export default class PreviewRequest extends Command {
   static override description =
     'Prints a redacted manifest of the next request: route, dialect, wire model, tools after projection, reasoning control, byte and token accounting, context headroom and whole-body hashes. Flags come first; --prompt takes the rest of the line as prompt text. `diff A.json B.json` compares two saved JSON manifests.';
   static override usage = [
-    'preview-request [json|manifest] [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--blocking] [--prompt <text>|-]',
+    `preview-request [json|manifest] ${usageFlags('preview-request')}`,
     'preview-request base-prompt',
     'preview-request diff <A.json> <B.json> [--json]',
   ];
@@ -21,15 +22,9 @@ export default class PreviewRequest extends Command {
     '<%= config.bin %> preview-request diff deepseek.json local.json',
   ];
   static override hiddenAliases = ['dryrun', 'preview_request'];
-  // Bare mode words (`json`, `manifest`, `base-prompt`, `prompt`) are positional: grammar.ts reads them.
+  // Bare mode words (`json`, `manifest`, `base-prompt`, `prompt`) are positional: flags/preview-output.ts reads them.
   static override strict = false;
-  static override flags = {
-    json: Flags.boolean({ summary: 'Print the JSON manifest (the same as the word `json`).' }),
-    manifest: Flags.boolean({ summary: 'Print the manifest as a table (the default; the same as `manifest`).' }),
-    'base-prompt': Flags.boolean({ summary: 'Print exactly the bundled base prompt, nothing else.' }),
-    blocking: Flags.boolean({ summary: 'Describe the blocking entry point instead of streaming.' }),
-    ...turnFlags,
-  };
+  static override flags = oclifFlagsOf('preview-request');
 
   async run(): Promise<void> {
     // The terminal --prompt and the bare mode words are the grammar's; oclif parses the flags before them.
@@ -46,7 +41,7 @@ export default class PreviewRequest extends Command {
     await runPreview(
       this.argv,
       async () => {
-        const { PREVIEW_REQUEST_USAGE } = await import('../grammar.js');
+        const { PREVIEW_REQUEST_USAGE } = await import('../flags/usage-lines.js');
         const { parseCommandLine } = await import('../command-line.js');
         const line = await parseCommandLine(this, PreviewRequest, this.argv, PREVIEW_REQUEST_USAGE);
         return {
@@ -63,7 +58,7 @@ export default class PreviewRequest extends Command {
 
   /** Compares two saved manifests; prints only what they already hold, plus cw's own words. */
   private async diff(argv: readonly string[]): Promise<void> {
-    const { parseDiffArgs } = await import('../grammar.js');
+    const { parseDiffArgs } = await import('../flags/diff-args.js');
     const args = parseDiffArgs(argv);
     const core = await import('@cw/core');
     let diff: ReturnType<typeof core.diffManifests>;

@@ -1,5 +1,6 @@
 import { Command } from '@oclif/core';
-import { sendFlags, turnFlags } from '../command-line.js';
+import { oclifFlagsOf } from '../flags/oclif-flags.js';
+import { usageFlags } from '../flags/usage-lines.js';
 import { runtimeSourceOf } from '../load-runtime.js';
 import type { SendFlags } from '../run-send.js';
 
@@ -8,8 +9,7 @@ export default class Send extends Command {
   static override summary = 'Send the next turn and run the tools the model calls, under an approval posture';
   static override description =
     'Each request goes through the same seam as preview-request and is sent byte for byte; a reply counts only when complete. Tool calls run under the approval posture (never, read-only, workspace, ask), in the workspace, and every step is saved as it completes. Without --prompt, continues a loop that stopped after running tools. Docs: docs/agent-loop.md, docs/transport.md.';
-  static override usage =
-    'send [-r <route>] [-m <model>|<route/model>] [--reasoning <level>] [-s <name>|-n|-c] [--output-format text|json|stream-json] [--json] [--blocking] [--max-retries <0-10>] [--max-steps <1-200>] [--approval <posture>] [--sandbox off|on|required] [--no-tool-runs] [--mcp-prompt <server/name> [--arg <name=value>]...] [--prompt <text>|-]';
+  static override usage = `send ${usageFlags('send')}`;
   static override examples = [
     '<%= config.bin %> send --prompt "explain this repository"',
     '<%= config.bin %> send -m deepseek/deepseek-reasoner --reasoning high --prompt "plan the refactor"',
@@ -21,7 +21,7 @@ export default class Send extends Command {
     '<%= config.bin %> send --mcp-prompt everything/args-prompt --arg city=Lyon',
     '<%= config.bin %> send',
   ];
-  static override flags = { ...turnFlags, ...sendFlags };
+  static override flags = oclifFlagsOf('send');
 
   async run(): Promise<void> {
     this.parsed = true;
@@ -31,7 +31,7 @@ export default class Send extends Command {
     await runSend(
       argv,
       async () => {
-        const { SEND_USAGE } = await import('../grammar.js');
+        const { SEND_USAGE } = await import('../flags/usage-lines.js');
         const { parseCommandLine } = await import('../command-line.js');
         const line = await parseCommandLine<SendFlags & Record<string, unknown>>(this, Send, argv, SEND_USAGE);
         return { flags: line.flags, prompt: line.prompt, choices: line.choices };

@@ -46,7 +46,7 @@ export default class McpAdd extends Command {
 
   async run(): Promise<void> {
     try {
-      const { UsageError } = await import('../../grammar.js');
+      const { UsageError } = await import('../../flags/usage-error.js');
       const split = this.argv.indexOf('--');
       const ours = split === -1 ? this.argv : this.argv.slice(0, split);
       const commandLine = split === -1 ? [] : this.argv.slice(split + 1);
