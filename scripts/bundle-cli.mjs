@@ -1,8 +1,8 @@
-// Bundles the CLI's oclif-free entries (cli/src/fast-entry.ts: cw preview-request and cw send), the
+// Bundles the CLI's oclif-free entries (cli/src/entry/fast-entry.ts: cw preview-request and cw send), the
 // core and the packages they load into one CommonJS file, cli/dist/fast-entry.cjs, and produces its
 // V8 code cache, cli/dist/fast-entry.cjs.v8cache, by running a preview and a send of it once against
 // a local model, and a second cache, cli/dist/fast-entry.cjs.preview.v8cache, from a preview with an
-// empty home alone, which such a preview reads. bin/run.js reads them through cli/src/load-fast-entry.ts (docs/performance.md, "One
+// empty home alone, which such a preview reads. bin/run.js reads them through cli/src/entry/load-fast-entry.ts (docs/performance.md, "One
 // file, compiled once"). Runs after the core is bundled and the checks are recorded, on every
 // `npm run build`.
 import { isAscii } from 'node:buffer';
@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = join(root, 'cli', 'dist');
 const bundleFile = join(dist, 'fast-entry.cjs');
 const cacheFile = join(dist, 'fast-entry.cjs.v8cache');
-// A preview with no config file reads a cache made from such a preview alone (cli/src/load-fast-entry.ts).
+// A preview with no config file reads a cache made from such a preview alone (cli/src/entry/load-fast-entry.ts).
 const previewCacheFile = join(dist, 'fast-entry.cjs.preview.v8cache');
 
 // Left to be loaded at run time, from the cli's folder: packages only some commands reach (MCP, the
@@ -35,7 +35,7 @@ const CORE_REQUIRE_BANNER =
   "import { createRequire as __cwBundleCreateRequire } from 'node:module';\nconst require = __cwBundleCreateRequire(import.meta.url);";
 
 /**
- * cli/src/builtin-entries.ts as the bundle has it: each built-in plugin of cli/package.json with its
+ * cli/src/entry/builtin-entries.ts as the bundle has it: each built-in plugin of cli/package.json with its
  * version, its `cw.register` and a require of that entry, which esbuild bundles and runs on first use.
  */
 function builtinEntriesModule() {
@@ -79,7 +79,7 @@ async function bundle() {
   rmSync(previewCacheFile, { force: true });
   await build({
     absWorkingDir: join(root, 'cli'),
-    entryPoints: [join(dist, 'fast-entry.js')],
+    entryPoints: [join(dist, 'entry', 'fast-entry.js')],
     outfile: bundleFile,
     bundle: true,
     format: 'cjs',
@@ -109,7 +109,7 @@ async function bundle() {
             resolveDir: dirname(args.path),
             pluginData: 'real',
           }));
-          plugin.onLoad({ filter: /cli[\\/]dist[\\/]builtin-entries\.js$/ }, () => ({
+          plugin.onLoad({ filter: /cli[\\/]dist[\\/]entry[\\/]builtin-entries\.js$/ }, () => ({
             contents: builtinEntriesModule(),
             loader: 'js',
             resolveDir: dist,
@@ -133,7 +133,7 @@ async function bundle() {
   // function the loader passes in; any other `import(` left would fail at run time, so the build does.
   const isComment = (line) => /^\s*(\/\/|\*|\/\*)/.test(line);
   // esbuild writes strings and regular expressions in ASCII; comments it keeps as written. An ASCII
-  // file is read as Latin-1, several times faster than UTF-8 (cli/src/load-fast-entry.ts).
+  // file is read as Latin-1, several times faster than UTF-8 (cli/src/entry/load-fast-entry.ts).
   const text = readFileSync(bundleFile, 'utf8')
     .replace(/\bawait import\(/g, 'await __cwImport(')
     .split('\n')
@@ -200,7 +200,7 @@ function writeCacheAtExit({ compiled, cacheFileBytes }, file) {
 
 /** In the child: compile the bundle, run a preview with an empty home, write its cache when the process ends. */
 async function previewCacheChild() {
-  const { compileBundle, cacheFileBytes } = await import(join(dist, 'load-fast-entry.js'));
+  const { compileBundle, cacheFileBytes } = await import(join(dist, 'entry', 'load-fast-entry.js'));
   const compiled = compileBundle(bundleFile, previewCacheFile);
   writeCacheAtExit({ compiled, cacheFileBytes }, previewCacheFile);
   if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');

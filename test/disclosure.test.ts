@@ -2,7 +2,7 @@ import nock from 'nock';
 import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { previewRequest, safeErrorText, type CwSnapshot, type PluginRegistry } from '@cw/core';
-import { renderManifestTable } from '../cli/src/render-manifest-table.js';
+import { renderManifestTable } from '../cli/src/render/render-manifest-table.js';
 import { BUILTIN_TOOLS } from './support/workspace-tools.js';
 import { ConfigError } from '../core/src/config/cw-config.js';
 import { BLNS, HOSTILE, leakedSecret } from './support/label-corpus.js';

@@ -1,5 +1,5 @@
 // The preview and send entries run from one bundle that holds the built-in plugins
-// (scripts/bundle-cli.mjs, cli/src/load-fast-entry.ts): a preview imports no plugin file, yet every
+// (scripts/bundle-cli.mjs, cli/src/entry/load-fast-entry.ts): a preview imports no plugin file, yet every
 // built-in is loaded, and a linked third-party plugin is still imported from its own files.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

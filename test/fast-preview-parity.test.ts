@@ -1,4 +1,4 @@
-// `cw preview-request` has an entry that does not load oclif (cli/src/fast-preview.ts). It must be
+// `cw preview-request` has an entry that does not load oclif (cli/src/entry/fast-preview.ts). It must be
 // invisible: for every command line and home, stdout, stderr and the exit code are those of the oclif
 // command (CW_NO_FAST_PATH=1). Each case runs the built CLI both ways, the oclif-free way with a hook
 // that reports any module under @oclif/ it resolves, so the test also knows which way each line went.

@@ -1,4 +1,4 @@
-// `cw send` has an entry that does not load oclif (cli/src/fast-send.ts). It must be invisible: for
+// `cw send` has an entry that does not load oclif (cli/src/entry/fast-send.ts). It must be invisible: for
 // every command line, stdout, stderr, the exit code, the requests sent and the session saved are those
 // of the oclif command (CW_NO_FAST_PATH=1). Each case runs the built CLI both ways, each on its own
 // fresh home with the same config, against a local model that answers both alike; the oclif-free way

@@ -71,7 +71,7 @@ describe('a catalog larger than the route takes', () => {
     });
     // search_tools is no catalog tool: the catalog tools sent and the deferred ones make the catalog.
     expect(tools.active_tool_count - 1 + tools.deferred_tool_count).toBe(tools.catalog_tool_count);
-    const { renderManifestTable } = await import('../cli/src/render-manifest-table.js');
+    const { renderManifestTable } = await import('../cli/src/render/render-manifest-table.js');
     const table = renderManifestTable(manifest as never, { color: false });
     expect(table).toContain(`${MAX_TOOLS - 1} of 205 catalog tools, and search_tools`);
     expect(table).toContain(`${200 - upFrontMcp} deferred`);

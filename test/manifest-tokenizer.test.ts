@@ -1,7 +1,7 @@
 // Offline tokenizer counts: where a route's row names a BPE encoding that ships in gpt-tokenizer, the
 // manifest reports counts of the canonical JSON text per class, labelled as offline counts; routes
 // without one say so with a typed reason.
-import { renderManifestTable } from '../cli/src/render-manifest-table.js';
+import { renderManifestTable } from '../cli/src/render/render-manifest-table.js';
 import { canonicalJson } from '../core/src/canonical/canonical-json.js';
 import type { BodyFacts } from '../core/src/manifest/manifest-schema.js';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';

@@ -124,7 +124,7 @@ describe('surface budget and the derived standard-vs-full collapse', () => {
 
 describe('projection outcomes are bounded and redacted', () => {
   it('at most eight changed tools are listed, the rest counted; the table still fits 80 columns', async () => {
-    const { renderManifestTable } = await import('../cli/src/render-manifest-table.js');
+    const { renderManifestTable } = await import('../cli/src/render/render-manifest-table.js');
     const unsendable = Array.from(
       { length: 11 },
       (_unused, index): ToolDefinition => ({

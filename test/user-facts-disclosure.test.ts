@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkConfigText, formatConfigProblem, previewRequest, userFactLabels, type PluginRegistry } from '@cw/core';
-import { renderManifestTable } from '../cli/src/render-manifest-table.js';
+import { renderManifestTable } from '../cli/src/render/render-manifest-table.js';
 import { BLNS, HOSTILE, leakedSecret } from './support/label-corpus.js';
 import { builtinRegistry, removeHome, snapshotOf, tempHome } from './support/cw-fixture.js';
 

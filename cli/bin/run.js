@@ -33,7 +33,7 @@ if (process.argv[2] === '--version' || process.argv[2] === '-v') {
   const { cwPaths } = await import('@cw/core/home');
   // oclif's plugin data lives in the cw home too (docs/config.md); oclif reads CW_DATA_DIR itself.
   if (!process.env.CW_DATA_DIR?.trim()) process.env.CW_DATA_DIR = cwPaths().plugins;
-  const unreadable = (await import('../dist/check-data-dir.js')).unreadableDataDirLine(process.env.CW_DATA_DIR);
+  const unreadable = (await import('../dist/entry/check-data-dir.js')).unreadableDataDirLine(process.env.CW_DATA_DIR);
   if (unreadable !== null) {
     process.stderr.write(unreadable);
     process.exit(1);
@@ -66,14 +66,14 @@ if (process.argv[2] === '--version' || process.argv[2] === '-v') {
   }
 
   // A preview or a send starts without oclif when the line and the plugins allow it
-  // (cli/src/fast-preview.ts, cli/src/fast-send.ts); each declines, having printed nothing, whenever
+  // (cli/src/entry/fast-preview.ts, cli/src/entry/fast-send.ts); each declines, having printed nothing, whenever
   // only oclif can do exactly what the command does. CW_NO_FAST_PATH (any value) always leaves it to
   // oclif (docs/performance.md).
-  // Both come from one bundled file compiled from its code cache (cli/src/load-fast-entry.ts).
+  // Both come from one bundled file compiled from its code cache (cli/src/entry/load-fast-entry.ts).
   const preview = ['preview-request', 'dryrun', 'preview_request'].includes(args[0] ?? '');
   const send = args[0] === 'send';
   const fast = !process.env.CW_NO_FAST_PATH && (preview || send);
-  const entries = fast ? await (await import('../dist/load-fast-entry.js')).fastEntries() : undefined;
+  const entries = fast ? await (await import('../dist/entry/load-fast-entry.js')).fastEntries() : undefined;
 
   // `cw -p -c` and `cw -p -r <name>` need that session to exist: one line and exit 2 when it does not.
   if (startSession !== undefined && startSession.kind !== 'none') {

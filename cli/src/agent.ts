@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Agent, AgentOptions } from '@cw/core';
-import { loadRegistryFrom } from './load-runtime.js';
-import { runtimeSourceFromFiles } from './plugin-descriptors-from-files.js';
+import { loadRegistryFrom } from './entry/load-runtime.js';
+import { runtimeSourceFromFiles } from './plugin-packages/plugin-descriptors-from-files.js';
 
 // `@cw/cli/agent`: the agent as the cw command runs it, for hosts that embed cw (docs/embedding.md).
 // It loads the plugins cw ships (and, given the data folder, the ones installed there) the way the

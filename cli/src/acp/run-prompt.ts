@@ -2,7 +2,7 @@ import { relative, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AskAnswer, AskedCall, CostTotal, LoopStop } from '@cw/core';
-import { noticeText } from '../notice-text.js';
+import { noticeText } from '../render/notice-text.js';
 import type { AcpSession } from './acp-session.js';
 import { answerOf, permissionOptions } from './permission-options.js';
 import { acpToolCallFields, finishedStatus, toolCallView } from './tool-call-view.js';

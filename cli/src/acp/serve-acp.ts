@@ -1,8 +1,8 @@
 import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { loadRegistryFrom, type RuntimeSource } from '../load-runtime.js';
-import { errorLine } from '../error-line.js';
+import { loadRegistryFrom, type RuntimeSource } from '../entry/load-runtime.js';
+import { errorLine } from '../render/error-line.js';
 import {
   type AcpSession,
   endSession,

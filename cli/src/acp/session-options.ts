@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ApprovalPosture, CwSnapshot } from '@cw/core';
-import { listRoutes } from '../list-routes.js';
+import { listRoutes } from '../render/list-routes.js';
 
 // What an editor may switch for a session: the approval posture as ACP session modes, and the route
 // as a `model` config option (ACP has no model method of its own; docs/editors.md).

@@ -7,7 +7,7 @@ import {
   useCwHomes,
   writeSession,
 } from '../../../test/support/cw-fixture.js';
-import { previewTable } from '../run-preview.js';
+import { previewTable } from '../run/run-preview.js';
 import { runSlashCommand } from './chat-commands.js';
 import type { ChatState } from './chat-state.js';
 import { TurnView } from './turn-view.js';

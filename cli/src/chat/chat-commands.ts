@@ -1,7 +1,7 @@
 import type { CwSnapshot, SnapshotOverrides } from '@cw/core';
-import { errorLine } from '../error-line.js';
-import { previewTable } from '../run-preview.js';
-import { REASONING, type Reasoning } from '../turn-choices.js';
+import { errorLine } from '../render/error-line.js';
+import { previewTable } from '../run/run-preview.js';
+import { REASONING, type Reasoning } from '../flags/turn-choices.js';
 import type { ChatState } from './chat-state.js';
 import { type SlashCommandName, slashHelp } from './slash-commands.js';
 

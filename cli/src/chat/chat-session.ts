@@ -3,10 +3,10 @@ import type { Agent, AskedCall, ApprovalPosture, AskAnswer, CwSnapshot, PluginRe
 import { readAnswer } from '../render/approval-answers.js';
 import { fileDiffLines } from '../render/file-diff-lines.js';
 import { stopLine } from '../render/stop-line.js';
-import { noticeText } from '../notice-text.js';
-import { errorLine } from '../error-line.js';
-import { useColor } from '../run-preview.js';
-import type { TurnChoices } from '../turn-choices.js';
+import { noticeText } from '../render/notice-text.js';
+import { errorLine } from '../render/error-line.js';
+import { useColor } from '../run/run-preview.js';
+import type { TurnChoices } from '../flags/turn-choices.js';
 import { answerOffer, approvalQuestion } from './approval-question.js';
 import { completeLine } from './chat-completer.js';
 import { type CommandOutcome, routeIds, runSlashCommand } from './chat-commands.js';
@@ -242,7 +242,7 @@ async function serverPromptText(
   core: typeof import('@cw/core'),
 ): Promise<string | null> {
   try {
-    const { mcpPromptChoice } = await import('../mcp-prompt-flags.js');
+    const { mcpPromptChoice } = await import('../flags/mcp-prompt-flags.js');
     const choice = mcpPromptChoice({ 'mcp-prompt': typed.ref, arg: [...typed.args] }, undefined, '');
     if (choice === null) return null;
     const { snapshot } = await state.agent.load(state.overrides);
@@ -256,7 +256,7 @@ async function serverPromptText(
       ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
     });
   } catch (error) {
-    const { errorLine } = await import('../error-line.js');
+    const { errorLine } = await import('../render/error-line.js');
     // A usage error carries the send's usage line after its reason; the session shows the reason.
     const text = (await errorLine(error)).text.split('\n')[0] ?? '';
     state.view.line(`cw: ${core.terminalSafe(text.replace(/`--arg` (\d+)/u, 'argument $1'))}`);
@@ -316,7 +316,7 @@ async function runTurn(
         view.line(`cw: ${core.terminalSafe(noticeText(event.notice, state.agent.registry.turn.notices))}`);
         break;
       case 'projection-warning': {
-        const { projectionWarningLine } = await import('../render-projection-warning.js');
+        const { projectionWarningLine } = await import('../render/render-projection-warning.js');
         view.line(projectionWarningLine(event.warning, core.terminalSafe).trimEnd());
         break;
       }
@@ -341,7 +341,7 @@ async function runTurn(
     if ((error as { kind?: unknown }).kind === 'interrupted') view.line('cw: cancelled; the session is as it was');
     else view.line(`cw: ${(await errorLine(error)).text}`);
     // A first prompt with no key: what else can be done, as cw send says it.
-    const { hintsFor } = await import('../first-run-hints.js');
+    const { hintsFor } = await import('../setup/first-run-hints.js');
     for (const hint of hintsFor(error)) view.line(`cw: ${hint}`);
     return;
   }

@@ -4,7 +4,7 @@ import type { TurnUsage } from '@cw/core/plugin';
 import type { MarkdownRenderer } from '../render/load-markdown.js';
 import type { MarkdownStream } from '../render/markdown-stream.js';
 import { foldedOutput } from '../render/folded-output.js';
-import { toolChangesLine, toolEndLine, toolStartLine } from '../tool-status-line.js';
+import { toolChangesLine, toolEndLine, toolStartLine } from '../render/tool-status-line.js';
 
 // How one turn of the interactive session looks on the terminal: the reply as it streams (rendered
 // Markdown block by block on a colour terminal), reasoning dimmed (or folded to one line without

@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core';
-import { reportError } from '../report-error.js';
+import { reportError } from '../render/report-error.js';
 
 /** `cw acp`: cw as an Agent Client Protocol agent on stdin and stdout, for editors. */
 export default class Acp extends Command {
@@ -14,7 +14,7 @@ export default class Acp extends Command {
       await this.parse(Acp);
       // The protocol SDK loads here only, so no other command pays for it.
       const { serveAcp } = await import('../acp/serve-acp.js');
-      const { runtimeSourceOf } = await import('../load-runtime.js');
+      const { runtimeSourceOf } = await import('../entry/load-runtime.js');
       await serveAcp({ source: runtimeSourceOf(this.config), version: this.config.version });
     } catch (error) {
       await reportError(this, error);

@@ -1,7 +1,7 @@
 import { Command } from '@oclif/core';
 import { oclifFlagsOf } from '../flags/oclif-flags.js';
 import { CHAT_USAGE, usageFlags } from '../flags/usage-lines.js';
-import { reportError } from '../report-error.js';
+import { reportError } from '../render/report-error.js';
 
 /** `cw chat` (and `cw` alone on a terminal): the interactive session, turn after turn in one process. */
 export default class Chat extends Command {
@@ -22,7 +22,7 @@ export default class Chat extends Command {
     try {
       const { takeBareResume } = await import('../entry/start-line.js');
       const bare = takeBareResume(this.argv);
-      const { parseCommandLine } = await import('../command-line.js');
+      const { parseCommandLine } = await import('../flags/command-line.js');
       const line = await parseCommandLine<{ approval?: string; resume?: string; continue?: boolean }>(
         this,
         Chat,
@@ -30,7 +30,7 @@ export default class Chat extends Command {
         CHAT_USAGE,
       );
       const { runChat } = await import('../run/run-chat.js');
-      const { runtimeSourceOf } = await import('../load-runtime.js');
+      const { runtimeSourceOf } = await import('../entry/load-runtime.js');
       await runChat(
         { flags: line.flags, prompt: line.prompt, choices: line.choices, pick: bare.pick },
         () => runtimeSourceOf(this.config),

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../report-error.js';
+import { reportError } from '../render/report-error.js';
 
 /** `cw compact`: summarise the session's older turns now, with one request on its route. */
 export default class Compact extends Command {
@@ -16,7 +16,7 @@ export default class Compact extends Command {
     try {
       const { flags } = await this.parse(Compact);
       const core = await import('@cw/core');
-      const { loadRuntime, runtimeSourceOf } = await import('../load-runtime.js');
+      const { loadRuntime, runtimeSourceOf } = await import('../entry/load-runtime.js');
       const { snapshot, home } = await loadRuntime(runtimeSourceOf(this.config));
       const session = core.safeIdentifier(snapshot.session.name);
       const done = await core.compactSession(snapshot, {

@@ -1,8 +1,8 @@
 import { Command } from '@oclif/core';
 import { oclifFlagsOf } from '../flags/oclif-flags.js';
 import { usageFlags } from '../flags/usage-lines.js';
-import { runtimeSourceOf } from '../load-runtime.js';
-import { reportPreviewError, runPreview, useColor } from '../run-preview.js';
+import { runtimeSourceOf } from '../entry/load-runtime.js';
+import { reportPreviewError, runPreview, useColor } from '../run/run-preview.js';
 
 /** `cw preview-request`: describe the next turn's request, offline, without sending or writing anything. */
 export default class PreviewRequest extends Command {
@@ -42,7 +42,7 @@ export default class PreviewRequest extends Command {
       this.argv,
       async () => {
         const { PREVIEW_REQUEST_USAGE } = await import('../flags/usage-lines.js');
-        const { parseCommandLine } = await import('../command-line.js');
+        const { parseCommandLine } = await import('../flags/command-line.js');
         const line = await parseCommandLine(this, PreviewRequest, this.argv, PREVIEW_REQUEST_USAGE);
         return {
           order: line.order,
@@ -78,7 +78,7 @@ export default class PreviewRequest extends Command {
     }
     if (args.json) process.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
     else {
-      const { renderManifestDiff } = await import('../render-manifest-diff.js');
+      const { renderManifestDiff } = await import('../render/render-manifest-diff.js');
       process.stdout.write(renderManifestDiff(diff, { color: useColor() }));
     }
     // Like diff(1): 0 when the manifests are the same, 1 when they differ, 2 for trouble.

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../report-error.js';
+import { reportErrorAs } from '../render/report-error.js';
 
 /** `cw routes`: every route cw can send to, as capability rows. */
 export default class Routes extends Command {
@@ -15,12 +15,12 @@ export default class Routes extends Command {
     try {
       const { flags } = await this.parse(Routes);
       const core = await import('@cw/core');
-      const { loadRuntime, runtimeSourceOf } = await import('../load-runtime.js');
+      const { loadRuntime, runtimeSourceOf } = await import('../entry/load-runtime.js');
       const { snapshot, registry } = await loadRuntime(runtimeSourceOf(this.config));
-      const { renderPluginProblems } = await import('../render-plugin-problems.js');
+      const { renderPluginProblems } = await import('../plugin-packages/render-plugin-problems.js');
       await renderPluginProblems(registry.problems);
-      const { listRoutes } = await import('../list-routes.js');
-      const { routeView, routeCells, renderTable, ROUTE_COLUMNS } = await import('../route-view.js');
+      const { listRoutes } = await import('../render/list-routes.js');
+      const { routeView, routeCells, renderTable, ROUTE_COLUMNS } = await import('../render/route-view.js');
       const { routes, unresolved } = listRoutes(core, snapshot);
       const views = routes.map((entry) => routeView(core, entry.row, entry.definedBy));
       const defaultRoute = core.safeIdentifier(snapshot.config.route ?? snapshot.defaultRouteId);

@@ -1,8 +1,8 @@
 import { Command } from '@oclif/core';
 import { oclifFlagsOf } from '../flags/oclif-flags.js';
 import { usageFlags } from '../flags/usage-lines.js';
-import { runtimeSourceOf } from '../load-runtime.js';
-import type { SendFlags } from '../run-send.js';
+import { runtimeSourceOf } from '../entry/load-runtime.js';
+import type { SendFlags } from '../run/run-send.js';
 
 /** `cw send`: send exactly the request preview-request describes, run the tools the model calls, save each step. */
 export default class Send extends Command {
@@ -27,12 +27,12 @@ export default class Send extends Command {
     this.parsed = true;
     // oclif's parse empties this.argv: the words as typed are kept for the checks after it.
     const argv = [...this.argv];
-    const { runSend } = await import('../run-send.js');
+    const { runSend } = await import('../run/run-send.js');
     await runSend(
       argv,
       async () => {
         const { SEND_USAGE } = await import('../flags/usage-lines.js');
-        const { parseCommandLine } = await import('../command-line.js');
+        const { parseCommandLine } = await import('../flags/command-line.js');
         const line = await parseCommandLine<SendFlags & Record<string, unknown>>(this, Send, argv, SEND_USAGE);
         return { flags: line.flags, prompt: line.prompt, choices: line.choices };
       },

@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { fastRuntimeSource } from '../fast-runtime-source.js';
+import { CLI_ROOT } from '../package-folder.js';
+import { fastRuntimeSource } from './fast-runtime-source.js';
 
 // `cw acp` without oclif: an editor starts cw and waits for its answer to `initialize`; loading oclif
 // and its plugin discovery was most of that wait (docs/performance.md, "Every entry"). bin/run.js
 // calls this first for `acp` alone; it finds the plugins the way the send entry does
 // (fast-runtime-source.ts) and serves the very protocol the command serves (acp/serve-acp.ts). With
 // any argument (`--help`), or when only oclif can find the plugins, it declines and oclif runs it.
-
-// This module is cli/dist/entry/fast-acp.js once built: the package folder is two up.
-const CLI_ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 /** Serves `cw acp` when this entry can do exactly what the command would; false, having done nothing, when oclif must. */
 export async function fastAcp(argv: readonly string[]): Promise<boolean> {
@@ -23,7 +20,7 @@ export async function fastAcp(argv: readonly string[]): Promise<boolean> {
   try {
     await serveAcp({ source, version });
   } catch (error) {
-    const { reportError } = await import('../report-error.js');
+    const { reportError } = await import('../render/report-error.js');
     await reportError({ exit: (code) => process.exit(code) }, error);
   }
   return true;

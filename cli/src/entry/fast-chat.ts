@@ -1,8 +1,8 @@
-import { fastRuntimeSource } from '../fast-runtime-source.js';
+import { fastRuntimeSource } from './fast-runtime-source.js';
 import { readFlags } from '../flags/read-flags.js';
 import { splitAtPrompt, wordsBeforePrompt } from '../flags/prompt-words.js';
 import { CHAT_USAGE } from '../flags/usage-lines.js';
-import { type TurnFlagValues, turnChoicesOf } from '../turn-choices.js';
+import { type TurnFlagValues, turnChoicesOf } from '../flags/turn-choices.js';
 import { takeBareResume } from './start-line.js';
 
 // `cw chat` (and `cw`, `cw "…"`, `cw -c` on a terminal) without oclif: a person waits for the
@@ -31,7 +31,7 @@ export async function fastChat(argv: readonly string[]): Promise<boolean> {
     const { runChat } = await import('../run/run-chat.js');
     await runChat({ flags: read.values, prompt, choices, pick: bare.pick }, () => source, exiter);
   } catch (error) {
-    const { reportError } = await import('../report-error.js');
+    const { reportError } = await import('../render/report-error.js');
     await reportError(exiter, error);
   }
   return true;

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { Config } from '@oclif/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import PreviewRequest from '../commands/preview-request.js';
 import Send from '../commands/send.js';
-import { sendLoopValues } from '../send-loop-values.js';
+import { sendLoopValues } from './send-loop-values.js';
 import { parseDiffArgs } from './diff-args.js';
 import type { Posture } from './flag-values.js';
 import { previewOutputOf, type PreviewOutput } from './preview-output.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type Command, Config, Help, Parser } from '@oclif/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Send from '../commands/send.js';
-import { trailingFlagWarning } from '../prompt-flag-warning.js';
+import { trailingFlagWarning } from './prompt-flag-warning.js';
 import { FLAG_TABLE, type FlagEntry, flagsOf } from './flag-table.js';
 import { oclifFlagsOf } from './oclif-flags.js';
 import { readFlags } from './read-flags.js';

@@ -1,5 +1,5 @@
-import type { TurnChoices } from '../turn-choices.js';
-import type { RuntimeSource } from '../load-runtime.js';
+import type { TurnChoices } from '../flags/turn-choices.js';
+import type { RuntimeSource } from '../entry/load-runtime.js';
 import { CHAT_USAGE } from '../flags/usage-lines.js';
 
 // `cw chat`'s body, after its flags are read: by oclif (commands/chat.ts) or by the oclif-free entry
@@ -51,9 +51,9 @@ export async function runChat(
     if (picked === null) return;
     choices = { ...choices, session: { kind: 'named', name: picked } };
   }
-  const { agentFor } = await import('../load-runtime.js');
+  const { agentFor } = await import('../entry/load-runtime.js');
   const { agent, registry } = await agentFor(source());
-  const { renderPluginProblems } = await import('../render-plugin-problems.js');
+  const { renderPluginProblems } = await import('../plugin-packages/render-plugin-problems.js');
   await renderPluginProblems(registry.problems);
   const { runChatSession } = await import('../chat/chat-session.js');
   await runChatSession({

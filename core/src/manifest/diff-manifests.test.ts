@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinReasonTable } from '../features/builtin-reason-table.js';
 import { diffManifests, ManifestInputError, parseManifestText } from './diff-manifests.js';
 import type { RequestManifest } from './manifest-schema.js';
-import { renderManifestDiff } from '../../../cli/src/render-manifest-diff.js';
+import { renderManifestDiff } from '../../../cli/src/render/render-manifest-diff.js';
 import { unavailableManifest } from '../../../test/support/example-manifest.js';
 import { unavailable } from '../plan/unavailable-reason.js';
 

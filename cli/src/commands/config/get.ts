@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw config get <key>`: one config value, defaults filled in, secret-shaped strings withheld. */
 export default class ConfigGet extends Command {

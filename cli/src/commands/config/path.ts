@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw config path`: where config.json is, and every other folder cw keeps things in. */
 export default class ConfigPath extends Command {

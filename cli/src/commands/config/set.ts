@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw config set <key> <value>`: changes one value in config.json, keeping its comments and layout. */
 export default class ConfigSet extends Command {
@@ -24,7 +24,7 @@ export default class ConfigSet extends Command {
       const core = await import('@cw/core');
       const { cwHome } = await import('@cw/core/home');
       const path = core.parseConfigKey(args.key);
-      const { loadRegistry } = await import('../../load-runtime.js');
+      const { loadRegistry } = await import('../../entry/load-runtime.js');
       // The loaded plugins' dialects, so a wrong dialect is answered with the ones that exist.
       const registry = await loadRegistry(this.config);
       const value = readValue(args.value);

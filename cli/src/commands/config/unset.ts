@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw config unset <key>`: removes one value from config.json, so its default applies again. */
 export default class ConfigUnset extends Command {

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw config validate`: checks config.json against the schema and the loaded plugins; lists every problem. */
 export default class ConfigValidate extends Command {
@@ -24,7 +24,7 @@ export default class ConfigValidate extends Command {
       let problems: readonly import('@cw/core').ConfigProblem[] = [];
       let warnings: string[] = [];
       if (text !== null) {
-        const { loadRegistry } = await import('../../load-runtime.js');
+        const { loadRegistry } = await import('../../entry/load-runtime.js');
         const registry = await loadRegistry(this.config);
         const checked = await core.checkConfigText(text, { dialectIds: registry.dialectIds });
         const defaultRoute = (this.config.pjson as { cw?: { defaultRoute?: string } }).cw?.defaultRoute ?? '';

@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw goal clear`: removes the active session's goal, readable or not. */
 export default class GoalClear extends Command {

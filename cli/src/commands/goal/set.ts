@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw goal set`: sets the active session's goal and its token budget. */
 export default class GoalSet extends Command {

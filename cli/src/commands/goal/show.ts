@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** `cw goal show`: the active session's goal, its budget and what has been used. Reads only. */
 export default class GoalShow extends Command {

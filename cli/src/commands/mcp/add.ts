@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 const USAGE =
   "Usage: cw mcp add <name> [--env NAME=VALUE]... [--cwd <dir>] -- <command> [args...]\n       cw mcp add <name> --url <url> [--header 'Name=VALUE']...";

@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw mcp disable <name>`: keeps a server in config.json but out of every turn, refresh and preview. */
 export default class McpDisable extends Command {

@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw mcp enable <name>`: takes a server in config.json back into every turn, refresh and preview. */
 export default class McpEnable extends Command {

@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** `cw mcp get <name>`: one server's settings as cw can show them, and how its snapshot stands. */
 export default class McpGet extends Command {

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** One server as `cw mcp list --json` prints it: no env or header value, no URL path. */
 interface ListedServer {
@@ -86,7 +86,7 @@ export default class McpList extends Command {
         process.stdout.write('No MCP servers configured. Add one with: cw mcp add <name> -- <command> [args...]\n');
         return;
       }
-      const { renderTable } = await import('../../route-view.js');
+      const { renderTable } = await import('../../render/route-view.js');
       process.stdout.write(
         renderTable(
           ['NAME', 'TRANSPORT', 'TARGET', 'ENABLED', 'SNAPSHOT', 'TOOLS'],

@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw mcp logs <name>`: what a stdio server wrote on stderr in its last run, as cw kept it (redacted). */
 export default class McpLogs extends Command {

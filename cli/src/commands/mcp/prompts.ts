@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** `cw mcp prompts [server]`: the prompts the enabled servers offer, with their arguments. */
 export default class McpPrompts extends Command {

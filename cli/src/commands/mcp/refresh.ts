@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** `cw mcp refresh`: connects to the enabled MCP servers, lists their tools and writes the MCP snapshot. */
 export default class McpRefresh extends Command {

@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw mcp remove`: removes an MCP server from config.json and its tools from the MCP snapshot. */
 export default class McpRemove extends Command {

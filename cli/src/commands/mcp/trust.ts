@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw mcp trust`: lets cw use the servers of this workspace's .mcp.json, as the file is now. */
 export default class McpTrust extends Command {

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** `cw plugins`: every cw plugin loaded, built-ins (core) first; names, versions and kinds, never paths. */
 export default class Plugins extends Command {
@@ -18,7 +18,7 @@ export default class Plugins extends Command {
       const { flags } = await this.parse(Plugins);
       json = flags.json;
       const core = await import('@cw/core');
-      const { pluginDescriptors } = await import('../../load-runtime.js');
+      const { pluginDescriptors } = await import('../../entry/load-runtime.js');
       const order = { core: 0, user: 1, link: 2 } as const;
       const plugins = pluginDescriptors(this.config)
         .map((plugin) => ({

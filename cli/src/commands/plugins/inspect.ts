@@ -1,7 +1,7 @@
 import type { PluginRegistry } from '@cw/core';
 import { commands } from '@oclif/plugin-plugins';
-import { reportErrorAs } from '../../report-error.js';
-import type { InspectedPlugin } from '../../render-plugin-tree.js';
+import { reportErrorAs } from '../../render/report-error.js';
+import type { InspectedPlugin } from '../../plugin-packages/render-plugin-tree.js';
 
 // The annotation keeps the declaration emit from naming plugin-plugins' internal types (TS2742).
 const Base: (typeof commands)['plugins:inspect'] = commands['plugins:inspect'];
@@ -46,7 +46,7 @@ export default class PluginsInspect extends Base {
     try {
       const { argv, flags } = await this.parse(PluginsInspect);
       const core = await import('@cw/core');
-      const { loadRegistry } = await import('../../load-runtime.js');
+      const { loadRegistry } = await import('../../entry/load-runtime.js');
       const registry = await loadRegistry(this.config);
       const inspected: InspectedPlugin[] = [];
       for (const requested of argv as string[])
@@ -54,7 +54,7 @@ export default class PluginsInspect extends Base {
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(inspected, null, 2)}\n`);
       } else {
-        const { renderPluginTree } = await import('../../render-plugin-tree.js');
+        const { renderPluginTree } = await import('../../plugin-packages/render-plugin-tree.js');
         for (const plugin of inspected) process.stdout.write(renderPluginTree(plugin));
       }
     } catch (error) {
@@ -75,8 +75,8 @@ export default class PluginsInspect extends Base {
   }
 
   private async describe(core: Core, registry: PluginRegistry, plugin: OclifPlugin): Promise<InspectedPlugin> {
-    const { routeView } = await import('../../route-view.js');
-    const { hookTapCounts } = await import('../../render-plugin-registrations.js');
+    const { routeView } = await import('../../render/route-view.js');
+    const { hookTapCounts } = await import('../../plugin-packages/render-plugin-registrations.js');
     const dependencies: Record<string, { from: string | null; version: string }> = {};
     for (const dependency of Object.keys(plugin.pjson.dependencies ?? {}).sort()) {
       const { version } = await this.findDep(plugin, dependency);

@@ -1,6 +1,6 @@
 import type { PluginRegistry } from '@cw/core';
 import { commands } from '@oclif/plugin-plugins';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 // The annotation keeps the declaration emit from naming plugin-plugins' internal types (TS2742).
 const Base: (typeof commands)['plugins:install'] = commands['plugins:install'];
@@ -46,14 +46,14 @@ npm's own configuration picks the registry: npm_config_registry, an .npmrc, or a
     if (installed.length === 0) return;
     try {
       const core = await import('@cw/core');
-      const { checkPluginPackage } = await import('../../plugin-package-check.js');
+      const { checkPluginPackage } = await import('../../plugin-packages/plugin-package-check.js');
       for (const plugin of installed) {
         const label = core.safePackageName(plugin.name);
         await this.undoIfRejected(plugin.name, () =>
           checkPluginPackage(plugin.root, (plugin.pjson as { cw?: unknown }).cw, label, core.pluginApiVersionRefusal),
         );
       }
-      const { loadRegistry } = await import('../../load-runtime.js');
+      const { loadRegistry } = await import('../../entry/load-runtime.js');
       const registry = await loadRegistry(this.config);
       for (const plugin of installed) await this.undoIfRejected(plugin.name, () => loaded(core, registry, plugin));
       await this.report(core, registry, installed);
@@ -74,9 +74,9 @@ npm's own configuration picks the registry: npm_config_registry, an .npmrc, or a
 
   private async report(core: Core, registry: PluginRegistry, installed: readonly OclifPlugin[]): Promise<void> {
     const names = new Set(installed.map((plugin) => plugin.name));
-    const { renderPluginProblems } = await import('../../render-plugin-problems.js');
+    const { renderPluginProblems } = await import('../../plugin-packages/render-plugin-problems.js');
     await renderPluginProblems(registry.problems.filter((problem) => names.has(problem.plugin)));
-    const { renderPluginRegistrations } = await import('../../render-plugin-registrations.js');
+    const { renderPluginRegistrations } = await import('../../plugin-packages/render-plugin-registrations.js');
     for (const plugin of installed) {
       const isCwPlugin = (plugin.pjson as { cw?: unknown }).cw !== undefined;
       const text = await renderPluginRegistrations(core, registry, { ...plugin, isCwPlugin });
@@ -89,7 +89,7 @@ npm's own configuration picks the registry: npm_config_registry, an .npmrc, or a
 async function loaded(core: Core, registry: PluginRegistry, plugin: OclifPlugin): Promise<void> {
   if ((plugin.pjson as { cw?: unknown }).cw === undefined) return;
   if (registry.plugins.some((entry) => entry.name === plugin.name)) return;
-  const { PluginPackageError } = await import('../../plugin-package-check.js');
+  const { PluginPackageError } = await import('../../plugin-packages/plugin-package-check.js');
   const problem = registry.problems.find((entry) => entry.plugin === plugin.name);
   const why = problem === undefined ? '' : ` (${problem.code}): ${core.safeErrorText(problem.detail)}`;
   throw new PluginPackageError(`plugin ${core.safePackageName(plugin.name)} did not load${why}; cw uninstalled it`);

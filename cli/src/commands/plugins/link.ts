@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { commands } from '@oclif/plugin-plugins';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 // The annotation keeps the declaration emit from naming plugin-plugins' internal types (TS2742).
 const Base: (typeof commands)['plugins:link'] = commands['plugins:link'];
@@ -23,20 +23,20 @@ export default class PluginsLink extends Base {
       const { args } = await this.parse(PluginsLink);
       const root = resolve(args.path);
       const core = await import('@cw/core');
-      const { checkPluginPackage, readPluginPackage } = await import('../../plugin-package-check.js');
+      const { checkPluginPackage, readPluginPackage } = await import('../../plugin-packages/plugin-package-check.js');
       const facts = await readPluginPackage(root);
       await checkPluginPackage(root, facts.cw, core.safePackageName(facts.name), core.pluginApiVersionRefusal);
       await super.run();
 
-      const { pluginDescriptors } = await import('../../load-runtime.js');
+      const { pluginDescriptors } = await import('../../entry/load-runtime.js');
       const others = pluginDescriptors(this.config).filter((descriptor) => descriptor.name !== facts.name);
       const isCwPlugin = facts.cw !== undefined;
       const linked = isCwPlugin ? [{ ...facts, root, type: 'link' as const }] : [];
       const registry = await core.loadPlugins([...others, ...linked]);
       core.tapCoreStages(registry);
-      const { renderPluginProblems } = await import('../../render-plugin-problems.js');
+      const { renderPluginProblems } = await import('../../plugin-packages/render-plugin-problems.js');
       await renderPluginProblems(registry.problems.filter((problem) => problem.plugin === facts.name));
-      const { renderPluginRegistrations } = await import('../../render-plugin-registrations.js');
+      const { renderPluginRegistrations } = await import('../../plugin-packages/render-plugin-registrations.js');
       this.log((await renderPluginRegistrations(core, registry, { ...facts, isCwPlugin })).trimEnd());
     } catch (error) {
       await reportError(this, error);

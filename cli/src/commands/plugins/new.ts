@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { Args, Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /**
  * `cw plugins new <name>`: writes a provider-route plugin project from the template this cw ships,

@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** Bad input to `cw routes add`: one line of cw's words, exit 2, and nothing written. */
 class RouteAddError extends Error {
@@ -50,7 +50,7 @@ export default class RoutesAdd extends Command {
   async run(): Promise<void> {
     try {
       const { args, flags } = await this.parse(RoutesAdd);
-      const { routePreset, ROUTE_PRESETS } = await import('../../route-presets.js');
+      const { routePreset, ROUTE_PRESETS } = await import('../../setup/route-presets.js');
       if (!ROUTE_ID.test(args.id) || args.id === 'auto')
         throw new RouteAddError('a route id is 1 to 64 letters, digits, - or _ (and not auto)');
       const preset = flags.preset === undefined ? undefined : routePreset(flags.preset);
@@ -69,7 +69,7 @@ export default class RoutesAdd extends Command {
 
       const core = await import('@cw/core');
       const { cwHome } = await import('@cw/core/home');
-      const { loadRegistry, defaultRouteOf } = await import('../../load-runtime.js');
+      const { loadRegistry, defaultRouteOf } = await import('../../entry/load-runtime.js');
       const registry = await loadRegistry(this.config);
       if (!registry.dialectIds.includes(entry['dialect'] ?? ''))
         throw new RouteAddError(`--dialect takes a dialect a loaded plugin speaks: ${registry.dialectIds.join(', ')}`);

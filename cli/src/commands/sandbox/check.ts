@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw sandbox check`: runs a probe inside the sandbox, as the model's commands run, and says what it could see. */
 export default class SandboxCheck extends Command {

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** `cw sessions`: the sessions of this workspace (or of all), newest first. Reads only. */
 export default class Sessions extends Command {

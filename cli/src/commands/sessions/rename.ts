@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw sessions rename <name> <new-name>`: renames a session of this workspace, with its state. */
 export default class SessionsRename extends Command {
@@ -14,7 +14,7 @@ export default class SessionsRename extends Command {
     try {
       const { args } = await this.parse(SessionsRename);
       const core = await import('@cw/core');
-      const { sessionKeyHere } = await import('../../session-target.js');
+      const { sessionKeyHere } = await import('../../flags/session-target.js');
       const { home, key } = await sessionKeyHere(args.name);
       // The new name is checked like the old one, before anything moves.
       await sessionKeyHere(args.newName);

@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw sessions rm <name>`: removes a session of this workspace, with its goal and other state. */
 export default class SessionsRm extends Command {
@@ -11,7 +11,7 @@ export default class SessionsRm extends Command {
     try {
       const { args } = await this.parse(SessionsRm);
       const core = await import('@cw/core');
-      const { sessionKeyHere } = await import('../../session-target.js');
+      const { sessionKeyHere } = await import('../../flags/session-target.js');
       const { home, key } = await sessionKeyHere(args.name);
       await core.removeSession(home, key);
       process.stdout.write(`Removed session ${core.safeIdentifier(args.name)}.\n`);

@@ -1,5 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { reportErrorAs } from '../../report-error.js';
+import { reportErrorAs } from '../../render/report-error.js';
 
 /** `cw sessions show <name>`: a session's messages by role, size and tool calls; text only with --text. Reads only. */
 export default class SessionsShow extends Command {
@@ -21,7 +21,7 @@ export default class SessionsShow extends Command {
       const { args, flags } = await this.parse(SessionsShow);
       json = flags.json;
       const core = await import('@cw/core');
-      const { sessionKeyHere } = await import('../../session-target.js');
+      const { sessionKeyHere } = await import('../../flags/session-target.js');
       const { home, key } = await sessionKeyHere(args.name);
       const messages = await core.showSession(home, key);
       const views = messages.map((message) => ({

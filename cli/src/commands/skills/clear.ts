@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw skills clear`: no skill wraps the next prompt. */
 export default class SkillsClear extends Command {

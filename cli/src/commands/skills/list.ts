@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw skills list`: the skills in the cw home and the workspace, and which one is pending. Reads only. */
 export default class SkillsList extends Command {
@@ -15,7 +15,7 @@ export default class SkillsList extends Command {
     try {
       const { flags } = await this.parse(SkillsList);
       const core = await import('@cw/core');
-      const { loadSkillContext } = await import('../../skill-context.js');
+      const { loadSkillContext } = await import('../../run/skill-context.js');
       const { home, session, sessionName, workspace } = await loadSkillContext();
       const found = await core.discoverSkills(home, workspace);
       const pending = await core.readPendingSkill(home, session).catch(() => 'unreadable');

@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { reportError } from '../../report-error.js';
+import { reportError } from '../../render/report-error.js';
 
 /** `cw skills use <name>`: the next prompt cw send submits is wrapped with that skill's instructions. */
 export default class SkillsUse extends Command {
@@ -15,7 +15,7 @@ export default class SkillsUse extends Command {
     try {
       const { args } = await this.parse(SkillsUse);
       const core = await import('@cw/core');
-      const { loadSkillContext, SkillUseError } = await import('../../skill-context.js');
+      const { loadSkillContext, SkillUseError } = await import('../../run/skill-context.js');
       const { home, session, sessionName, workspace } = await loadSkillContext();
       // The name is never echoed unless it is a skill name: it might be a secret pasted in the wrong place.
       const shown = core.SKILL_NAME_PATTERN.test(args.name) ? args.name : null;

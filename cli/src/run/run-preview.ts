@@ -1,9 +1,9 @@
-import { previewOutputOf } from './flags/preview-output.js';
-import { wordsBeforePrompt } from './flags/prompt-words.js';
-import { PREVIEW_REQUEST_USAGE } from './flags/usage-lines.js';
-import type { RuntimeSource } from './load-runtime.js';
-import { type Exiter, reportErrorAs } from './report-error.js';
-import type { TurnChoices } from './turn-choices.js';
+import { previewOutputOf } from '../flags/preview-output.js';
+import { wordsBeforePrompt } from '../flags/prompt-words.js';
+import { PREVIEW_REQUEST_USAGE } from '../flags/usage-lines.js';
+import type { RuntimeSource } from '../entry/load-runtime.js';
+import { type Exiter, reportErrorAs } from '../render/report-error.js';
+import type { TurnChoices } from '../flags/turn-choices.js';
 
 // Everything `cw preview-request` does once a parser has read its words. The oclif command and the
 // oclif-free entry (fast-preview.ts) differ only in how they parse flags and find plugins; both end
@@ -32,22 +32,22 @@ export async function runPreview(
     const line = await parse();
     const output = previewOutputOf(line.order, line.prompt !== undefined, PREVIEW_REQUEST_USAGE);
     const core = await import('@cw/core');
-    const { trailingFlagWarning } = await import('./prompt-flag-warning.js');
+    const { trailingFlagWarning } = await import('../flags/prompt-flag-warning.js');
     const warning = trailingFlagWarning(argv);
     if (warning !== null) process.stderr.write(`cw: ${core.terminalSafe(warning)}\n`);
     if (output === 'base-prompt') {
       process.stdout.write(core.BUNDLED_BASE_PROMPT);
       return;
     }
-    const { promptFrom } = await import('./stdin-prompt.js');
+    const { promptFrom } = await import('../flags/stdin-prompt.js');
     const prompt = await promptFrom(line.prompt, PREVIEW_REQUEST_USAGE);
     const entrypoint = line.blocking ? ('blocking' as const) : ('streaming' as const);
-    const { agentFor } = await import('./load-runtime.js');
+    const { agentFor } = await import('../entry/load-runtime.js');
     const { agent, registry } = await agentFor(source());
     // Prepared as cw send prepares it (file mentions, the pending skill), reading only.
     const turn = await agent.preview(prompt, { overrides: line.choices, entrypoint });
     const { manifest } = turn;
-    const { renderPluginProblems } = await import('./render-plugin-problems.js');
+    const { renderPluginProblems } = await import('../plugin-packages/render-plugin-problems.js');
     await renderPluginProblems(registry.problems);
     if (output === 'json') {
       process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
@@ -66,7 +66,7 @@ export async function previewTable(
 ): Promise<string> {
   // The table is for the person who wrote the config: their own ids and hosts show as written.
   const userFacts = core.userFactLabels(turn.snapshot.config);
-  const { renderManifestTable } = await import('./render-manifest-table.js');
+  const { renderManifestTable } = await import('../render/render-manifest-table.js');
   return renderManifestTable(turn.manifest, {
     color: useColor(),
     userFacts,

@@ -1,5 +1,5 @@
 import type { TappedHook } from './render-plugin-registrations.js';
-import type { RouteView } from './route-view.js';
+import type { RouteView } from '../render/route-view.js';
 
 /** What `cw plugins:inspect` shows for one plugin; every string in it is already redacted. */
 export interface InspectedPlugin {

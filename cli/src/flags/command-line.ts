@@ -1,6 +1,6 @@
 import type { Command, Interfaces } from '@oclif/core';
-import { splitAtPrompt } from './flags/prompt-words.js';
-import { UsageError } from './flags/usage-error.js';
+import { splitAtPrompt } from './prompt-words.js';
+import { UsageError } from './usage-error.js';
 import { type TurnChoices, type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
 
 export type { TurnChoices } from './turn-choices.js';

@@ -1,7 +1,7 @@
-import { readFlags } from './flags/read-flags.js';
-import { splitAtPrompt, wordsBeforePrompt } from './flags/prompt-words.js';
-import { PREVIEW_REQUEST_USAGE } from './flags/usage-lines.js';
-import type { PreviewLine } from './run-preview.js';
+import { readFlags } from './read-flags.js';
+import { splitAtPrompt, wordsBeforePrompt } from './prompt-words.js';
+import { PREVIEW_REQUEST_USAGE } from './usage-lines.js';
+import type { PreviewLine } from '../run/run-preview.js';
 import { type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
 
 // The preview's flags read without oclif's parser, which costs as much to load as the whole budget

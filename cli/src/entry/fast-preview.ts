@@ -1,6 +1,6 @@
-import { fastPreviewArgs } from './fast-preview-args.js';
+import { fastPreviewArgs } from '../flags/fast-preview-args.js';
 import { fastRuntimeSource } from './fast-runtime-source.js';
-import { runPreview } from './run-preview.js';
+import { runPreview } from '../run/run-preview.js';
 
 // `cw preview-request` without oclif: loading oclif and letting it discover every plugin costs more
 // than the whole start-up budget of a preview. bin/run.js calls this first for the preview's names;

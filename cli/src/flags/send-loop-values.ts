@@ -1,4 +1,4 @@
-import { approvalValue, maxRetriesValue, maxStepsValue } from './flags/flag-values.js';
+import { approvalValue, maxRetriesValue, maxStepsValue } from './flag-values.js';
 
 // The send loop's values checked apart from any flag parser, so the oclif command and the oclif-free
 // send entry (fast-send.ts) check them with the same rules and messages.

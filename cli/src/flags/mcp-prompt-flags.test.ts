@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from './flags/usage-error.js';
+import { UsageError } from './usage-error.js';
 import { mcpPromptChoice } from './mcp-prompt-flags.js';
 
 const USAGE = 'Usage: cw send';

@@ -1,4 +1,4 @@
-import { UsageError } from './flags/usage-error.js';
+import { UsageError } from './usage-error.js';
 
 /** A server prompt to run as the turn's prompt: `--mcp-prompt server/name` and its `--arg k=v` values. */
 export interface McpPromptChoice {

@@ -15,7 +15,7 @@ import {
 } from './load-fast-entry.js';
 
 // The bundle the build wrote, in the cli's dist folder (`npm run build` first).
-const FAST_BUNDLE = fileURLToPath(new URL('../dist/fast-entry.cjs', import.meta.url));
+const FAST_BUNDLE = fileURLToPath(new URL('../../dist/fast-entry.cjs', import.meta.url));
 const FAST_BUNDLE_CACHE = `${FAST_BUNDLE}.v8cache`;
 
 const scratch = mkdtempSync(join(tmpdir(), 'cw-code-cache-test-'));

@@ -1,5 +1,5 @@
 import { builtinReasonTable, type ManifestReason, type RequestManifest, terminalSafe } from '@cw/core';
-import { usdText } from './render/cost-text.js';
+import { usdText } from './cost-text.js';
 import { wrapWords } from './wrap-text.js';
 
 // The manifest's sections as the table reads them: each one's exact form.

@@ -1,5 +1,5 @@
 import type { ToolCallRecord } from '@cw/core';
-import { changesSummary } from './render/file-diff-lines.js';
+import { changesSummary } from './file-diff-lines.js';
 
 type Safe = (text: string) => string;
 

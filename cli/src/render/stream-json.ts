@@ -1,6 +1,6 @@
 import type { AgentEvent, AskAnswer, AskedCall, Cost, CostTotal, EventLine, SentTurn, TotalUsage } from '@cw/core';
-import { answerWord } from './render/approval-answers.js';
-import { fileDiffLines } from './render/file-diff-lines.js';
+import { answerWord } from './approval-answers.js';
+import { fileDiffLines } from './file-diff-lines.js';
 import type { NoticeWords } from './notice-text.js';
 
 // `cw send --output-format stream-json`: one JSON object per line for each Agent API event, so a

@@ -2,13 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { Config } from '@oclif/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine, sendLoopValues } from './command-line.js';
-import PreviewRequest from './commands/preview-request.js';
-import Send from './commands/send.js';
+import PreviewRequest from '../commands/preview-request.js';
+import Send from '../commands/send.js';
 import { fastPreviewArgs } from './fast-preview-args.js';
 import { fastSendArgs } from './fast-send-args.js';
-import { previewOutputOf } from './flags/preview-output.js';
-import { UsageError } from './flags/usage-error.js';
-import { PREVIEW_REQUEST_USAGE, SEND_USAGE } from './flags/usage-lines.js';
+import { previewOutputOf } from './preview-output.js';
+import { UsageError } from './usage-error.js';
+import { PREVIEW_REQUEST_USAGE, SEND_USAGE } from './usage-lines.js';
 
 // The commands parse with oclif, whose flags are made from the flag table, plus the terminal
 // --prompt and the preview's mode words; the fast path reads the same table with its own reader.

@@ -15,7 +15,7 @@ export async function reportError(command: Exiter, error: unknown): Promise<neve
   const lines = await problemLines(error);
   if (lines !== null) process.stderr.write(lines.map((line) => `cw: ${line}\n`).join(''));
   else process.stderr.write(`cw: ${text}\n${usage ? `${usage}\n` : ''}`);
-  const { hintsFor } = await import('./first-run-hints.js');
+  const { hintsFor } = await import('../setup/first-run-hints.js');
   for (const hint of hintsFor(error)) process.stderr.write(`cw: ${hint}\n`);
   return command.exit(exitCode);
 }

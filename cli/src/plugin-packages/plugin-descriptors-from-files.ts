@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { PluginDescriptor } from '@cw/core';
-import { type RuntimeSource, defaultRouteOf } from './load-runtime.js';
+import { type RuntimeSource, defaultRouteOf } from '../entry/load-runtime.js';
 
 // The plugins oclif would load for cw, found from the files alone, so that `cw preview-request` can
 // start without oclif (fast-preview.ts). The rules are oclif's plugin loader's:

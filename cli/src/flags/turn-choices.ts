@@ -1,11 +1,11 @@
-import type { REASONING } from './flags/flag-table.js';
-import { UsageError } from './flags/usage-error.js';
+import type { REASONING } from './flag-table.js';
+import { UsageError } from './usage-error.js';
 
 // The turn flags' values become a turn's choices here, with no oclif in sight: the command and the
 // oclif-free preview entry (fast-preview.ts) both call turnChoicesOf, so the same flags choose the
 // same route, model, reasoning and session, and fail with the same words.
 
-export { REASONING } from './flags/flag-table.js';
+export { REASONING } from './flag-table.js';
 /** A reasoning selection. */
 export type Reasoning = (typeof REASONING)[number];
 

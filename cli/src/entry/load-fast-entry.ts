@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { CLI_DIST } from '../package-folder.js';
 import { cwPaths } from '@cw/core/home';
 
 // bin/run.js takes the oclif-free entries from here. When the build made the one-file bundle
@@ -35,15 +35,14 @@ export interface CompiledBundle {
 const HASH_BYTES = 32;
 const HEADER_BYTES = 2 * HASH_BYTES;
 
-const DIST = dirname(fileURLToPath(import.meta.url));
 /** The bundle bin/run.js runs, and its code cache, beside this module in the cli's dist folder. */
-export const FAST_BUNDLE = `${DIST}/fast-entry.cjs`;
-export const FAST_BUNDLE_CACHE = `${DIST}/fast-entry.cjs.v8cache`;
+export const FAST_BUNDLE = `${CLI_DIST}/fast-entry.cjs`;
+export const FAST_BUNDLE_CACHE = `${CLI_DIST}/fast-entry.cjs.v8cache`;
 /**
  * The code cache of a preview with no config file alone: V8 reads all of a cache whether the run
  * needs it or not, and this one holds neither the send nor the config checks (zod), about a third less.
  */
-export const FAST_PREVIEW_CACHE = `${DIST}/fast-entry.cjs.preview.v8cache`;
+export const FAST_PREVIEW_CACHE = `${CLI_DIST}/fast-entry.cjs.preview.v8cache`;
 
 // The preview's names, as bin/run.js hands them over.
 const PREVIEW_COMMANDS: readonly string[] = ['preview-request', 'dryrun', 'preview_request'];

@@ -1,8 +1,8 @@
-import { UsageError } from './flags/usage-error.js';
+import { UsageError } from './usage-error.js';
 
-import type { OUTPUT_FORMATS } from './flags/flag-table.js';
+import type { OUTPUT_FORMATS } from './flag-table.js';
 
-export { OUTPUT_FORMATS } from './flags/flag-table.js';
+export { OUTPUT_FORMATS } from './flag-table.js';
 
 /** How `cw send` prints a turn: text for a person, one JSON document, or one JSON line per event. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -1,5 +1,5 @@
 import type { Cost, CostTotal, TotalUsage } from '@cw/core';
-import { moneyParts } from './render/cost-text.js';
+import { moneyParts } from './cost-text.js';
 
 /**
  * The line `cw send` ends a turn with on a terminal: tokens in and out, summed over every request,

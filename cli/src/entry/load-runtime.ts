@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '@oclif/core';
+import { CLI_DIST } from '../package-folder.js';
 import type { Agent, CwSnapshot, HeldEntry, PluginDescriptor, PluginRegistry, SnapshotOverrides } from '@cw/core';
 
 /** The loaded registry and snapshot every command that prepares a request needs. */
@@ -153,7 +154,7 @@ async function useBuiltChecks(core: typeof import('@cw/core')): Promise<void> {
   const { createRequire } = await import('node:module');
   try {
     const [recorded, corePackage] = await Promise.all([
-      readFile(new URL('./checked-values.json', import.meta.url), 'utf8'),
+      readFile(join(CLI_DIST, 'checked-values.json'), 'utf8'),
       readFile(createRequire(import.meta.url).resolve('@cw/core/package.json'), 'utf8'),
     ]);
     const values = JSON.parse(recorded) as { core?: unknown };

@@ -1,5 +1,5 @@
 import { fstatSync } from 'node:fs';
-import { UsageError } from './flags/usage-error.js';
+import { UsageError } from './usage-error.js';
 
 /** The largest prompt read from stdin: far above any typed prompt, small enough to refuse a stray pipe of data. */
 export const MAX_STDIN_PROMPT_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { UsageError } from './flags/usage-error.js';
+import { UsageError } from './usage-error.js';
 
 /** Usage line of the `cw sessions` commands. */
 export const SESSIONS_USAGE =

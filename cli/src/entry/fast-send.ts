@@ -1,6 +1,6 @@
 import { fastRuntimeSource } from './fast-runtime-source.js';
-import { fastSendArgs } from './fast-send-args.js';
-import { runSend } from './run-send.js';
+import { fastSendArgs } from '../flags/fast-send-args.js';
+import { runSend } from '../run/run-send.js';
 
 // `cw send` without oclif: loading oclif and its plugin discovery is most of a send's start-up, and
 // a native agent reaches its first request in less time than that alone (docs/performance.md).

@@ -1,18 +1,14 @@
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { HeldEntry } from '@cw/core';
 import { builtinEntries } from './builtin-entries.js';
 import type { RuntimeSource } from './load-runtime.js';
-import { runtimeSourceFromFiles } from './plugin-descriptors-from-files.js';
+import { CLI_ROOT } from '../package-folder.js';
+import { runtimeSourceFromFiles } from '../plugin-packages/plugin-descriptors-from-files.js';
 
 // What the oclif-free entries (fast-preview.ts, fast-send.ts) need before they may run a command:
 // an environment oclif would not act on, and the plugins found from the files alone.
 
 // Set, oclif prints its debug log or changes its own behaviour: only oclif can reproduce that.
 const OCLIF_ENV = /^(DEBUG|CW_DEBUG|OCLIF_.*)$/;
-
-// The cli package folder: this file is in its dist folder.
-const CLI_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /**
  * The plugins and default route oclif's config would give, found without oclif; undefined, having

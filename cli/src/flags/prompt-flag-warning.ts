@@ -1,5 +1,5 @@
-import { FLAG_TABLE, type FlagEntry } from './flags/flag-table.js';
-import { promptWords } from './flags/prompt-words.js';
+import { FLAG_TABLE, type FlagEntry } from './flag-table.js';
+import { promptWords } from './prompt-words.js';
 
 // cw's flags as someone may type them after `--prompt`, where the grammar reads them as prompt text
 // (docs/cli.md). Only the flag table's own spellings: the warning names the flag, so it never echoes

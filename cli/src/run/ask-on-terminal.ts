@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { AskAnswer, AskedCall } from '@cw/core';
-import { answerChoices, readAnswer } from './render/approval-answers.js';
-import { fileDiffLines } from './render/file-diff-lines.js';
+import { answerChoices, readAnswer } from '../render/approval-answers.js';
+import { fileDiffLines } from '../render/file-diff-lines.js';
 
 /** Whether a person can be asked: both the keyboard and the screen are a terminal. */
 export function canAsk(): boolean {

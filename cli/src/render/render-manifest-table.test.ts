@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unavailableManifest } from '../../test/support/example-manifest.js';
+import { unavailableManifest } from '../../../test/support/example-manifest.js';
 import { renderManifestTable, TABLE_WIDTH } from './render-manifest-table.js';
 import { builtinReasonTable } from '@cw/core';
 

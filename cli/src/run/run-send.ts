@@ -1,9 +1,9 @@
-import { noticeText } from './notice-text.js';
-import { wordsBeforePrompt } from './flags/prompt-words.js';
-import type { RuntimeSource } from './load-runtime.js';
-import { outputFormatOfWords } from './output-format.js';
-import { type Exiter, reportError } from './report-error.js';
-import type { TurnChoices } from './turn-choices.js';
+import { noticeText } from '../render/notice-text.js';
+import { wordsBeforePrompt } from '../flags/prompt-words.js';
+import type { RuntimeSource } from '../entry/load-runtime.js';
+import { outputFormatOfWords } from '../flags/output-format.js';
+import { type Exiter, reportError } from '../render/report-error.js';
+import type { TurnChoices } from '../flags/turn-choices.js';
 
 // Everything `cw send` does once a parser has read its words. The oclif command and the oclif-free
 // entry (fast-send.ts) differ only in how they parse flags and find plugins; both end here, so what
@@ -49,7 +49,7 @@ export async function runSend(
   let streamed = false;
   let midLine = false;
   // The reply text of the step under way, when it is rendered as Markdown (render/load-markdown.ts).
-  let reply: import('./render/markdown-stream.js').MarkdownStream | undefined;
+  let reply: import('../render/markdown-stream.js').MarkdownStream | undefined;
   const endReply = (): void => {
     reply?.end();
     reply = undefined;
@@ -72,16 +72,16 @@ export async function runSend(
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
-  const { Spinner } = await import('./spinner.js');
+  const { Spinner } = await import('../render/spinner.js');
   const spinner = new Spinner();
   try {
-    const { SEND_USAGE, promptRequired } = await import('./flags/usage-lines.js');
-    const { sendLoopValues } = await import('./send-loop-values.js');
+    const { SEND_USAGE, promptRequired } = await import('../flags/usage-lines.js');
+    const { sendLoopValues } = await import('../flags/send-loop-values.js');
     const line = await parse();
-    const { mcpPromptChoice } = await import('./mcp-prompt-flags.js');
+    const { mcpPromptChoice } = await import('../flags/mcp-prompt-flags.js');
     const serverPrompt = mcpPromptChoice(line.flags, line.prompt, SEND_USAGE);
-    const { promptFrom } = await import('./stdin-prompt.js');
-    const { outputFormatOf } = await import('./output-format.js');
+    const { promptFrom } = await import('../flags/stdin-prompt.js');
+    const { outputFormatOf } = await import('../flags/output-format.js');
     const args = {
       format: outputFormatOf({ ...line.flags, json: line.flags.json === true }, SEND_USAGE),
       entrypoint: line.flags.blocking ? ('blocking' as const) : ('streaming' as const),
@@ -91,7 +91,7 @@ export async function runSend(
     };
     format = args.format;
     const core = await import('@cw/core');
-    const { trailingFlagWarning } = await import('./prompt-flag-warning.js');
+    const { trailingFlagWarning } = await import('../flags/prompt-flag-warning.js');
     const warning = trailingFlagWarning(argv);
     if (warning !== null) process.stderr.write(`cw: ${core.terminalSafe(warning)}\n`);
     if (line.flags['no-tools']) {
@@ -99,12 +99,12 @@ export async function runSend(
         `cw: ${core.terminalSafe('warning: --no-tools is now --no-tool-runs: the tools are still offered, and their calls are handed back, not run')}\n`,
       );
     }
-    const { streamJsonLine, resultLine, approvalLine } = await import('./stream-json.js');
+    const { streamJsonLine, resultLine, approvalLine } = await import('../render/stream-json.js');
     // One JSON object per line; a line is whole before the next is started.
     const writeLine = (value: unknown): void => {
       process.stdout.write(`${JSON.stringify(value)}\n`);
     };
-    const { agentFor } = await import('./load-runtime.js');
+    const { agentFor } = await import('../entry/load-runtime.js');
     const { agent, registry } = await agentFor(source());
     // A session file that is not a session is moved aside and the send starts it fresh (preview never does).
     const { snapshot, movedAside } = await agent.load(line.choices, { repair: true });
@@ -126,7 +126,7 @@ export async function runSend(
             ...(snapshot.workingContext ? { workspace: snapshot.workingContext.workspace } : {}),
           });
     if (prompt === undefined && !core.awaitsContinuation(snapshot)) throw promptRequired();
-    const { renderPluginProblems } = await import('./render-plugin-problems.js');
+    const { renderPluginProblems } = await import('../plugin-packages/render-plugin-problems.js');
     await renderPluginProblems(registry.problems);
     // A permission rule that names no tool or server cw knows is said before anything runs (docs/mcp.md).
     for (const warning of core.permissionRuleWarnings(
@@ -134,16 +134,16 @@ export async function runSend(
       registry.toolCatalog.map((tool) => tool.name),
     ))
       process.stderr.write(`cw: ${core.terminalSafe(`warning: ${warning}`)}\n`);
-    const { projectionWarningLine } = await import('./render-projection-warning.js');
-    const { toolStartLine, toolEndLine, toolChangesLine } = await import('./tool-status-line.js');
-    const { foldedOutput } = await import('./render/folded-output.js');
+    const { projectionWarningLine } = await import('../render/render-projection-warning.js');
+    const { toolStartLine, toolEndLine, toolChangesLine } = await import('../render/tool-status-line.js');
+    const { foldedOutput } = await import('../render/folded-output.js');
     const { askOnTerminal, canAsk } = await import('./ask-on-terminal.js');
     // On a colour terminal the reply is rendered as Markdown, block by block (docs/cli.md, "What a
     // terminal shows"); the libraries load while the request goes out, and never off a terminal.
     const { useColor } = await import('./run-preview.js');
     const markdown =
       args.format === 'text' && useColor()
-        ? import('./render/load-markdown.js')
+        ? import('../render/load-markdown.js')
             .then(async ({ loadMarkdown, terminalWidth }) => ({
               renderer: await loadMarkdown(core.terminalSafeMultiline),
               width: () => terminalWidth(process.stdout),
@@ -276,7 +276,7 @@ export async function runSend(
     if (args.format === 'stream-json') {
       writeLine(resultLine(sent, totals, core));
     } else if (args.format === 'json') {
-      const { sendJsonDocument } = await import('./send-json.js');
+      const { sendJsonDocument } = await import('../render/send-json.js');
       process.stdout.write(`${JSON.stringify(sendJsonDocument(sent, totals, core), null, 2)}\n`);
     } else {
       // The reply is the model's text, shown to the person who asked for it; only terminal controls are removed.
@@ -294,13 +294,13 @@ export async function runSend(
       midLine = false;
       // For the person at the terminal; a script reads the totals from --output-format json.
       if (process.stderr.isTTY === true) {
-        const { usageLine } = await import('./usage-line.js');
+        const { usageLine } = await import('../render/usage-line.js');
         process.stderr.write(usageLine(totals.usage, sent.steps.length, totals));
       }
     }
     // A fresh session's name is said once it holds the turn, so it can be picked again with -s.
     if (line.choices.session?.kind === 'new') notice(`new session ${core.safeIdentifier(snapshot.session.name)}`);
-    const { stopLine } = await import('./render/stop-line.js');
+    const { stopLine } = await import('../render/stop-line.js');
     const stopped = stopLine(sent.stopped, sent.steps.length, sent.reply.toolCalls.length, 'send');
     // Returned calls are data in the JSON formats; the other stops are said in every format.
     if (stopped !== null && (sent.stopped !== 'tool-calls-returned' || args.format === 'text')) notice(stopped);
@@ -317,14 +317,14 @@ export async function runSend(
     const failure = interrupted ? Object.assign(error as Error, { exitCode: INTERRUPTED_EXIT }) : error;
     if (interrupted && format === 'stream-json' && turn !== undefined) {
       const core = await import('@cw/core');
-      const { interruptedResultLine } = await import('./stream-json.js');
+      const { interruptedResultLine } = await import('../render/stream-json.js');
       const line = interruptedResultLine(
         { ...turn, steps: turn.usages.length, usage: core.totalUsage(turn.usages), cost: core.sumCosts(turn.costs) },
         core,
       );
       process.stdout.write(`${JSON.stringify(line)}\n`);
     } else if (format !== 'text') {
-      const { jsonErrorDocument } = await import('./json-error.js');
+      const { jsonErrorDocument } = await import('../render/json-error.js');
       const document = await jsonErrorDocument(failure);
       // The event stream ends with an error line; --json prints the error document.
       process.stdout.write(

@@ -48,7 +48,7 @@ export async function renderPluginRegistrations(
   const name = core.safePackageName(plugin.name);
   const version = core.safeIdentifier(plugin.version);
   if (!plugin.isCwPlugin) return `${name} ${version} is not a cw plugin (no cw field): it registered nothing with cw\n`;
-  const { routeView } = await import('./route-view.js');
+  const { routeView } = await import('../render/route-view.js');
   const loaded = registry.plugins.find((entry) => entry.name === plugin.name);
   const lines: string[] = [];
   for (const row of registry.rows.filter((entry) => entry.plugin === plugin.name)) {

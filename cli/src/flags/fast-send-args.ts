@@ -1,7 +1,7 @@
-import { readFlags } from './flags/read-flags.js';
-import { splitAtPrompt, wordsBeforePrompt } from './flags/prompt-words.js';
-import { SEND_USAGE } from './flags/usage-lines.js';
-import type { SendFlags, SendLine } from './run-send.js';
+import { readFlags } from './read-flags.js';
+import { splitAtPrompt, wordsBeforePrompt } from './prompt-words.js';
+import { SEND_USAGE } from './usage-lines.js';
+import type { SendFlags, SendLine } from '../run/run-send.js';
 import { type TurnFlagValues, turnChoicesOf } from './turn-choices.js';
 
 // The send's flags read without oclif's parser, which costs more to load than the rest of a send's
