@@ -1,6 +1,6 @@
 import type { AssistantReply, Cost, CostTotal, SentTurn, ToolCallStatus, TotalUsage } from '@cw/core';
 import type { ToolProjectionWarning } from '@cw/core/plugin';
-import { type LineRedaction, safeSessionKey } from './stream-json.js';
+import { type LineRedaction, safeSessionKey, type TurnTotals } from './stream-json.js';
 
 /** The `cw send --json` document (docs/agent-loop.md). */
 export interface SendJsonDocument {
@@ -39,17 +39,7 @@ export interface SendJsonDocument {
 }
 
 /** What `cw send --json` prints: the final reply, why the loop stopped, the totals, and every step's request hashes, usage and tool calls. */
-export function sendJsonDocument(
-  sent: SentTurn,
-  turn: {
-    readonly session: string;
-    readonly session_id: string;
-    readonly usage: TotalUsage;
-    readonly cost: Cost;
-    readonly session_cost: CostTotal;
-  },
-  redact: LineRedaction,
-): SendJsonDocument {
+export function sendJsonDocument(sent: SentTurn, turn: TurnTotals, redact: LineRedaction): SendJsonDocument {
   const body = 'exact' in sent.manifest.body ? sent.manifest.body.exact : null;
   const warning = sent.warning;
   return {

@@ -126,18 +126,17 @@ export function approvalLine(call: AskedCall, answer: AskAnswer, redact: LineRed
   };
 }
 
+/** The session a turn went to and what it added up to: what the last line and `--json` report. */
+export interface TurnTotals {
+  readonly session: string;
+  readonly session_id: string;
+  readonly usage: TotalUsage;
+  readonly cost: Cost;
+  readonly session_cost: CostTotal;
+}
+
 /** The last line of a turn that completed: why it stopped, the session, and usage summed over every step. */
-export function resultLine(
-  sent: SentTurn,
-  finish: {
-    readonly session: string;
-    readonly session_id: string;
-    readonly usage: TotalUsage;
-    readonly cost: Cost;
-    readonly session_cost: CostTotal;
-  },
-  redact: LineRedaction,
-): StreamJsonLine {
+export function resultLine(sent: SentTurn, finish: TurnTotals, redact: LineRedaction): StreamJsonLine {
   return {
     type: 'result',
     stopped: sent.stopped,

@@ -154,20 +154,19 @@ function withMcpServers(snapshot: CwSnapshot, servers: TurnOptions['mcpServers']
   return { ...snapshot, config: { ...snapshot.config, mcpServers: { ...snapshot.config.mcpServers, ...servers } } };
 }
 
+/** What a turn needs of its agent: where it keeps its files, its environment, and how it loads a snapshot. */
+interface TurnAgent {
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly load: (overrides: SnapshotOverrides, repair: boolean) => Promise<LoadedSnapshot>;
+}
+
 /**
  * Runs one turn: `turn-start`, then the loop's own events as it yields them. The run starts at once
  * and its events are kept until read, so a host may read them, await `result`, or both.
  */
-function runTurn(
-  agent: {
-    readonly home: string;
-    readonly env: NodeJS.ProcessEnv;
-    readonly cwd: string;
-    readonly load: (overrides: SnapshotOverrides, repair: boolean) => Promise<LoadedSnapshot>;
-  },
-  prompt: string | undefined,
-  options: RunOptions,
-): AgentRun {
+function runTurn(agent: TurnAgent, prompt: string | undefined, options: RunOptions): AgentRun {
   const events = new EventQueue<AgentEvent>();
   const result = (async (): Promise<SentTurn> => {
     const turn = turnEvents(agent, prompt, options);
@@ -189,12 +188,7 @@ function runTurn(
 
 /** The turn's events: where it runs, then the loop's stream passed through. */
 async function* turnEvents(
-  agent: {
-    readonly home: string;
-    readonly env: NodeJS.ProcessEnv;
-    readonly cwd: string;
-    readonly load: (overrides: SnapshotOverrides, repair: boolean) => Promise<LoadedSnapshot>;
-  },
+  agent: TurnAgent,
   prompt: string | undefined,
   options: RunOptions,
 ): AsyncGenerator<AgentEvent, SentTurn, undefined> {
