@@ -222,7 +222,7 @@ async function cacheChild() {
     },
   };
   writeFileSync(join(process.env.CW_HOME, 'config.json'), JSON.stringify(config));
-  const { compileBundle, cacheFileBytes } = await import(join(dist, 'load-fast-entry.js'));
+  const { compileBundle, cacheFileBytes } = await import(join(dist, 'entry', 'load-fast-entry.js'));
   const compiled = compileBundle(bundleFile, cacheFile);
   writeCacheAtExit({ compiled, cacheFileBytes }, cacheFile);
   try {
