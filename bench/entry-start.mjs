@@ -40,7 +40,7 @@ function timeUntil({ command, args, cwd, env, input, ready, timeoutMs = 20_000 }
     );
     child.stdout.on('data', (chunk) => {
       output += chunk.toString('utf8');
-      if (ready !== null && ready(output)) finish();
+      if (ready?.(output)) finish();
     });
     child.stderr.on('data', (chunk) => {
       output += chunk.toString('utf8');

@@ -443,7 +443,7 @@ describe('cw acp', () => {
     // The command reaches the server (and the SDK) through a dynamic import only.
     expect(command).not.toContain('@agentclientprotocol');
     expect(command).toContain("import('../acp/serve-acp.js')");
-    for (const file of ['commands/send.js', 'commands/preview-request.js', 'fast-preview.js', 'agent.js'])
+    for (const file of ['commands/send.js', 'commands/preview-request.js', 'entry/fast-preview.js', 'agent.js'])
       expect(await readFile(join(dist, file), 'utf8')).not.toContain('@agentclientprotocol');
   });
 });
