@@ -190,7 +190,7 @@ function cwHome(scratch, origin) {
  * Measures the figure: the runners alternate (one warm-up each, then `runs` rounds), medians of each.
  * Returns { runs, floorMs, cw: { requestMs, requestBytes, wallMs }, codex: the same | null, codexSkipped }.
  */
-export async function measureFirstRequest({ runs = 7 } = {}) {
+export async function measureFirstRequest({ runs = 7, print = Boolean(process.env.FIRST_REQUEST_PRINT) } = {}) {
   const rounds = Math.max(7, runs);
   const scratch = mkdtempSync(join(tmpdir(), 'cw-first-request-'));
   const loopback = await startLoopback();
@@ -224,8 +224,9 @@ export async function measureFirstRequest({ runs = 7 } = {}) {
     const oclifRunner = process.env.FIRST_REQUEST_OCLIF
       ? { ...cwRunner, env: { ...cwRunner.env, CW_NO_FAST_PATH: '1' } }
       : undefined;
-    // FIRST_REQUEST_PRINT=1 adds `cw -p hi`, the same turn started the way other agent CLIs start one.
-    const printRunner = process.env.FIRST_REQUEST_PRINT ? { ...cwRunner, args: [cw, '-p', 'hi'] } : undefined;
+    // `print` (FIRST_REQUEST_PRINT=1 when run alone) adds `cw -p hi`, the same turn started the way
+    // other agent CLIs start one.
+    const printRunner = print ? { ...cwRunner, args: [cw, '-p', 'hi'] } : undefined;
     const runners = {
       floor,
       cw: cwRunner,

@@ -85,9 +85,14 @@ figure('cw chat until its prompt shows / node -e 0, in a terminal', entry.chat.a
 figure('cw acp until it answers initialize / node -e 0', entry.acp.aMs / entry.acp.bMs, 2.5, entry.acp);
 
 // Time to the first request byte at a loopback model, cw send against codex exec (bench/first-request.mjs).
-const first = await measureFirstRequest({ runs: Math.max(7, Number(process.env.FIRST_REQUEST_RUNS ?? 7)) });
+const first = await measureFirstRequest({
+  runs: Math.max(7, Number(process.env.FIRST_REQUEST_RUNS ?? 7)),
+  print: true,
+});
 if (first.codex !== null) {
   figure('cw send / codex exec, to the first request byte', first.cw.requestMs / first.codex.requestMs, 1.0, first);
+  // The same turn as `cw -p hi`, the way a person starts one headless (docs/cli.md, "Starting cw").
+  figure('cw -p / codex exec, to the first request byte', first.cwPrint.requestMs / first.codex.requestMs, 1.0, first);
   // The first request of the same one-word prompt: cw's must stay the smaller (docs/performance.md).
   figure(
     'cw send / codex exec, first request body bytes',
