@@ -14,7 +14,12 @@ export interface FlagEntry {
   /** The short alias, a letter; the same letter may mean another flag in other commands (`-r`). */
   readonly char?: string;
   /** Present when the flag takes a value: the word help shows for it, and the values it takes when it is a choice. */
-  readonly value?: { readonly help: string; readonly options?: readonly string[] };
+  readonly value?: {
+    readonly help: string;
+    readonly options?: readonly string[];
+    /** A whole number in this range, given to the send loop as `option` (flag-values.ts checks it). */
+    readonly whole?: { readonly min: number; readonly max: number; readonly option: 'maxRetries' | 'maxSteps' };
+  };
   /** Given more than once, each value is kept (oclif only: the fast reader leaves such lines to oclif). */
   readonly multiple?: true;
   /** Accepted but not shown in help or usage (an old name). */
@@ -133,13 +138,13 @@ export const FLAG_TABLE: readonly FlagEntry[] = [
   },
   {
     name: 'max-retries',
-    value: { help: '<0-10>' },
+    value: { help: '<0-10>', whole: { min: 0, max: 10, option: 'maxRetries' } },
     summary: 'Retries before any reply byte (0-10, default 2).',
     commands: HEADLESS,
   },
   {
     name: 'max-steps',
-    value: { help: '<1-200>' },
+    value: { help: '<1-200>', whole: { min: 1, max: 200, option: 'maxSteps' } },
     summary: 'Model requests in the agent loop (1-200, default 25).',
     commands: HEADLESS,
   },

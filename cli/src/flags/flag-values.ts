@@ -1,4 +1,4 @@
-import { POSTURES } from './flag-table.js';
+import { FLAG_TABLE, type FlagCommand, POSTURES } from './flag-table.js';
 import { UsageError } from './usage-error.js';
 
 // The values oclif takes as plain strings, checked with messages that name the flag and never the
@@ -8,21 +8,30 @@ import { UsageError } from './usage-error.js';
 /** An approval posture. */
 export type Posture = (typeof POSTURES)[number];
 
-const MAX_RETRIES_LIMIT = 10;
-const MAX_STEPS_LIMIT = 200;
+/** The send loop's numbers the table declares a range for, by the loop option each sets. */
+export type WholeValues = Partial<Record<'maxRetries' | 'maxSteps', number>>;
 
-/** `--max-retries N`: a whole number from 0 to 10; throws a UsageError naming the flag. */
-export function maxRetriesValue(value: string | undefined, usage: string): number {
-  if (value === undefined || !/^\d{1,2}$/.test(value) || Number(value) > MAX_RETRIES_LIMIT)
-    throw new UsageError('`--max-retries` takes a whole number from 0 to 10.', usage);
-  return Number(value);
-}
-
-/** `--max-steps N`: a whole number from 1 to 200; throws a UsageError naming the flag. */
-export function maxStepsValue(value: string | undefined, usage: string): number {
-  if (value === undefined || !/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_STEPS_LIMIT)
-    throw new UsageError('`--max-steps` takes a whole number from 1 to 200.', usage);
-  return Number(value);
+/**
+ * Each flag of `command` the table gives a whole-number range, checked: `--name N` takes a whole
+ * number from its min to its max, and a bad one throws a UsageError naming the flag.
+ */
+export function wholeValues(
+  flags: Readonly<Record<string, unknown>>,
+  command: FlagCommand,
+  usage: string,
+): WholeValues {
+  const values: { -readonly [K in keyof WholeValues]: number } = {};
+  for (const entry of FLAG_TABLE) {
+    const whole = entry.value?.whole;
+    const given = flags[entry.name];
+    if (whole === undefined || given === undefined || !entry.commands.includes(command)) continue;
+    const text = typeof given === 'string' ? given : '';
+    const number = Number(text);
+    if (!/^\d+$/.test(text) || text.length > String(whole.max).length || number < whole.min || number > whole.max)
+      throw new UsageError(`\`--${entry.name}\` takes a whole number from ${whole.min} to ${whole.max}.`, usage);
+    values[whole.option] = number;
+  }
+  return values;
 }
 
 /** `--approval P`: one of the postures; throws a UsageError naming the flag. */

@@ -1,16 +1,17 @@
-import { approvalValue, maxRetriesValue, maxStepsValue } from './flag-values.js';
+import { approvalValue, type WholeValues, wholeValues } from './flag-values.js';
 
 // The send loop's values checked apart from any flag parser, so the oclif command and the oclif-free
-// send entry (fast-send.ts) check them with the same rules and messages.
+// send entry (fast-send.ts) check them with the same rules and messages. The numbers and their
+// ranges are the flag table's (flag-table.ts).
 
-/** The send loop's flag values, checked with the grammar's rules (one message per flag, naming it). */
+/** The send loop's flag values, checked with the table's rules (one message per flag, naming it). */
 export function sendLoopValues(
-  flags: Partial<Record<'max-retries' | 'max-steps' | 'approval', string>>,
+  flags: Readonly<Record<string, unknown>>,
   usage: string,
-): { maxRetries?: number; maxSteps?: number; approval?: ReturnType<typeof approvalValue> } {
+): WholeValues & { approval?: ReturnType<typeof approvalValue> } {
+  const approval = flags['approval'];
   return {
-    ...(flags['max-retries'] === undefined ? {} : { maxRetries: maxRetriesValue(flags['max-retries'], usage) }),
-    ...(flags['max-steps'] === undefined ? {} : { maxSteps: maxStepsValue(flags['max-steps'], usage) }),
-    ...(flags.approval === undefined ? {} : { approval: approvalValue(flags.approval, usage) }),
+    ...wholeValues(flags, 'send', usage),
+    ...(typeof approval === 'string' ? { approval: approvalValue(approval, usage) } : {}),
   };
 }

@@ -19,12 +19,12 @@ export interface SendFlags {
   readonly blocking?: boolean;
   readonly 'no-tool-runs'?: boolean;
   readonly 'no-tools'?: boolean;
-  readonly 'max-retries'?: string;
-  readonly 'max-steps'?: string;
   readonly approval?: string;
   readonly sandbox?: 'off' | 'on' | 'required';
   readonly 'mcp-prompt'?: string;
   readonly arg?: readonly string[];
+  /** The rest, read by name where the flag table says what they are. */
+  readonly [flag: string]: unknown;
 }
 
 /** A send command line as a flag parser reads it. */
