@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -146,7 +146,8 @@ async function bundle() {
   // A require of a relative path esbuild could not follow would fail at run time, away from its package.
   if (code.some((line) => /\brequire\d*\("\.\.?\//.test(line)))
     throw new Error('the CLI bundle requires a relative path it does not hold');
-  writeFileSync(bundleFile, text);
+  const { BUNDLE_HEAD, BUNDLE_TAIL } = await import(join(dist, 'entry', 'load-fast-entry.js'));
+  writeFileSync(bundleFile, `${BUNDLE_HEAD}${text}${BUNDLE_TAIL}`);
 }
 
 /**
@@ -233,11 +234,49 @@ async function cacheChild() {
   }
 }
 
+/**
+ * Bundles cli/src/entry/launch.ts, what bin/run.js runs after `--version`, with what it imports
+ * statically into one small CommonJS file, dist/launch.cjs: bin/run.js requires it without setting up
+ * Node's ES module loader. The entries it reaches with import() (chat, acp, oclif, the compiled
+ * fallbacks) stay separate files, found from the bundle's folder.
+ */
+async function bundleLauncher() {
+  await build({
+    absWorkingDir: join(root, 'cli'),
+    entryPoints: [join(dist, 'entry', 'launch.js')],
+    outfile: join(dist, 'launch.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // package-folder.ts finds the package two folders up from its module, which the bundle is.
+    define: { 'import.meta.url': '__cwImportMetaUrl' },
+    banner: { js: 'var __cwImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [
+      {
+        name: 'cw-launcher-imports',
+        setup(plugin) {
+          plugin.onResolve({ filter: /.*/ }, (args) => {
+            if (args.kind !== 'dynamic-import') return undefined;
+            if (!args.path.startsWith('.')) return { path: args.path, external: true };
+            const target = join(args.resolveDir, args.path);
+            return { path: `./${relative(dist, target).split(sep).join('/')}`, external: true };
+          });
+        },
+      },
+    ],
+    minify: false,
+    keepNames: true,
+    logLevel: 'warning',
+  });
+}
+
 if (process.argv[2] === '--produce-cache') await cacheChild();
 else if (process.argv[2] === '--produce-preview-cache') await previewCacheChild();
 else {
   await bundle();
+  await bundleLauncher();
   produceCache('--produce-cache');
   produceCache('--produce-preview-cache');
-  console.log('@cw/cli: dist/fast-entry.cjs and its code caches');
+  console.log('@cw/cli: dist/fast-entry.cjs and its code caches, dist/launch.cjs');
 }

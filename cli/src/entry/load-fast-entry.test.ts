@@ -7,6 +7,8 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import {
+  BUNDLE_HEAD,
+  BUNDLE_TAIL,
   cacheFileBytes,
   cacheFileFor,
   compileBundle,
@@ -26,7 +28,7 @@ let made = 0;
 function bundleWith(body: string): { bundle: string; cache: string } {
   made += 1;
   const bundle = join(scratch, `bundle-${made}.cjs`);
-  writeFileSync(bundle, body);
+  writeFileSync(bundle, `${BUNDLE_HEAD}${body}${BUNDLE_TAIL}`);
   return { bundle, cache: `${bundle}.v8cache` };
 }
 
@@ -61,7 +63,7 @@ describe('the bundle and its code cache', () => {
   it('sets aside a cache made from another bundle', () => {
     const { bundle, cache } = bundleWith(SOURCE);
     produceCache(bundle, cache);
-    writeFileSync(bundle, SOURCE.replace('21', '20'));
+    writeFileSync(bundle, `${BUNDLE_HEAD}${SOURCE.replace('21', '20')}${BUNDLE_TAIL}`);
     const compiled = compileBundle(bundle, cache);
     expect(compiled.cache).toBe('stale');
     expect((compiled.exports as { answer: number }).answer).toBe(40);

@@ -78,9 +78,23 @@ export function cacheFileBytes(bundle: Buffer, data: Buffer): Buffer {
   return Buffer.concat([sha256(bundle), sha256(data), data]);
 }
 
+/** A Node module's exports as `import()` gives them: every named export, and the whole as `default`. */
+function builtinNamespace(exports: Record<string, unknown>): Record<string, unknown> {
+  return { ...exports, default: exports };
+}
+
+/**
+ * What the build writes around the bundle's code, so that the file compiles to the function the loader
+ * calls. Written once at build time: wrapping it here would join two strings V8 must then copy whole.
+ */
+export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname, __cwImport) {';
+/** The end of that wrapper. */
+export const BUNDLE_TAIL = '\n})';
+
 /**
  * Compiles and runs the CommonJS bundle at `bundleFile`, with the code cache at `cacheFile` when it
- * fits. The bundle's dynamic import()s were renamed __cwImport by the build and import from here.
+ * fits; the file is the build's code inside BUNDLE_HEAD and BUNDLE_TAIL. The bundle's dynamic
+ * import()s were renamed __cwImport by the build and import from here.
  */
 export function compileBundle(bundleFile: string, cacheFile: string): CompiledBundle {
   const bundle = readFileSync(bundleFile);
@@ -93,21 +107,18 @@ export function compileBundle(bundleFile: string, cacheFile: string): CompiledBu
   const data = cacheDataFor(bundle, cacheBytes);
   // The build writes the bundle in ASCII, which reads as Latin-1 without UTF-8's slower decoding.
   const source = bundle.toString(isAscii(bundle) ? 'latin1' : 'utf8');
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __cwImport) {${source}\n})`;
-  const script = new Script(wrapped, {
+  const script = new Script(source, {
     filename: bundleFile,
     ...(typeof data === 'string' ? {} : { cachedData: data }),
   });
   const cache: CacheUse = typeof data === 'string' ? data : script.cachedDataRejected === true ? 'rejected' : 'used';
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(
-    module.exports,
-    createRequire(bundleFile),
-    module,
-    bundleFile,
-    dirname(bundleFile),
-    (specifier: string) => import(specifier),
+  const require = createRequire(bundleFile);
+  run(module.exports, require, module, bundleFile, dirname(bundleFile), (specifier: string) =>
+    // A Node module is required, not imported: the first import() sets up Node's ES module loader,
+    // which a preview need not pay for. What it gives has the import's shape, default included.
+    specifier.startsWith('node:') ? Promise.resolve(builtinNamespace(require(specifier))) : import(specifier),
   );
   return { exports: module.exports, script, cache };
 }
