@@ -91,7 +91,12 @@ async function bundle() {
     mainFields: ['module', 'main'],
     // Every module sees the bundle's own URL: the files they find beside them (checked-values.json)
     // are in the same dist folder.
-    define: { 'import.meta.url': '__cwImportMetaUrl' },
+    define: {
+      'import.meta.url': '__cwImportMetaUrl',
+      // The core compiled in is this version, whatever package sits beside the bundle later
+      // (core/src/core-version.ts): nothing to resolve and read at run time.
+      __CW_CORE_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(root, 'core', 'package.json'), 'utf8')).version),
+    },
     banner: { js: 'var __cwImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     plugins: [
       {

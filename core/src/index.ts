@@ -36,6 +36,7 @@ export { resolveRoute } from './route/resolve-route.js';
 export { resolveModelFacts, MODEL_FACT_FIELDS } from './route/model-facts.js';
 export { endpointUrl } from './route/endpoint-url.js';
 export { transportSettingsFor } from './transport/transport-settings.js';
+export { coreVersion } from './core-version.js';
 export { SCHEMA_DIALECT_PRESETS } from './tools/schema-dialects.js';
 export { KNOWN_KEYWORDS } from './tools/projection/schema-keywords.js';
 

@@ -151,14 +151,9 @@ async function snapshotOf(
  */
 async function useBuiltChecks(core: typeof import('@cw/core')): Promise<void> {
   const { readFile } = await import('node:fs/promises');
-  const { createRequire } = await import('node:module');
   try {
-    const [recorded, corePackage] = await Promise.all([
-      readFile(join(CLI_DIST, 'checked-values.json'), 'utf8'),
-      readFile(createRequire(import.meta.url).resolve('@cw/core/package.json'), 'utf8'),
-    ]);
-    const values = JSON.parse(recorded) as { core?: unknown };
-    if (values.core === (JSON.parse(corePackage) as { version?: unknown }).version) core.useCheckedValues(values);
+    const values = JSON.parse(await readFile(join(CLI_DIST, 'checked-values.json'), 'utf8')) as { core?: unknown };
+    if (values.core === core.coreVersion()) core.useCheckedValues(values);
   } catch {
     // No recorded checks (a build that skipped the recording): the schema answers every check.
   }

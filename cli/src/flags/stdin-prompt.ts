@@ -13,15 +13,16 @@ export const MAX_STDIN_PROMPT_BYTES = 1024 * 1024;
 export async function promptFrom(
   given: string | undefined,
   usage: string,
-  stdin: NodeJS.ReadableStream & { fd?: number } = process.stdin,
+  // Read from process.stdin only when it is read: making that stream costs a command that never does.
+  stdin?: NodeJS.ReadableStream & { fd?: number },
 ): Promise<string | undefined> {
   if (given === '-') {
-    const text = await readStdin(stdin, usage);
+    const text = await readStdin(stdin ?? process.stdin, usage);
     if (text === '') throw new UsageError('`--prompt -` read nothing from stdin: pipe the prompt text in.', usage);
     return text;
   }
   if (given !== undefined || !stdinIsData()) return given;
-  const text = await readStdin(stdin, usage);
+  const text = await readStdin(stdin ?? process.stdin, usage);
   return text === '' ? undefined : text;
 }
 

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { coreVersion } from '../core-version.js';
 
 /** The product name every request cw sends starts its User-Agent with. */
 export const USER_AGENT_PRODUCT = 'cw';
@@ -40,15 +40,4 @@ export function formatUserAgent(parts: {
   const arch = PLATFORM_WORD.test(parts.arch) ? parts.arch : 'unknown';
   const node = NODE_VERSION.test(parts.node) ? parts.node : 'unknown';
   return `${USER_AGENT_PRODUCT}/${version} (${platform} ${arch}; node ${node})`;
-}
-
-/** The version in @cw/core's package.json, found by the package's own name, or null when it cannot be read. */
-function coreVersion(): string | null {
-  try {
-    // The package refers to itself by name: the same path from src/, dist/ and the bundle's chunks.
-    const pjson = createRequire(import.meta.url)('@cw/core/package.json') as { version?: unknown };
-    return typeof pjson.version === 'string' ? pjson.version : null;
-  } catch {
-    return null;
-  }
 }
