@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { PluginDescriptor } from '@cw/core';
 import { type RuntimeSource, defaultRouteOf } from '../entry/load-runtime.js';
-import { resolvePackageEntry } from './resolve-package-entry.js';
 
 // The plugins oclif would load for cw, found from the files alone, so that `cw preview-request` can
 // start without oclif (fast-preview.ts). The rules are oclif's plugin loader's:
@@ -31,6 +31,8 @@ const RC_FILES = [
 const MANIFEST_FILES = ['oclif.manifest.json', '.oclif.manifest.json'];
 // The only hook cw's own package.json may declare: it runs for unknown commands, never for preview.
 const CLI_HOOKS = new Set(['command_not_found']);
+
+const require = createRequire(import.meta.url);
 
 interface PackageJson {
   readonly name?: unknown;
@@ -165,8 +167,12 @@ function descriptorAt(
  * the resolved file to the first folder whose path ends with the package's base name.
  */
 function resolvedRoot(name: string, from: string): string | undefined {
-  const entry = resolvePackageEntry(name, from);
-  if (entry === undefined) return undefined;
+  let entry: string;
+  try {
+    entry = require.resolve(name, { paths: [from] });
+  } catch {
+    return undefined;
+  }
   for (let folder = dirname(entry); ; folder = dirname(folder)) {
     if (folder.endsWith(basename(name))) return folder;
     if (dirname(folder) === folder) return undefined;
