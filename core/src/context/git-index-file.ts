@@ -37,22 +37,25 @@ const SKIP_WORKTREE = 0x4000;
  */
 export function parseGitIndex(bytes: Buffer): GitIndex {
   if (bytes.length < 12 + 20 || bytes.toString('latin1', 0, 4) !== 'DIRC') throw new GitUnreadable('not an index file');
-  const version = bytes.readUInt32BE(4);
+  // A DataView reads the fixed fields: Buffer's own readers cost several times more per call, and a
+  // repository's index holds ten numbers for each of its thousands of entries.
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(4);
   if (version !== 2 && version !== 3) throw new GitUnreadable(`index version ${version} is not read`);
-  const count = bytes.readUInt32BE(8);
+  const count = view.getUint32(8);
   const end = bytes.length - 20;
   const entries: GitIndexEntry[] = [];
   let at = 12;
   for (let position = 0; position < count; position += 1) {
     if (at + ENTRY_FIXED_BYTES > end) throw new GitUnreadable('the index is short');
-    const flags = bytes.readUInt16BE(at + 60);
+    const flags = view.getUint16(at + 60);
     const extended = (flags & EXTENDED) !== 0;
     if (extended && version < 3) throw new GitUnreadable('an extended entry in a version 2 index');
-    const extra = extended ? bytes.readUInt16BE(at + 62) : 0;
+    const extra = extended ? view.getUint16(at + 62) : 0;
     const pathAt = at + ENTRY_FIXED_BYTES + (extended ? 2 : 0);
     const nul = bytes.indexOf(0, pathAt);
     if (nul < 0 || nul >= end) throw new GitUnreadable('an index path does not end');
-    const mode = bytes.readUInt32BE(at + 24);
+    const mode = view.getUint32(at + 24);
     // A sparse index stores whole folders as entries; cw does not expand them.
     if ((mode & 0o170000) === 0o040000) throw new GitUnreadable('a sparse index is not read');
     entries.push({
@@ -60,14 +63,14 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
       stage: (flags >> 12) & 3,
       mode,
       id: bytes.toString('hex', at + 40, at + 60),
-      ctimeSeconds: bytes.readUInt32BE(at),
-      ctimeNanoseconds: bytes.readUInt32BE(at + 4),
-      mtimeSeconds: bytes.readUInt32BE(at + 8),
-      mtimeNanoseconds: bytes.readUInt32BE(at + 12),
-      ino: bytes.readUInt32BE(at + 20),
-      uid: bytes.readUInt32BE(at + 28),
-      gid: bytes.readUInt32BE(at + 32),
-      size: bytes.readUInt32BE(at + 36),
+      ctimeSeconds: view.getUint32(at),
+      ctimeNanoseconds: view.getUint32(at + 4),
+      mtimeSeconds: view.getUint32(at + 8),
+      mtimeNanoseconds: view.getUint32(at + 12),
+      ino: view.getUint32(at + 20),
+      uid: view.getUint32(at + 28),
+      gid: view.getUint32(at + 32),
+      size: view.getUint32(at + 36),
       skipWorkTree: (flags & ASSUME_VALID) !== 0 || (extra & SKIP_WORKTREE) !== 0,
     });
     // Entries are padded with 1–8 NULs to a multiple of eight bytes from their start.
@@ -77,7 +80,7 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
   let rootTree: string | null = null;
   while (at + 8 <= end) {
     const signature = bytes.toString('latin1', at, at + 4);
-    const size = bytes.readUInt32BE(at + 4);
+    const size = view.getUint32(at + 4);
     const body = at + 8;
     if (body + size > end) throw new GitUnreadable('an index extension is short');
     if (signature === 'TREE') rootTree = cachedRootTree(bytes.subarray(body, body + size));

@@ -1,7 +1,13 @@
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { GitUnreadable, readRegularFile } from './git-repository-files.js';
+
+// node:zlib loads when a loose object is first read: outside a git repository nothing is, and
+// loading it costs a start-up a millisecond or two (docs/performance.md).
+let loadedInflate: typeof import('node:zlib').inflateSync | undefined;
+const inflateSync = (): typeof import('node:zlib').inflateSync =>
+  (loadedInflate ??= (createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib')).inflateSync);
 
 /** One object of a repository, inflated and with its deltas applied. */
 export interface GitObject {
@@ -65,7 +71,7 @@ export function openObjectStore(objectsFolder: string): GitObjectStore {
 
 function inflate(bytes: Buffer, maxBytes: number): Buffer {
   try {
-    return inflateSync(bytes, { maxOutputLength: maxBytes });
+    return inflateSync()(bytes, { maxOutputLength: maxBytes });
   } catch {
     throw new GitUnreadable('an object does not inflate');
   }
