@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { devNull, tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -167,7 +167,7 @@ function produceCache(mode) {
     const home = join(scratch, 'home');
     mkdirSync(home);
     const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), mode], {
-      cwd: scratch,
+      cwd: gitWorkspace(scratch),
       env: { ...process.env, CW_HOME: home, CW_DATA_DIR: join(scratch, 'data'), CW_CODE_CACHE_KEY: FAKE_KEY },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -175,6 +175,27 @@ function produceCache(mode) {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The folder the child runs in: a small git repository with one clean commit when the git program is
+ * here, so the cache holds the code a preview runs to read a repository's state (most workspaces are
+ * one); otherwise a plain folder, and that code is compiled when it first runs.
+ */
+function gitWorkspace(scratch) {
+  const workspace = join(scratch, 'workspace');
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, 'README.md'), 'A workspace the code cache is made in.\n');
+  const git = (...args) =>
+    spawnSync('git', ['-c', 'user.name=cw', '-c', 'user.email=cw@example.invalid', ...args], {
+      cwd: workspace,
+      env: { PATH: process.env.PATH ?? '', HOME: scratch, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: devNull },
+      stdio: 'ignore',
+    }).status === 0;
+  if (!(git('init', '-q') && git('add', 'README.md') && git('commit', '-q', '-m', 'cache'))) {
+    rmSync(join(workspace, '.git'), { recursive: true, force: true });
+  }
+  return workspace;
 }
 
 // The key the child's route sends to its own local model: plainly not a real one.

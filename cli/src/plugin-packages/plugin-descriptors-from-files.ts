@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { PluginDescriptor } from '@cw/core';
@@ -149,17 +149,35 @@ function descriptorAt(
 ): PluginDescriptor | null | undefined {
   const pjson = readPackageJson(root);
   if (pjson === undefined || pjson.name !== name) return undefined;
+  const present = filesIn(root);
   if (pjson.oclif === undefined) {
-    if (pjson['cli-engine'] !== undefined || RC_FILES.some((file) => existsSync(join(root, file)))) return undefined;
+    if (pjson['cli-engine'] !== undefined || RC_FILES.some(present)) return undefined;
   } else {
     const oclif = objectOr(pjson.oclif);
     if (oclif === undefined) return undefined;
     for (const key of ['commands', 'hooks', 'plugins', 'devPlugins', 'jitPlugins'])
       if (oclif[key] !== undefined && !isEmpty(oclif[key])) return undefined;
   }
-  if (MANIFEST_FILES.some((file) => existsSync(join(root, file)))) return undefined;
+  if (MANIFEST_FILES.some(present)) return undefined;
   if (pjson.cw === undefined || name === cliName) return null;
   return { name, version: pjson.version as string, root, cw: pjson.cw, type };
+}
+
+/**
+ * Whether a file of a name oclif looks for is in `root`: one listing of the folder answers for all
+ * ten names, where a look each would cost a preview ten calls per plugin. Names are compared without
+ * case, so a file a case-blind file system would find is found; a name listed that oclif could not
+ * open (a dangling link) only sends the line to oclif, which is never wrong. An unlistable folder is
+ * asked name by name.
+ */
+function filesIn(root: string): (file: string) => boolean {
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(root).map((name) => name.toLowerCase()));
+  } catch {
+    return (file) => existsSync(join(root, file));
+  }
+  return (file) => names.has(file.toLowerCase());
 }
 
 /**
