@@ -1,14 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readSync,
-  readlinkSync,
-  type Stats,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { type GitIndexEntry, parseGitIndex } from './git-index-file.js';
 import { type GitObjectStore, openObjectStore } from './git-object-store.js';
