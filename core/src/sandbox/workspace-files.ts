@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import type { WorkspaceFiles } from '../tools/tool-contract.js';
 import { type HiddenPath, hiddenPaths } from './hidden-paths.js';
@@ -12,7 +13,9 @@ export async function resolveHiddenPaths(options: Parameters<typeof hiddenPaths>
   const out: HiddenPath[] = [];
   for (const entry of hiddenPaths(options)) {
     out.push(entry);
-    const real = await realpath(entry.path).catch(() => null);
+    // Most hidden paths do not exist; asking first spares each a rejected promise, whose error and
+    // stack cost a start-up more than the question (docs/performance.md).
+    const real = existsSync(entry.path) ? await realpath(entry.path).catch(() => null) : null;
     if (real !== null && real !== entry.path) out.push({ path: real, label: entry.label });
   }
   return out;
