@@ -84,6 +84,25 @@ describe('answering initialize before the protocol SDK loads', () => {
     }
   });
 
+  it('leaves a first line of over a mebibyte to the server, whole', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const written = collect(output);
+    const long = `${JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: 1, _meta: { pad: 'x'.repeat(1536 * 1024) } },
+    })}\n`;
+    input.write(long.slice(0, 700_000));
+    input.write(long.slice(700_000, 1_400_000));
+    const streams = await answerInitializeEarly({ input, output, version: VERSION });
+    const read = collect(streams.input);
+    input.end(long.slice(1_400_000));
+    expect(await read.ended).toBe(long);
+    expect(written.text()).toBe('');
+  });
+
   it('hands on an input that ends before a newline, then its end', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
