@@ -13,6 +13,7 @@ import {
   UnknownSessionError,
 } from './acp-session.js';
 import { clientMcpServers } from './client-mcp-servers.js';
+import { initializeResult } from './initialize-answer.js';
 import { replayHistory } from './replay-history.js';
 import { runPrompt } from './run-prompt.js';
 import { ROUTE_OPTION, isPosture, routeIds, sessionConfigOptions, sessionModes } from './session-options.js';
@@ -92,17 +93,8 @@ export async function serveAcp(options: ServeOptions): Promise<void> {
       clientTakesNotices = params.clientCapabilities?.session?.notices != null;
       // Once the answer is on its way; a failure to load shows on the request that needs what failed.
       setImmediate(() => void ready().catch(() => undefined));
-      return {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: {
-          loadSession: true,
-          sessionCapabilities: { list: {}, resume: {}, close: {} },
-          promptCapabilities: { image: false, audio: false, embeddedContext: false },
-          mcpCapabilities: { http: true, sse: false },
-        },
-        authMethods: [],
-        agentInfo: { name: 'cw', title: 'cw', version: options.version },
-      };
+      // The same result `cw acp` may already have sent before this SDK loaded (early-initialize.ts).
+      return initializeResult(options.version);
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) =>
       redacted(async () => {
