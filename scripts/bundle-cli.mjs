@@ -233,11 +233,107 @@ async function cacheChild() {
   }
 }
 
+// --- The chat bundle ----------------------------------------------------------------------------
+// `cw chat` has a bundle of its own, cli/dist/fast-chat.cjs: cli/src/entry/open-chat.ts, the core,
+// the built-in plugins and the session code, built as the preview's bundle is, and its code cache,
+// cli/dist/fast-chat.cjs.v8cache, made from a chat opened with an empty home. Apart from the
+// preview's, whose every run would otherwise read and hash the session code. bin/run.js reads it
+// through cli/src/entry/load-chat-bundle.ts (docs/performance.md, "Every entry").
+const chatBundleFile = join(dist, 'fast-chat.cjs');
+const chatCacheFile = join(dist, 'fast-chat.cjs.v8cache');
+
+/** Builds the chat bundle with the preview bundle's options, sources and checks. */
+async function bundleChat() {
+  rmSync(chatCacheFile, { force: true });
+  await build({
+    absWorkingDir: join(root, 'cli'),
+    entryPoints: [join(dist, 'entry', 'open-chat.js')],
+    outfile: chatBundleFile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL,
+    mainFields: ['module', 'main'],
+    define: { 'import.meta.url': '__cwImportMetaUrl' },
+    banner: { js: 'var __cwImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [
+      {
+        name: 'cw-chat-bundle-sources',
+        setup(plugin) {
+          plugin.onResolve({ filter: /locales[\\/]index\.cjs$/ }, (args) => {
+            const path = join(args.resolveDir, args.path);
+            if (args.pluginData === 'real' || !ZOD_LOCALES.test(path)) return undefined;
+            return { path, namespace: 'cw-lazy-locales' };
+          });
+          plugin.onLoad({ filter: /.*/, namespace: 'cw-lazy-locales' }, (args) => ({
+            contents: lazyLocales(args.path),
+            loader: 'js',
+            resolveDir: dirname(args.path),
+            pluginData: 'real',
+          }));
+          plugin.onLoad({ filter: /cli[\\/]dist[\\/]entry[\\/]builtin-entries\.js$/ }, () => ({
+            contents: builtinEntriesModule(),
+            loader: 'js',
+            resolveDir: dist,
+          }));
+          plugin.onLoad({ filter: /core[\\/]dist[\\/]bundle[\\/].*\.js$/ }, (args) => ({
+            contents: readFileSync(args.path, 'utf8')
+              .replace(CORE_REQUIRE_BANNER, '')
+              .replace(ZOD_REQUIRE, 'require("zod")'),
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+    minify: false,
+    keepNames: true,
+    logLevel: 'warning',
+  });
+  // As for the preview's bundle: dynamic imports through the loader's __cwImport, ASCII only, and
+  // nothing left that would fail at run time.
+  const isComment = (line) => /^\s*(\/\/|\*|\/\*)/.test(line);
+  const text = readFileSync(chatBundleFile, 'utf8')
+    .replace(/\bawait import\(/g, 'await __cwImport(')
+    .split('\n')
+    .map((line) => (isComment(line) ? line.replace(/[^\x00-\x7f]/g, '?') : line))
+    .join('\n');
+  if (!isAscii(Buffer.from(text))) throw new Error('the chat bundle has a character outside ASCII in its code');
+  const code = text.split('\n').filter((line) => !isComment(line));
+  if (code.some((line) => /(?<![\w$.])import\s*\(/.test(line)))
+    throw new Error('the chat bundle has an import() the loader cannot serve');
+  if (code.some((line) => /\brequire\d*\("\.\.?\//.test(line)))
+    throw new Error('the chat bundle requires a relative path it does not hold');
+  writeFileSync(chatBundleFile, text);
+}
+
+/**
+ * In the child (produceCache's scratch home): compile the chat bundle, open a chat on an input that
+ * ends at once, so the session shows its banner and prompt and closes, and write the cache at exit.
+ */
+async function chatCacheChild() {
+  const { compileChatBundle, chatCacheBytes } = await import(join(dist, 'entry', 'load-chat-bundle.js'));
+  const compiled = compileChatBundle(chatBundleFile, chatCacheFile);
+  process.on('exit', () => {
+    const temporary = `${chatCacheFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, chatCacheBytes(readFileSync(chatBundleFile), compiled.script.createCachedData()));
+    renameSync(temporary, chatCacheFile);
+  });
+  // The entry opens a session on a terminal only: the child's empty input and output stand in for one.
+  process.stdin.isTTY = true;
+  process.stdout.isTTY = true;
+  if (!(await compiled.exports.openChat([]))) throw new Error('the chat entry declined');
+}
+// --- End of the chat bundle ---------------------------------------------------------------------
+
 if (process.argv[2] === '--produce-cache') await cacheChild();
+else if (process.argv[2] === '--produce-chat-cache') await chatCacheChild();
 else if (process.argv[2] === '--produce-preview-cache') await previewCacheChild();
 else {
   await bundle();
   produceCache('--produce-cache');
   produceCache('--produce-preview-cache');
+  await bundleChat();
+  produceCache('--produce-chat-cache');
   console.log('@cw/cli: dist/fast-entry.cjs and its code caches');
 }
