@@ -314,11 +314,17 @@ async function bundleChat() {
 async function chatCacheChild() {
   const { compileChatBundle, chatCacheBytes } = await import(join(dist, 'entry', 'load-chat-bundle.js'));
   const compiled = compileChatBundle(chatBundleFile, chatCacheFile);
-  process.on('exit', () => {
+  process.on('exit', (code) => {
+    if (code !== 0) return;
     const temporary = `${chatCacheFile}.${process.pid}.tmp`;
     writeFileSync(temporary, chatCacheBytes(readFileSync(chatBundleFile), compiled.script.createCachedData()));
     renameSync(temporary, chatCacheFile);
   });
+  // A session that did not end with its input would hold the build: it fails instead.
+  setTimeout(() => {
+    console.error('the chat did not end with its input');
+    process.exit(1);
+  }, 60_000).unref();
   // The entry opens a session on a terminal only: the child's empty input and output stand in for one.
   process.stdin.isTTY = true;
   process.stdout.isTTY = true;
@@ -335,5 +341,6 @@ else {
   produceCache('--produce-preview-cache');
   await bundleChat();
   produceCache('--produce-chat-cache');
+  console.log('@cw/cli: dist/fast-chat.cjs and its code cache');
   console.log('@cw/cli: dist/fast-entry.cjs and its code caches');
 }

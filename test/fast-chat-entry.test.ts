@@ -1,6 +1,8 @@
-// `cw chat` and `cw` alone on a terminal start without oclif (cli/src/entry/fast-chat.ts); the
-// session itself is the one test/chat-session.test.ts drives, which now runs this way. Here: the
-// entry loads no oclif, the oclif way still works, and what the entry declines still reaches oclif.
+// `cw chat` and `cw` alone on a terminal start without oclif (cli/src/entry/fast-chat.ts), from a
+// bundle of their own (cli/src/entry/load-chat-bundle.ts); the session itself is the one
+// test/chat-session.test.ts drives, which now runs this way. Here: the entry loads no oclif and no
+// built-in plugin file, the oclif way still works, what the entry declines still reaches oclif, and a
+// line typed before the prompt shows is sent once the session is ready.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY, REPO_ROOT } from './support/cw-fixture.js';
@@ -9,6 +11,7 @@ import { waitFor } from './support/spawn-cw.js';
 import { hasTmux, TmuxSession } from './support/tmux-session.js';
 
 const HOOK = join(REPO_ROOT, 'test', 'fixtures', 'report-oclif-imports.mjs');
+const PLUGIN_HOOK = join(REPO_ROOT, 'test', 'fixtures', 'report-plugin-imports.mjs');
 const models = useScriptedModels('CW_FAST_CHAT_KEY', FAKE_KEY);
 let term: TmuxSession | undefined;
 
@@ -59,5 +62,35 @@ describe.skipIf(!hasTmux)('cw chat without oclif', () => {
     const wrong = await screenOf(['chat', '--aproval', 'ask']);
     expect(wrong).toContain('oclif-loaded');
     expect(wrong).toMatch(/cw: .*--aproval/);
+  });
+
+  it('takes the built-in plugins from its bundle: no plugin file is imported, as the oclif way imports them', async () => {
+    const hooks = { NODE_OPTIONS: `--import=${HOOK} --import=${PLUGIN_HOOK}` };
+    const fast = await screenOf(['chat', '-n'], hooks);
+    expect(fast).toContain('cw · session s1 · approval');
+    expect(fast).not.toContain('plugin-imported');
+    term?.close();
+    const oclif = await screenOf(['chat', '-n'], { ...hooks, CW_NO_FAST_PATH: '1' });
+    expect(oclif).toContain('plugin-imported');
+  });
+
+  it('sends a line typed before the prompt showed once the session is ready, as if typed at the prompt', async () => {
+    const model = await models.model('chat-completions', { reply: { text: 'EARLY reply.' } });
+    const session = TmuxSession.start(await models.folder('cw-fast-chat-tmux-'), {
+      env: models.envFor(await models.home(model)),
+      cwd: await models.folder('cw-fast-chat-ws-'),
+      args: [],
+    });
+    term = session;
+    // Typed at once: cw is still starting, and the terminal holds the keys until it reads them.
+    session.type('EARLY line');
+    await session.waitForScreen('EARLY reply.', 'the reply to the line typed early');
+    await waitFor(() => session.screen().includes('tokens: '), 10_000, 'the usage line');
+    expect(session.screen()).toContain('› EARLY line');
+    expect(model.requests).toHaveLength(1);
+    expect(JSON.stringify(model.requests[0]?.view)).toContain('EARLY line');
+    session.keys('C-d');
+    await waitFor(() => session.paneDead(), 10_000, 'cw to leave');
+    expect(session.exitStatus()).toBe(0);
   });
 });
