@@ -310,8 +310,13 @@ async function bundleChat() {
 /**
  * In the child (produceCache's scratch home): compile the chat bundle, open a chat on an input that
  * ends at once, so the session shows its banner and prompt and closes, and write the cache at exit.
+ * The home's config names a route, as a person's does, so the config checks are in the cache too; an
+ * empty home's chat is no slower for it. Nothing is sent: the session ends before any turn.
  */
 async function chatCacheChild() {
+  const route = { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm' };
+  const config = { route: 'cache', routes: { cache: { ...route, api_key_env: 'CW_CODE_CACHE_KEY' } } };
+  writeFileSync(join(process.env.CW_HOME, 'config.json'), JSON.stringify(config));
   const { compileChatBundle, chatCacheBytes } = await import(join(dist, 'entry', 'load-chat-bundle.js'));
   const compiled = compileChatBundle(chatBundleFile, chatCacheFile);
   process.on('exit', (code) => {
