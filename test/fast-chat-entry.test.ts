@@ -3,6 +3,7 @@
 // test/chat-session.test.ts drives, which now runs this way. Here: the entry loads no oclif and no
 // built-in plugin file, the oclif way still works, what the entry declines still reaches oclif, and a
 // line typed before the prompt shows is sent once the session is ready.
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_KEY, REPO_ROOT } from './support/cw-fixture.js';
@@ -92,5 +93,42 @@ describe.skipIf(!hasTmux)('cw chat without oclif', () => {
     session.keys('C-d');
     await waitFor(() => session.paneDead(), 10_000, 'cw to leave');
     expect(session.exitStatus()).toBe(0);
+  });
+
+  it('says what is wrong with the config or the session as the oclif way does, with the same exit code', async () => {
+    const model = await models.model('chat-completions');
+    const badJson = await models.home(model);
+    await writeFile(join(badJson, 'config.json'), '{"route": 5,');
+    const badValue = await models.home(model);
+    await writeFile(join(badValue, 'config.json'), '{"approval": "sometimes"}');
+    const cases = [
+      { home: badJson, args: ['chat'], code: 1 },
+      { home: badValue, args: ['chat'], code: 1 },
+      { home: await models.home(model), args: ['chat', '-r', 'nosuch'], code: 2 },
+    ];
+    for (const { home, args, code } of cases) {
+      const seen: { screen: string; code: number }[] = [];
+      for (const extra of [{}, { CW_NO_FAST_PATH: '1' }]) {
+        const session = TmuxSession.start(await models.folder('cw-fast-chat-tmux-'), {
+          env: models.envFor(home, extra),
+          cwd: await models.folder('cw-fast-chat-ws-'),
+          args,
+        });
+        term = session;
+        await waitFor(() => session.paneDead(), 15_000, `cw ${args.join(' ')} to leave`);
+        // What cw printed, without the line tmux adds when the pane's program has left.
+        const printed = session
+          .screen()
+          .split('\n')
+          .filter((line) => !line.startsWith('Pane is dead'))
+          .join('\n')
+          .trim();
+        seen.push({ screen: printed, code: session.exitStatus() });
+        session.close();
+      }
+      expect(seen[0]?.screen).toMatch(/^cw: /);
+      expect(seen[0]?.screen).not.toContain('› ');
+      expect(seen[0]).toEqual({ ...seen[1], code });
+    }
   });
 });
