@@ -108,7 +108,8 @@ describe.skipIf(!hasTmux)('cw chat without oclif', () => {
     ];
     for (const { home, args, code } of cases) {
       const seen: { screen: string; code: number }[] = [];
-      for (const extra of [{}, { CW_NO_FAST_PATH: '1' }]) {
+      const ways: Record<string, string>[] = [{}, { CW_NO_FAST_PATH: '1' }];
+      for (const extra of ways) {
         const session = TmuxSession.start(await models.folder('cw-fast-chat-tmux-'), {
           env: models.envFor(home, extra),
           cwd: await models.folder('cw-fast-chat-ws-'),
