@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHAT_BUNDLE, CHAT_BUNDLE_CACHE, chatCacheBytes, compileChatBundle } from './load-chat-bundle.js';
+import { CHAT_BUNDLE, CHAT_BUNDLE_CACHE, chatCacheBytes, chatEntry, compileChatBundle } from './load-chat-bundle.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cw-chat-cache-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -87,5 +87,12 @@ describe('the chat bundle and its code cache', () => {
     const fromSource = compileChatBundle(copy, `${copy}.v8cache`);
     expect(fromSource.cached).toBe(false);
     expect(Object.keys(fromSource.exports)).toEqual(['openChat']);
+  });
+
+  it('takes the entry from the compiled modules when there is no bundle', async () => {
+    const entry = await chatEntry(join(scratch, 'no-bundle.cjs'), join(scratch, 'no-bundle.cjs.v8cache'));
+    expect(typeof entry.openChat).toBe('function');
+    const bundled = await chatEntry();
+    expect(entry.openChat).not.toBe(bundled.openChat);
   });
 });

@@ -2,7 +2,8 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { CLI_DIST } from '../package-folder.js';
 
@@ -87,12 +88,14 @@ export function compileChatBundle(bundleFile: string, cacheFile: string): Compil
 }
 
 /** The chat entry: from the bundle when the build made one, else from the compiled modules. */
-export async function chatEntry(): Promise<ChatEntry> {
+export async function chatEntry(bundleFile = CHAT_BUNDLE, cacheFile = CHAT_BUNDLE_CACHE): Promise<ChatEntry> {
   try {
-    return compileChatBundle(CHAT_BUNDLE, CHAT_BUNDLE_CACHE).exports;
+    return compileChatBundle(bundleFile, cacheFile).exports;
   } catch (error) {
     // No bundle (a build that stopped before it): the compiled modules do the same, more slowly.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  return import('./open-chat.js');
+  // Named at run time, so that a bundle holding this loader does not take the whole chat in with it.
+  const compiled = pathToFileURL(join(CLI_DIST, 'entry', 'open-chat.js')).href;
+  return (await import(compiled)) as ChatEntry;
 }
