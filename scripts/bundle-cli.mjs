@@ -236,8 +236,8 @@ async function cacheChild() {
 // --- The chat bundle ----------------------------------------------------------------------------
 // `cw chat` has a bundle of its own, cli/dist/fast-chat.cjs: cli/src/entry/open-chat.ts, the core,
 // the built-in plugins and the session code, built as the preview's bundle is, and its code cache,
-// cli/dist/fast-chat.cjs.v8cache, made from a chat opened with an empty home. Apart from the
-// preview's, whose every run would otherwise read and hash the session code. bin/run.js reads it
+// cli/dist/fast-chat.cjs.v8cache, made from a chat opened and closed at once. Apart from the
+// preview's, whose every run would otherwise read and hash the session code. cw chat reads it
 // through cli/src/entry/load-chat-bundle.ts (docs/performance.md, "Every entry").
 const chatBundleFile = join(dist, 'fast-chat.cjs');
 const chatCacheFile = join(dist, 'fast-chat.cjs.v8cache');
