@@ -1,10 +1,15 @@
-// Bundles the CLI's oclif-free entries (cli/src/entry/fast-entry.ts: cw preview-request and cw send), the
-// core and the packages they load into one CommonJS file, cli/dist/fast-entry.cjs, and produces its
-// V8 code cache, cli/dist/fast-entry.cjs.v8cache, by running a preview and a send of it once against
-// a local model, and a second cache, cli/dist/fast-entry.cjs.preview.v8cache, from a preview with an
-// empty home alone, which such a preview reads. bin/run.js reads them through cli/src/entry/load-fast-entry.ts (docs/performance.md, "One
-// file, compiled once"). Runs after the core is bundled and the checks are recorded, on every
-// `npm run build`.
+// Bundles the CLI's oclif-free entries into CommonJS files, each with the V8 code cache the build
+// makes by running it once (docs/performance.md, "One file, compiled once"), on every `npm run build`,
+// after the core is bundled and the checks are recorded:
+// - cli/dist/fast-entry.cjs (cli/src/entry/fast-entry.ts: cw preview-request and cw send), with the
+//   core and the packages they load; its cache fast-entry.cjs.v8cache from a preview and a send
+//   against a local model, and fast-entry.cjs.preview.v8cache from a preview with an empty home
+//   alone, which such a preview reads;
+// - cli/dist/fast-chat.cjs (cli/src/entry/open-chat.ts: cw chat), the same with the session code,
+//   its cache from a chat opened and closed at once; apart, so that a preview does not read and hash
+//   the session code;
+// - cli/dist/launch.cjs (cli/src/entry/launch.ts), the small launcher bin/run.js requires.
+// The launcher reads the bundles through cli/src/entry/compile-bundle.ts.
 import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +26,10 @@ const bundleFile = join(dist, 'fast-entry.cjs');
 const cacheFile = join(dist, 'fast-entry.cjs.v8cache');
 // A preview with no config file reads a cache made from such a preview alone (cli/src/entry/load-fast-entry.ts).
 const previewCacheFile = join(dist, 'fast-entry.cjs.preview.v8cache');
+const chatBundleFile = join(dist, 'fast-chat.cjs');
+const chatCacheFile = join(dist, 'fast-chat.cjs.v8cache');
+// The generic loader: the children compile the bundles with it, and the build writes its wrapper.
+const compileBundleModule = join(dist, 'entry', 'compile-bundle.js');
 
 // Left to be loaded at run time, from the cli's folder: packages only some commands reach (MCP, the
 // tool argument checks, the offline tokenizer with its large tables, the Markdown renderer's libraries,
@@ -73,14 +82,16 @@ const lazyLocales = (real) =>
   '  },\n' +
   '});\n';
 
-/** Builds the bundle: CommonJS, so that it can be compiled with a code cache (vm.Script). */
-async function bundle() {
-  rmSync(cacheFile, { force: true });
-  rmSync(previewCacheFile, { force: true });
+/**
+ * Builds one entry's bundle: CommonJS, so that it can be compiled with a code cache (vm.Script).
+ * `caches` are the cache files made from an older bundle, removed first.
+ */
+async function bundle(entry, outfile, caches) {
+  for (const file of caches) rmSync(file, { force: true });
   await build({
     absWorkingDir: join(root, 'cli'),
-    entryPoints: [join(dist, 'entry', 'fast-entry.js')],
-    outfile: bundleFile,
+    entryPoints: [join(dist, 'entry', entry)],
+    outfile,
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -139,27 +150,27 @@ async function bundle() {
   const isComment = (line) => /^\s*(\/\/|\*|\/\*)/.test(line);
   // esbuild writes strings and regular expressions in ASCII; comments it keeps as written. An ASCII
   // file is read as Latin-1, several times faster than UTF-8 (cli/src/entry/load-fast-entry.ts).
-  const text = readFileSync(bundleFile, 'utf8')
+  const text = readFileSync(outfile, 'utf8')
     .replace(/\bawait import\(/g, 'await __cwImport(')
     .split('\n')
     .map((line) => (isComment(line) ? line.replace(/[^\x00-\x7f]/g, '?') : line))
     .join('\n');
-  if (!isAscii(Buffer.from(text))) throw new Error('the CLI bundle has a character outside ASCII in its code');
+  if (!isAscii(Buffer.from(text))) throw new Error(`the bundle of ${entry} has a character outside ASCII in its code`);
   const code = text.split('\n').filter((line) => !isComment(line));
   if (code.some((line) => /(?<![\w$.])import\s*\(/.test(line)))
-    throw new Error('the CLI bundle has an import() the loader cannot serve');
+    throw new Error(`the bundle of ${entry} has an import() the loader cannot serve`);
   // A require of a relative path esbuild could not follow would fail at run time, away from its package.
   if (code.some((line) => /\brequire\d*\("\.\.?\//.test(line)))
-    throw new Error('the CLI bundle requires a relative path it does not hold');
-  const { BUNDLE_HEAD, BUNDLE_TAIL } = await import(join(dist, 'entry', 'load-fast-entry.js'));
-  writeFileSync(bundleFile, `${BUNDLE_HEAD}${text}${BUNDLE_TAIL}`);
+    throw new Error(`the bundle of ${entry} requires a relative path it does not hold`);
+  const { BUNDLE_HEAD, BUNDLE_TAIL } = await import(compileBundleModule);
+  writeFileSync(outfile, `${BUNDLE_HEAD}${text}${BUNDLE_TAIL}`);
 }
 
 /**
- * Runs the bundle in a child process with a scratch home and writes the code cache V8 makes of
+ * Runs a bundle in a child process with a scratch home and writes the code cache V8 makes of
  * everything that ran: `--produce-cache`, a preview and a send on a home whose config names a custom
  * route (so the config checks run too) at a local model the child starts; `--produce-preview-cache`,
- * a preview with the empty home.
+ * a preview with the empty home; `--produce-chat-cache`, a chat opened and closed at once.
  */
 function produceCache(mode) {
   const scratch = mkdtempSync(join(tmpdir(), 'cw-code-cache-'));
@@ -216,20 +227,25 @@ async function startLocalModel() {
   return server;
 }
 
-/** Writes the code cache V8 made of what ran of `compiled` to `file` when the process ends, atomically. */
-function writeCacheAtExit({ compiled, cacheFileBytes }, file) {
-  process.on('exit', () => {
+/**
+ * In the child: compiles `bundle`, and writes the code cache V8 made of what ran of it to `file`
+ * when the process ends well, atomically.
+ */
+async function compiledWithCacheAtExit(bundle, file) {
+  const { compileBundle, cacheFileBytes } = await import(compileBundleModule);
+  const compiled = compileBundle(bundle, file);
+  process.on('exit', (code) => {
+    if (code !== 0) return;
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, cacheFileBytes(readFileSync(bundleFile), compiled.script.createCachedData()));
+    writeFileSync(temporary, cacheFileBytes(readFileSync(bundle), compiled.script.createCachedData()));
     renameSync(temporary, file);
   });
+  return compiled;
 }
 
 /** In the child: compile the bundle, run a preview with an empty home, write its cache when the process ends. */
 async function previewCacheChild() {
-  const { compileBundle, cacheFileBytes } = await import(join(dist, 'entry', 'load-fast-entry.js'));
-  const compiled = compileBundle(bundleFile, previewCacheFile);
-  writeCacheAtExit({ compiled, cacheFileBytes }, previewCacheFile);
+  const compiled = await compiledWithCacheAtExit(bundleFile, previewCacheFile);
   if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');
 }
 
@@ -249,15 +265,35 @@ async function cacheChild() {
     },
   };
   writeFileSync(join(process.env.CW_HOME, 'config.json'), JSON.stringify(config));
-  const { compileBundle, cacheFileBytes } = await import(join(dist, 'entry', 'load-fast-entry.js'));
-  const compiled = compileBundle(bundleFile, cacheFile);
-  writeCacheAtExit({ compiled, cacheFileBytes }, cacheFile);
+  const compiled = await compiledWithCacheAtExit(bundleFile, cacheFile);
   try {
     if (!(await compiled.exports.fastPreview(['json', '--prompt', 'hi']))) throw new Error('the preview declined');
     if (!(await compiled.exports.fastSend(['--prompt', 'hi']))) throw new Error('the send declined');
   } finally {
     server.close();
   }
+}
+
+/**
+ * In the child: compile the chat bundle, open a chat on an input that ends at once, so the session
+ * shows its banner and prompt and closes, and write the cache at exit. The home's config names a
+ * route, as a person's does, so the config checks are in the cache too; an empty home's chat is no
+ * slower for it. Nothing is sent: the session ends before any turn.
+ */
+async function chatCacheChild() {
+  const route = { provider: 'custom', dialect: 'chat-completions', base_url: 'http://127.0.0.1:9/v1', model: 'm' };
+  const config = { route: 'cache', routes: { cache: { ...route, api_key_env: 'CW_CODE_CACHE_KEY' } } };
+  writeFileSync(join(process.env.CW_HOME, 'config.json'), JSON.stringify(config));
+  const compiled = await compiledWithCacheAtExit(chatBundleFile, chatCacheFile);
+  // A session that did not end with its input would hold the build: it fails instead.
+  setTimeout(() => {
+    console.error('the chat did not end with its input');
+    process.exit(1);
+  }, 60_000).unref();
+  // The entry opens a session on a terminal only: the child's empty input and output stand in for one.
+  process.stdin.isTTY = true;
+  process.stdout.isTTY = true;
+  if (!(await compiled.exports.openChat([]))) throw new Error('the chat entry declined');
 }
 
 /**
@@ -299,10 +335,13 @@ async function bundleLauncher() {
 
 if (process.argv[2] === '--produce-cache') await cacheChild();
 else if (process.argv[2] === '--produce-preview-cache') await previewCacheChild();
+else if (process.argv[2] === '--produce-chat-cache') await chatCacheChild();
 else {
-  await bundle();
-  await bundleLauncher();
+  await bundle('fast-entry.js', bundleFile, [cacheFile, previewCacheFile]);
   produceCache('--produce-cache');
   produceCache('--produce-preview-cache');
-  console.log('@cw/cli: dist/fast-entry.cjs and its code caches, dist/launch.cjs');
+  await bundle('open-chat.js', chatBundleFile, [chatCacheFile]);
+  produceCache('--produce-chat-cache');
+  await bundleLauncher();
+  console.log('@cw/cli: dist/fast-entry.cjs, dist/fast-chat.cjs and their code caches, dist/launch.cjs');
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { cwPaths } from '@cw/core/home';
 import { CLI_ROOT } from '../package-folder.js';
 import { unreadableDataDirLine } from './check-data-dir.js';
+import { fastChat } from './fast-chat.js';
 import { fastEntries } from './load-fast-entry.js';
 import { isPromptWord, readStartLine } from './start-line.js';
 import type { StartSession } from './start-line.js';
@@ -11,7 +12,8 @@ import type { StartSession } from './start-line.js';
 // build bundles this module and what it imports statically into one small CommonJS file
 // (dist/launch.cjs), which bin/run.js, itself CommonJS, requires: a CommonJS start never sets up
 // Node's ES module loader, and a preview or a send never needs it (docs/performance.md, "Every entry").
-// The entries only some lines reach (chat, acp, oclif) are loaded with import() when they are.
+// The chat entry is built in too (it only picks its bundle); acp and oclif, which only their own
+// lines reach, are loaded with import() when they are.
 
 /** Whether stdin holds data to read (a pipe or a file), as the send's prompt reader decides it. */
 function stdinIsData(): boolean {
@@ -82,11 +84,11 @@ export async function launch(argv: readonly string[], printVersion: () => void):
     if (problem !== null) stop(`cw: ${problem}\n`, 2);
   }
 
-  // `cw acp` alone and `cw chat` start without oclif too, but outside the bundle: the protocol SDK and
-  // the session code would make every preview pay for them (fast-acp.ts, fast-chat.ts).
+  // `cw acp` alone and `cw chat` start without oclif too, but outside the preview's bundle: the
+  // protocol SDK and the session code would make every preview pay for them (fast-acp.ts, fast-chat.ts).
   let done: boolean;
   if (fastPath && args[0] === 'acp' && args.length === 1) done = await (await import('./fast-acp.js')).fastAcp([]);
-  else if (fastPath && args[0] === 'chat') done = await (await import('./fast-chat.js')).fastChat(args.slice(1));
+  else if (fastPath && args[0] === 'chat') done = await fastChat(args.slice(1));
   else if (entries !== undefined)
     done = preview ? await entries.fastPreview(args.slice(1)) : await entries.fastSend(args.slice(1));
   else done = false;
