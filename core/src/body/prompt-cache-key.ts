@@ -1,5 +1,5 @@
 import { canonicalJson } from '../canonical/canonical-json.js';
-import { sha256Hex } from '../canonical/sha256.js';
+import { rememberedSha256 } from '../canonical/remembered-sha256.js';
 import type { ConversationMessage } from '../prompt/conversation.js';
 import { setPath } from './plan-reasoning.js';
 import type { WireBody } from './wire-body.js';
@@ -11,7 +11,8 @@ import type { WireBody } from './wire-body.js';
  */
 export function promptCacheKey(sessionName: string, messages: readonly ConversationMessage[]): string {
   const first = messages[0];
-  return `cw-${sha256Hex(`${sessionName}\n${first === undefined ? '' : canonicalJson(first)}`).slice(0, 40)}`;
+  // Every step of a conversation hashes the same text: it is looked up, not hashed again.
+  return `cw-${rememberedSha256(`${sessionName}\n${first === undefined ? '' : canonicalJson(first)}`).slice(0, 40)}`;
 }
 
 /** Writes the session's cache key at the row's declared key field, when the row declares one. */

@@ -47,6 +47,26 @@ export function checkRouteRow(data: unknown, model: string): CheckedRouteRow | F
   const key = text === undefined ? undefined : `${model}\u0000${text}`;
   const known = key === undefined ? undefined : kept.get(key);
   if (known !== undefined) return known;
+  return checkAndKeep(data, model, key);
+}
+
+/**
+ * The same for a tap's whole answer: the row is checked without its `plugin` claim, which is kept in
+ * the key only, so an answer seen before is found without copying the row to drop the claim.
+ */
+export function checkAnsweredRow(
+  answered: { readonly plugin?: unknown },
+  model: string,
+): CheckedRouteRow | FailedRouteRow {
+  const text = checksRecording() ? undefined : exactJsonText(answered);
+  const key = text === undefined ? undefined : `${model}\u0001${text}`;
+  const known = key === undefined ? undefined : kept.get(key);
+  if (known !== undefined) return known;
+  const { plugin: _claimed, ...data } = answered;
+  return checkAndKeep(data, model, key);
+}
+
+function checkAndKeep(data: unknown, model: string, key: string | undefined): CheckedRouteRow | FailedRouteRow {
   checked += 1;
   const base = checkWith('capability-row', capabilityRowSchema, data);
   if (!base.success) return { ok: false, failed: 'row', issue: base.error.issues[0] };
