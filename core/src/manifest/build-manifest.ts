@@ -161,13 +161,21 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     message_submit_hook_count: 0,
     pending_skill: null,
     goal_state: 'none',
-    base_prompt: {
-      origin: BASE_PROMPT_ORIGIN,
-      bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
-      sha256: rememberedSha256(BUNDLED_BASE_PROMPT),
-    },
+    base_prompt: basePromptFacts(),
   };
   return turnHooksOf(snapshot.registry).describeSession.call(facts, snapshot);
+}
+
+// The bundled base prompt is the same text for the life of the process: its size and digest are taken once.
+let basePrompt: SessionFacts['base_prompt'] | undefined;
+
+function basePromptFacts(): SessionFacts['base_prompt'] {
+  basePrompt ??= Object.freeze({
+    origin: BASE_PROMPT_ORIGIN,
+    bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
+    sha256: rememberedSha256(BUNDLED_BASE_PROMPT),
+  });
+  return basePrompt;
 }
 
 function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
