@@ -1,5 +1,3 @@
-import { isSealed } from './sealed-json.js';
-
 /**
  * Whether JSON data `value` writes the same text as `kept` (a sealed copy of an earlier value): the
  * same members in the same order with the same values. Strings are compared by value, which costs
@@ -18,7 +16,7 @@ export function sameJson(value: unknown, kept: unknown): boolean {
   // A class instance can list the same keys as a plain object and still not be JSON data.
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return false;
-  const keptKeys = keysOf(kept);
+  const keptKeys = Object.keys(kept);
   let index = 0;
   // for-in walks own keys in Object.keys order here (a plain object, nothing enumerable inherited)
   // without building a list of them.
@@ -28,17 +26,4 @@ export function sameJson(value: unknown, kept: unknown): boolean {
     if (!sameJson((value as Record<string, unknown>)[key], (kept as Record<string, unknown>)[key])) return false;
   }
   return index === keptKeys.length;
-}
-
-// A sealed copy's keys cannot change: they are listed once.
-const keptKeyLists = new WeakMap<object, readonly string[]>();
-
-function keysOf(kept: object): readonly string[] {
-  if (!isSealed(kept)) return Object.keys(kept);
-  let keys = keptKeyLists.get(kept);
-  if (keys === undefined) {
-    keys = Object.keys(kept);
-    keptKeyLists.set(kept, keys);
-  }
-  return keys;
 }

@@ -43,7 +43,6 @@ export function routeFactsComputed(): number {
 
 /** Everything the route facts read besides the row. */
 function factsKey(prepared: PreparedOutboundRequest): string {
-  const headers = Object.entries(prepared.headers).flat();
   return JSON.stringify([
     prepared.route.definedBy,
     prepared.route.modelFacts?.match?.by ?? null,
@@ -54,7 +53,7 @@ function factsKey(prepared: PreparedOutboundRequest): string {
     prepared.entrypoint,
     prepared.layout.streamField,
     prepared.apiKeyEnv,
-    headers,
+    prepared.headers,
   ]);
 }
 

@@ -44,7 +44,9 @@ export function clearProjectionCache(): void {
 
 function projectionKey(context: ProjectionContext): string | null {
   const row = rowText(context.row);
-  const choice = stableText(context.toolChoice);
+  // A tool choice is mostly a word ('auto'): written as it is, without the replacer's walk.
+  const choice =
+    typeof context.toolChoice === 'string' ? JSON.stringify(context.toolChoice) : stableText(context.toolChoice);
   if (row === undefined || choice === undefined) return null;
   return [
     row,
