@@ -1,6 +1,6 @@
 import { canonicalBody, type CanonicalBody } from './canonical/canonical-body.js';
-import { deferCatalog, loadedToolNames } from './catalog/defer-catalog.js';
-import { narrowCatalog, surfaceBudget } from './catalog/narrow-catalog.js';
+import { loadedToolNames } from './catalog/defer-catalog.js';
+import { toolSurfaceFor } from './catalog/tool-surface-cache.js';
 import type { BodyLayout, BuildContext, Entrypoint, ReasoningPlan, WireBody } from './body/wire-body.js';
 import { planReasoning } from './body/plan-reasoning.js';
 import { outputCapFor } from './body/output-cap.js';
@@ -131,28 +131,20 @@ export function prepareOutboundRequest(
     row: (routeId) => snapshot.registry.row(routeId),
   });
   const { row } = route;
-  const { active: narrowedTools } = narrowCatalog(
-    snapshot.catalog,
-    snapshot.config.tools,
-    surfaceBudget(snapshot.config.tools),
-  );
-  // Tools the gates let through but the budget keeps back: projected too, so tool search knows which it may offer.
-  const configDeferred = narrowCatalog(snapshot.catalog, snapshot.config.tools, 'full').active.filter(
-    (tool) => !narrowedTools.includes(tool),
-  );
+  // The catalog narrowed by the gates and split for the route, kept per catalog (catalog/tool-surface-cache.ts).
   // A catalog larger than the route takes keeps its MCP tools back behind search_tools; what earlier
   // searches in this session loaded comes up front (read from the session, so preview and send agree).
   const {
     upFront: activeTools,
     deferred: deferredTools,
     searchable,
-  } = deferCatalog(
-    narrowedTools,
-    configDeferred,
-    row.tool_schema.max_tools,
-    loadedToolNames(snapshot.session.messages),
-    Object.keys(snapshot.config.mcpServers),
-  );
+  } = toolSurfaceFor({
+    catalog: snapshot.catalog,
+    gates: snapshot.config.tools,
+    maxTools: row.tool_schema.max_tools,
+    loaded: loadedToolNames(snapshot.session.messages),
+    serverOrder: Object.keys(snapshot.config.mcpServers),
+  });
   // The prompt's mentions become the user message this route is sent; a route without image input
   // gets no image parts, neither new nor stored ones.
   const rendered = prompt === undefined ? null : renderPrompt(prompt, row.image_input);

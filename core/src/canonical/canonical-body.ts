@@ -168,7 +168,9 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
       if (index > 0) canonical.write(',');
       sizes.push(canonical.write(JSON.stringify(view)));
     }
-    const canonicalCheckpoint = keep ? canonical.checkpoint() : null;
+    // A body that added no items ends where its checkpoint does: that one stands, and none is taken.
+    const grown = reused === undefined || from < items.length;
+    const canonicalCheckpoint = keep && grown ? canonical.checkpoint() : null;
     const memberSizes = new Map<string, number>();
     // The members before the items went out in the opening (or the checkpoint): sized from their text.
     for (const key of sortedKeys) {
@@ -195,7 +197,7 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
       if (index > 0) wire.write(',');
       wire.write(JSON.stringify(items[index]));
     }
-    const wireCheckpoint = keep ? wire.checkpoint() : null;
+    const wireCheckpoint = keep && grown ? wire.checkpoint() : null;
     wire.write(']');
     closeMembers(keys, itemsKey, members, (key, member) => {
       wire.write(`,${JSON.stringify(key)}:`);
@@ -204,6 +206,10 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     });
     wire.write('}');
     const wireDigest = wire.digest();
+    if (!grown && reused !== undefined && earlier[0] !== reused) {
+      // Still the most recent conversation of this opening.
+      itemsCheckpoints.set(checkpointKey, [reused, ...earlier.filter((checkpoint) => checkpoint !== reused)]);
+    }
     if (canonicalCheckpoint !== null && wireCheckpoint !== null) {
       const kept = sealItems(items, from, reused);
       if (kept !== null) {

@@ -98,3 +98,24 @@ describe('digests resumed from an earlier request', () => {
     expect(kept.map((checkpoint) => checkpoint.items.length)).toEqual([5, 5]);
   });
 });
+
+describe('a body sent again unchanged', () => {
+  it('resumes its checkpoint, takes no new one, and keeps its conversation the most recent of its opening', () => {
+    clearDigestCheckpoints();
+    const opening = '{"messages":[\u0000{"model":"m","messages":[';
+    // Tool declarations larger than a piece the digest copies: hashed where their kept bytes lie.
+    const tools: JsonValue[] = [{ name: 'big', text: 'é'.repeat(5000) }];
+    const first: JsonValue[] = [{ role: 'user', content: 'one' }];
+    const second: JsonValue[] = [{ role: 'user', content: 'two' }];
+    expectCold({ model: 'm', messages: [...first], tools });
+    expectCold({ model: 'm', messages: [...second], tools });
+    const kept = itemsCheckpoints.get(opening) ?? [];
+    expect(kept.map((checkpoint) => checkpoint.items[0])).toEqual([second[0], first[0]]);
+    const [, firstCheckpoint] = kept;
+    expectCold({ model: 'm', messages: [...first], tools });
+    expectCold({ model: 'm', messages: [...first], tools });
+    const after = itemsCheckpoints.get(opening) ?? [];
+    expect(after[0]).toBe(firstCheckpoint);
+    expect(after).toHaveLength(2);
+  });
+});

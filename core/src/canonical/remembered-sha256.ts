@@ -1,3 +1,6 @@
+import { canonicalJson } from './canonical-json.js';
+import { sameJson } from './same-json.js';
+import { sealJson } from './sealed-json.js';
 import { sha256Hex } from './sha256.js';
 import { SmallLru } from './small-lru.js';
 
@@ -14,5 +17,21 @@ export function rememberedSha256(text: string): string {
     digest = sha256Hex(text);
     digests.set(text, digest);
   }
+  return digest;
+}
+
+// The system items of a body are new objects on every request but hold the same text: their canonical
+// text's digest is kept with sealed copies of them, and found again by comparing values, so the text
+// is neither written nor hashed again.
+const KEPT_VALUE_LISTS = 4;
+let keptValueLists: readonly { readonly kept: readonly unknown[]; readonly digest: string }[] = [];
+
+/** rememberedSha256 of the values' canonical JSON texts joined, found by value when the same values were hashed before. */
+export function rememberedCanonicalSha256(values: readonly unknown[]): string {
+  const known = keptValueLists.find((entry) => sameJson(values, entry.kept));
+  if (known !== undefined) return known.digest;
+  const digest = rememberedSha256(values.map((value) => canonicalJson(value)).join(''));
+  const kept = sealJson([...values]);
+  if (kept !== undefined) keptValueLists = [{ kept, digest }, ...keptValueLists].slice(0, KEPT_VALUE_LISTS);
   return digest;
 }

@@ -16,13 +16,14 @@ export function sameJson(value: unknown, kept: unknown): boolean {
   // A class instance can list the same keys as a plain object and still not be JSON data.
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return false;
-  const keys = Object.keys(value);
   const keptKeys = Object.keys(kept);
-  if (keys.length !== keptKeys.length) return false;
-  for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as string;
+  let index = 0;
+  // for-in walks own keys in Object.keys order here (a plain object, nothing enumerable inherited)
+  // without building a list of them.
+  for (const key in value) {
     if (key !== keptKeys[index]) return false;
+    index += 1;
     if (!sameJson((value as Record<string, unknown>)[key], (kept as Record<string, unknown>)[key])) return false;
   }
-  return true;
+  return index === keptKeys.length;
 }

@@ -6,6 +6,8 @@ import { createHash, type Hash } from 'node:crypto';
 // (docs/performance.md). Three bytes per UTF-16 unit is the most UTF-8 a piece can need.
 const BUFFER_BYTES = 1 << 20;
 const SLICE_CHARS = BUFFER_BYTES / 4;
+// Encoded pieces at least this large are hashed directly.
+const DIRECT_BYTES = 4096;
 let shared: Buffer | null = null;
 
 /** A SHA-256 of text fed a piece at a time, with the UTF-8 size of every piece and of the whole. */
@@ -28,8 +30,9 @@ export class Sha256Pieces {
 
   /** Adds bytes already encoded (a piece kept from an earlier digest); returns their count. */
   writeBytes(bytes: Uint8Array): number {
-    if (bytes.length > BUFFER_BYTES - this.#used) this.#flush();
-    if (bytes.length > BUFFER_BYTES) this.#hash.update(bytes);
+    if (bytes.length >= DIRECT_BYTES || bytes.length > BUFFER_BYTES - this.#used) this.#flush();
+    // A large kept piece (the tool declarations) is hashed where it lies, not copied into the buffer first.
+    if (bytes.length >= DIRECT_BYTES) this.#hash.update(bytes);
     else {
       this.#buffer.set(bytes, this.#used);
       this.#used += bytes.length;

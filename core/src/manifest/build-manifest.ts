@@ -1,7 +1,7 @@
 import { DEFAULT_SANDBOX_CONFIG, networkPolicyOf } from '../sandbox/sandbox-config.js';
 import { turnHooksOf } from '../turn/core-turn-types.js';
 import { canonicalJson } from '../canonical/canonical-json.js';
-import { rememberedSha256 } from '../canonical/remembered-sha256.js';
+import { rememberedCanonicalSha256, rememberedSha256 } from '../canonical/remembered-sha256.js';
 import type { Entrypoint, ToolChoiceFacts } from '../body/wire-body.js';
 import { narrowCatalog, surfaceBudget } from '../catalog/narrow-catalog.js';
 import { SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME } from '../catalog/defer-catalog.js';
@@ -37,6 +37,7 @@ import {
 import { offlineTokenCounts } from './offline-token-counts.js';
 import { inputCostUsd, priceBasisOf } from '../cost/step-cost.js';
 import { wireModelFor } from '../route/resolve-route.js';
+import { cachedRouteFacts } from './route-facts-cache.js';
 import { cachedToolFacts, type ToolFactsInputs } from './tool-facts-cache.js';
 import { credentialHeader } from '../transport/api-key.js';
 import { userAgent } from '../transport/user-agent.js';
@@ -93,7 +94,7 @@ export function renderManifest(
   if (plan.status === 'blocked') {
     const { reason, detail } = plan;
     const standing = (section: ReasonPlace) => unavailable(sectionReason(snapshot, section, reason), detail);
-    const route = plan.prepared === null ? standing('route') : { exact: routeFacts(plan.prepared) };
+    const route = plan.prepared === null ? standing('route') : { exact: cachedRouteFacts(plan.prepared, routeFacts) };
     const tools =
       plan.toolSurface === null
         ? standing('tools')
@@ -111,7 +112,7 @@ export function renderManifest(
           classValues(prepared.body, prepared.layout),
           () => prepared.canonicalBodyText,
         );
-  return manifest({ exact: routeFacts(prepared) }, toolSection(snapshot, prepared), {
+  return manifest({ exact: cachedRouteFacts(prepared, routeFacts) }, toolSection(snapshot, prepared), {
     exact: bodyFacts(prepared, measured, counts),
   });
 }
@@ -160,13 +161,21 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     message_submit_hook_count: 0,
     pending_skill: null,
     goal_state: 'none',
-    base_prompt: {
-      origin: BASE_PROMPT_ORIGIN,
-      bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
-      sha256: rememberedSha256(BUNDLED_BASE_PROMPT),
-    },
+    base_prompt: basePromptFacts(),
   };
   return turnHooksOf(snapshot.registry).describeSession.call(facts, snapshot);
+}
+
+// The bundled base prompt is the same text for the life of the process: its size and digest are taken once.
+let basePrompt: SessionFacts['base_prompt'] | undefined;
+
+function basePromptFacts(): SessionFacts['base_prompt'] {
+  basePrompt ??= Object.freeze({
+    origin: BASE_PROMPT_ORIGIN,
+    bytes: Buffer.byteLength(BUNDLED_BASE_PROMPT, 'utf8'),
+    sha256: rememberedSha256(BUNDLED_BASE_PROMPT),
+  });
+  return basePrompt;
 }
 
 function routeFacts(prepared: PreparedOutboundRequest): RouteFacts {
@@ -289,10 +298,7 @@ function bodyFacts(prepared: PreparedOutboundRequest, measured: MeasuredBody, co
   const { body, layout } = prepared;
   const { classes } = measured;
   const receipt = reasoningReceipt(body, layout, prepared.reasoning, prepared.route.row.reasoning);
-  const systemSha =
-    layout.systemValues.length === 0
-      ? ''
-      : rememberedSha256(layout.systemValues.map((value) => canonicalJson(value)).join(''));
+  const systemSha = layout.systemValues.length === 0 ? '' : rememberedCanonicalSha256(layout.systemValues);
   const tools = layout.toolsKey === null ? undefined : body[layout.toolsKey];
   // The tool declarations' canonical text comes from the body's one sorted view, not a second sort.
   const toolsText = layout.toolsKey === null ? undefined : prepared.canonical.valueText(layout.toolsKey);

@@ -89,7 +89,8 @@ export class PluginRegistry {
 
   /** The tool catalog the plugins registered, in registration order. */
   get toolCatalog(): readonly ToolDefinition[] {
-    return [...this.#tools.values()].map((tool) => {
+    // Frozen, so what is derived from the list (the tool surface's key) is worked out once per list.
+    const catalog = [...this.#tools.values()].map((tool) => {
       let definition = this.#definitions.get(tool);
       if (definition === undefined) {
         const plain: ToolDefinition = {
@@ -106,6 +107,7 @@ export class PluginRegistry {
       }
       return definition;
     });
+    return Object.freeze(catalog);
   }
 
   /** The registered tool of that name, with the plugin that registered it. */

@@ -213,3 +213,16 @@ describe('credential and identifying shapes', () => {
     expect(safeIdentifier('\u00a0openai\u3000')).toBe('openai');
   });
 });
+
+describe('safeIdentifier, asked again', () => {
+  it('gives each text its own verdict the first time and every time after', () => {
+    const texts = ['default', ' default ', 'sk-test-0000000000000000000000000000', 'a/b', 'x'.repeat(300), 'route-2'];
+    const first = texts.map((text) => safeIdentifier(text));
+    expect(texts.map((text) => safeIdentifier(text))).toEqual(first);
+    expect(first[0]).toBe('default');
+    expect(first[1]).toBe('default');
+    expect(first[2]).toMatch(/^sha256:[0-9a-f]{12}$/);
+    expect(first[3]).toMatch(/^sha256:/);
+    expect(first[5]).toBe('route-2');
+  });
+});

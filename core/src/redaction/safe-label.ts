@@ -37,9 +37,23 @@ function hasIdentifierShape(trimmed: string): boolean {
 // surrounding white space still get different fingerprints.
 /** An id published trimmed only if it is a short, ordinary, slash-free ASCII word; else its fingerprint. */
 export function safeIdentifier(raw: string): string {
-  const trimmed = trimWhiteSpace(raw);
-  return hasIdentifierShape(trimmed) && !trimmed.includes('/') ? trimmed : fingerprint(raw);
+  let safe = identifiers.get(raw);
+  if (safe === undefined) {
+    const trimmed = trimWhiteSpace(raw);
+    safe = hasIdentifierShape(trimmed) && !trimmed.includes('/') ? trimmed : fingerprint(raw);
+    if (raw.length <= MAX_REMEMBERED_CHARS) {
+      if (identifiers.size >= MAX_REMEMBERED_IDENTIFIERS) identifiers.clear();
+      identifiers.set(raw, safe);
+    }
+  }
+  return safe;
 }
+
+// Every preview redacts the same few ids (the session, the route, header names): the verdict is a pure
+// function of the text, so it is worked out once per text, for the texts of the last few previews.
+const MAX_REMEMBERED_IDENTIFIERS = 256;
+const MAX_REMEMBERED_CHARS = 256;
+const identifiers = new Map<string, string>();
 
 // A path looks just like `vendor/model`, so a vendor-looking prefix is not enough: the exact id must be
 // one the route's own catalog lists.

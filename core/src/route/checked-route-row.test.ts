@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isSealed } from '../canonical/sealed-json.js';
 import { capabilityRowSchema, type CapabilityRowInput } from './capability-row.js';
-import { checkRouteRow, clearCheckedRouteRows, routeRowsChecked } from './checked-route-row.js';
+import { checkAnsweredRow, checkRouteRow, clearCheckedRouteRows, routeRowsChecked } from './checked-route-row.js';
 import { resolveModelFacts } from './model-facts.js';
 
 const BASE: CapabilityRowInput = {
@@ -87,5 +87,36 @@ describe('checkRouteRow', () => {
     const second = checked(withUndefined, 'acme-large');
     expect(second.rowFor('p')).not.toBe(first.rowFor('p'));
     expect(second.rowFor('p')).toEqual(first.rowFor('p'));
+  });
+});
+
+describe('checkAnsweredRow', () => {
+  beforeEach(() => clearCheckedRouteRows());
+
+  it("checks a tap's answer without its plugin claim, once, and finds it again without copying it", () => {
+    const before = routeRowsChecked();
+    const answered = { ...structuredClone(BASE), plugin: '@acme/claimed' };
+    const first = checkAnsweredRow(answered, 'acme-fast');
+    const second = checkAnsweredRow({ ...structuredClone(BASE), plugin: '@acme/claimed' }, 'acme-fast');
+    expect(routeRowsChecked() - before).toBe(1);
+    if (!first.ok || !second.ok) throw new Error('unexpected failure');
+    expect(second.rowFor('p')).toBe(first.rowFor('p'));
+    expect(first.rowFor('p')).toEqual(uncached(BASE, 'acme-fast', 'p').row);
+  });
+
+  it('checks again when the row, the model or the claim changes, and keeps no failure', () => {
+    const before = routeRowsChecked();
+    checkAnsweredRow({ ...structuredClone(BASE), plugin: 'a' }, 'acme-fast');
+    checkAnsweredRow({ ...structuredClone(BASE), plugin: 'b' }, 'acme-fast');
+    checkAnsweredRow({ ...structuredClone(BASE), plugin: 'a' }, 'acme-large');
+    const larger = { ...structuredClone(BASE), plugin: 'a', context: { ...BASE.context, window_tokens: 64_000 } };
+    const changed = checkAnsweredRow(larger, 'acme-large');
+    expect(routeRowsChecked() - before).toBe(4);
+    if (!changed.ok) throw new Error('unexpected failure');
+    expect(changed.rowFor('p').context.window_tokens).toBe(64_000);
+    const bad = { ...structuredClone(BASE), plugin: 'a', endpoint: 'not an endpoint' };
+    expect(checkAnsweredRow(bad, 'acme-large')).toMatchObject({ ok: false, failed: 'row' });
+    expect(checkAnsweredRow(bad, 'acme-large')).toMatchObject({ ok: false, failed: 'row' });
+    expect(routeRowsChecked() - before).toBe(6);
   });
 });

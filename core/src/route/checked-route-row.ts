@@ -13,6 +13,8 @@ import { resolveModelFacts, type ModelFacts } from './model-facts.js';
 // reaches the schema, which names the problem.
 const CAPACITY = 16;
 const kept = new SmallLru<string, KeptRow>(CAPACITY);
+// Taps' whole answers (their plugin claim included), by their text, then by model.
+const answeredRows = new SmallLru<string, Map<string, KeptRow>>(CAPACITY);
 let checked = 0;
 
 /** A row that passed both checks: the row as the tap answered it, and as the selected model resolves it. */
@@ -47,16 +49,52 @@ export function checkRouteRow(data: unknown, model: string): CheckedRouteRow | F
   const key = text === undefined ? undefined : `${model}\u0000${text}`;
   const known = key === undefined ? undefined : kept.get(key);
   if (known !== undefined) return known;
+  return checkAndKeep(data, model, key === undefined ? undefined : (entry) => kept.set(key, entry));
+}
+
+/**
+ * The same for a tap's whole answer: the row is checked without its `plugin` claim, which is kept in
+ * the key only, so an answer seen before is found without copying the row to drop the claim.
+ */
+export function checkAnsweredRow(
+  answered: { readonly plugin?: unknown },
+  model: string,
+): CheckedRouteRow | FailedRouteRow {
+  const text = checksRecording() ? undefined : exactJsonText(answered);
+  // By the text first: a frozen answer's text is the same string every time, found without reading it.
+  const byModel = text === undefined ? undefined : answeredRows.get(text);
+  const known = byModel?.get(model);
+  if (known !== undefined) return known;
+  const { plugin: _claimed, ...data } = answered;
+  return checkAndKeep(
+    data,
+    model,
+    text === undefined
+      ? undefined
+      : (entry) => {
+          const models = byModel ?? new Map<string, KeptRow>();
+          if (models.size >= CAPACITY) models.clear();
+          models.set(model, entry);
+          answeredRows.set(text, models);
+        },
+  );
+}
+
+function checkAndKeep(
+  data: unknown,
+  model: string,
+  keep: ((entry: KeptRow) => void) | undefined,
+): CheckedRouteRow | FailedRouteRow {
   checked += 1;
   const base = checkWith('capability-row', capabilityRowSchema, data);
   if (!base.success) return { ok: false, failed: 'row', issue: base.error.issues[0] };
   const facts = resolveModelFacts(base.data, model);
   const effective = checkWith('capability-row', capabilityRowSchema, facts.row);
   if (!effective.success) return { ok: false, failed: 'model-row', base: base.data, issue: effective.error.issues[0] };
-  const sealedBase = key === undefined ? undefined : sealJson(base.data);
-  const sealedRow = key === undefined ? undefined : sealJson(effective.data);
-  const sealedFacts = key === undefined ? undefined : sealJson({ match: facts.match, provenance: facts.provenance });
-  if (sealedBase === undefined || sealedRow === undefined || sealedFacts === undefined || key === undefined) {
+  const sealedBase = keep === undefined ? undefined : sealJson(base.data);
+  const sealedRow = keep === undefined ? undefined : sealJson(effective.data);
+  const sealedFacts = keep === undefined ? undefined : sealJson({ match: facts.match, provenance: facts.provenance });
+  if (sealedBase === undefined || sealedRow === undefined || sealedFacts === undefined || keep === undefined) {
     // Not kept: each caller gets its own row, as the checks gave it.
     return {
       ok: true,
@@ -80,7 +118,7 @@ export function checkRouteRow(data: unknown, model: string): CheckedRouteRow | F
       return row;
     },
   };
-  kept.set(key, entry);
+  keep(entry);
   return entry;
 }
 
@@ -92,4 +130,5 @@ export function routeRowsChecked(): number {
 /** Forgets every kept row (tests compare cold and warm results). */
 export function clearCheckedRouteRows(): void {
   kept.clear();
+  answeredRows.clear();
 }

@@ -1,6 +1,7 @@
+import { SmallLru } from '../canonical/small-lru.js';
 import type { CoreHooks } from '../hooks.js';
 import { ANSWERED_BY } from './answered-by.js';
-import { checkRouteRow } from './checked-route-row.js';
+import { checkAnsweredRow } from './checked-route-row.js';
 import { wireModelOf } from './model-facts.js';
 import type { ResolvedRoute, RouteQuery } from './route-types.js';
 
@@ -48,8 +49,7 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
       `route ${query.routeId} is not registered by any loaded plugin; run cw routes to list the routes`,
     );
   }
-  const { plugin: _claimed, ...data } = resolved.row;
-  const checked = checkRouteRow(data, resolved.model);
+  const checked = checkAnsweredRow(resolved.row, resolved.model);
   if (!checked.ok && checked.failed === 'row') {
     const { issue } = checked;
     throw new RoutePlanError(
@@ -114,12 +114,20 @@ function ownerOf(query: RouteQuery): {
   return null;
 }
 
+// Every step of a loop compares the same one or two base URLs: each is parsed once per process.
+const origins = new SmallLru<string, string | null>(8);
+
 function originOf(url: string): string | null {
+  const known = origins.get(url);
+  if (known !== undefined) return known;
+  let origin: string | null;
   try {
-    return new URL(url).origin;
+    origin = new URL(url).origin;
   } catch {
-    return null;
+    origin = null;
   }
+  origins.set(url, origin);
+  return origin;
 }
 
 /** The id that goes on the wire for the selected model on this route. */

@@ -139,3 +139,38 @@ describe('the projection cache', () => {
     );
   });
 });
+
+describe('the projection cache, by identity', () => {
+  const sealedRow = () => sealJson(row()) as ReturnType<typeof row>;
+
+  it('finds the projection of a sealed row and frozen tool lists again without computing it', () => {
+    clearProjectionCache();
+    const kept = sealedRow();
+    const tools = Object.freeze([tool('read', SCHEMA), tool('write', SCHEMA)]);
+    const first = project(context({ row: kept, tools, deferredTools: Object.freeze([]) }));
+    const again = project(context({ row: kept, tools, deferredTools: Object.freeze([]) }));
+    expect(first.computed).toBe(true);
+    expect(again.computed).toBe(false);
+    expect(again.projection).toBe(first.projection);
+    // The same tools in another frozen list: found by text, and the same projection.
+    expect(project(context({ row: kept, tools: Object.freeze([...tools]) })).projection).toBe(first.projection);
+  });
+
+  it('computes again when the tools, the tool choice or reasoning change, and after the cache is cleared', () => {
+    clearProjectionCache();
+    const kept = sealedRow();
+    const tools = Object.freeze([tool('read', SCHEMA), tool('write', SCHEMA)]);
+    const first = project(context({ row: kept, tools }));
+    const changedSchema = Object.freeze([tool('read', { ...SCHEMA, required: [] }), tool('write', SCHEMA)]);
+    const changed = project(context({ row: kept, tools: changedSchema }));
+    expect(changed.computed).toBe(true);
+    expect(changed.projection.wireTools[0]?.parameters).not.toEqual(first.projection.wireTools[0]?.parameters);
+    expect(project(context({ row: kept, tools, toolChoice: 'required' })).computed).toBe(true);
+    expect(project(context({ row: kept, tools, reasoningActive: true })).computed).toBe(true);
+    expect(project(context({ row: kept, tools, deferredTools: Object.freeze([tool('late', SCHEMA)]) })).computed).toBe(
+      true,
+    );
+    clearProjectionCache();
+    expect(project(context({ row: kept, tools })).computed).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 import { isSealed, sealJson } from '../canonical/sealed-json.js';
 import { SmallLru } from '../canonical/small-lru.js';
-import { toolCatalogSha256 } from './tool-catalog-sha256.js';
+import { sealedListKey, toolCatalogSha256 } from './tool-catalog-sha256.js';
+import type { ToolDefinition } from './tool-definition.js';
 import type { ProjectionContext, ToolProjection } from './tool-projection-types.js';
 
 // Projection is a pure function of its context, and the same catalog goes to the same route on every
@@ -19,9 +20,15 @@ export function cachedProjection(
   context: ProjectionContext,
   project: (context: ProjectionContext) => ToolProjection,
 ): ToolProjection {
+  const byInputs = identityEntry(context);
+  const same = byInputs?.map.get(byInputs.key);
+  if (same !== undefined) return same;
   const key = projectionKey(context);
   const known = key === null ? undefined : results.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    byInputs?.map.set(byInputs.key, known);
+    return known;
+  }
   const projection = project(context);
   computed += 1;
   if (key === null) return projection;
@@ -29,7 +36,41 @@ export function cachedProjection(
   // A projection that is not plain data (a schema holding something JSON cannot) is used once, not kept.
   if (sealed === undefined) return projection;
   results.set(key, sealed);
+  byInputs?.map.set(byInputs.key, sealed);
   return sealed;
+}
+
+// The same inputs by identity: a sealed row and frozen lists of sealed tools (a kept tool surface) cannot
+// change, so an agent loop's next step finds its projection without writing the row's text into a key.
+let byIdentity = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, ToolProjection>>>>();
+const NO_TOOLS: readonly ToolDefinition[] = Object.freeze([]);
+
+/** Where the projection of these exact inputs is kept by identity; null when an input could change. */
+function identityEntry(context: ProjectionContext): { map: Map<string, ToolProjection>; key: string } | null {
+  const { row, tools, toolChoice } = context;
+  const deferred = context.deferredTools ?? NO_TOOLS;
+  if (typeof toolChoice !== 'string' || !isSealed(row) || !frozenSealedList(tools) || !frozenSealedList(deferred))
+    return null;
+  let byTools = byIdentity.get(row);
+  if (byTools === undefined) {
+    byTools = new WeakMap();
+    byIdentity.set(row, byTools);
+  }
+  let byDeferred = byTools.get(tools);
+  if (byDeferred === undefined) {
+    byDeferred = new WeakMap();
+    byTools.set(tools, byDeferred);
+  }
+  let map = byDeferred.get(deferred);
+  if (map === undefined) {
+    map = new Map();
+    byDeferred.set(deferred, map);
+  }
+  return { map, key: `${toolChoice}\u0000${context.reasoningActive ? 'reasoning' : 'plain'}` };
+}
+
+function frozenSealedList(tools: readonly ToolDefinition[]): boolean {
+  return Object.isFrozen(tools) && sealedListKey(tools) !== null;
 }
 
 /** How many projections were computed rather than reused, for the tests that check the cache. */
@@ -40,11 +81,14 @@ export function projectionsComputed(): number {
 /** Empties the cache (tests compare cold and warm results). */
 export function clearProjectionCache(): void {
   results.clear();
+  byIdentity = new WeakMap();
 }
 
 function projectionKey(context: ProjectionContext): string | null {
   const row = rowText(context.row);
-  const choice = stableText(context.toolChoice);
+  // A tool choice is mostly a word ('auto'): written as it is, without the replacer's walk.
+  const choice =
+    typeof context.toolChoice === 'string' ? JSON.stringify(context.toolChoice) : stableText(context.toolChoice);
   if (row === undefined || choice === undefined) return null;
   return [
     row,

@@ -11,6 +11,7 @@ import type { ToolDefinition } from './tool-definition.js';
 const sealedLines = new WeakMap<ToolDefinition, string>();
 const sealedIds = new WeakMap<ToolDefinition, number>();
 let nextId = 1;
+const frozenListKeys = new WeakMap<readonly ToolDefinition[], string | null>();
 const digests = new SmallLru<string, string>(16);
 
 /** Logical catalog identity: name, description and canonical schema of each tool, in order. */
@@ -37,6 +38,16 @@ export function isSealedTool(tool: ToolDefinition): boolean {
  * key hold the same tools, which nothing can have changed: a key for what is derived from a catalog.
  */
 export function sealedListKey(tools: readonly ToolDefinition[]): string | null {
+  // A frozen list cannot change which tools it holds: its key is worked out once (a kept tool surface).
+  const frozen = Object.isFrozen(tools);
+  const known = frozen ? frozenListKeys.get(tools) : undefined;
+  if (known !== undefined) return known;
+  const key = listKey(tools);
+  if (frozen) frozenListKeys.set(tools, key);
+  return key;
+}
+
+function listKey(tools: readonly ToolDefinition[]): string | null {
   let key = `${tools.length}`;
   for (const tool of tools) {
     let id = sealedIds.get(tool);

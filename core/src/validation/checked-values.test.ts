@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilityRowSchema } from '../route/capability-row.js';
-import { checkWith, recordCheckedValues, useCheckedValues, type CheckResult } from './checked-values.js';
+import { checkWith, exactJsonText, recordCheckedValues, useCheckedValues, type CheckResult } from './checked-values.js';
 import { lazySchema } from './lazy-zod.js';
 
 const shapes = lazySchema((z) =>
@@ -161,5 +161,35 @@ describe('checkWith within one process', () => {
     // A changed input is checked again.
     checkWith('shapes', schema, { names: ['a'], count: 3 });
     expect(calls.count).toBe(2);
+  });
+});
+
+describe('exactJsonText of a value frozen all the way down', () => {
+  const frozen = <Value>(value: Value): Value => {
+    if (typeof value === 'object' && value !== null) {
+      for (const member of Object.values(value)) frozen(member);
+      Object.freeze(value);
+    }
+    return value;
+  };
+
+  it('is its JSON text, worked out once and the same after', () => {
+    const value = frozen({ route_id: 'acme', endpoint: { base_url: 'https://api.acme.test' }, models: [1, 'two'] });
+    expect(exactJsonText(value)).toBe(JSON.stringify(value));
+    expect(exactJsonText(value)).toBe(JSON.stringify(value));
+  });
+
+  it('is none when JSON text cannot say what it holds, the first time and after', () => {
+    const value = frozen({ window: Number.NaN, nested: { zero: -0 } });
+    expect(exactJsonText(value)).toBeUndefined();
+    expect(exactJsonText(value)).toBeUndefined();
+  });
+
+  it('is written again for a value that is not frozen all the way down, changed in place', () => {
+    const inner = { base_url: 'https://api.acme.test' };
+    const value = Object.freeze({ endpoint: inner });
+    expect(exactJsonText(value)).toBe(JSON.stringify(value));
+    inner.base_url = 'https://elsewhere.test';
+    expect(exactJsonText(value)).toBe('{"endpoint":{"base_url":"https://elsewhere.test"}}');
   });
 });

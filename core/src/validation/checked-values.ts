@@ -1,3 +1,4 @@
+import { isDeepFrozen } from '../canonical/deep-frozen.js';
 import { sha256Hex } from '../canonical/sha256.js';
 import { SmallLru } from '../canonical/small-lru.js';
 
@@ -121,8 +122,16 @@ function remember(name: string, text: string, entry: CheckedEntry): void {
  * keeps its input's order.
  */
 export function exactJsonText(value: unknown): string | undefined {
-  return isExactJson(value, 0) ? JSON.stringify(value) : undefined;
+  const frozen = isDeepFrozen(value);
+  if (frozen && frozenTexts.has(value as object)) return frozenTexts.get(value as object);
+  const text = isExactJson(value, 0) ? JSON.stringify(value) : undefined;
+  if (frozen) frozenTexts.set(value as object, text);
+  return text;
 }
+
+// A value frozen all the way down cannot change its text, nor whether it has one: both are worked out
+// once (a tap that answers with the same frozen row on every step).
+const frozenTexts = new WeakMap<object, string | undefined>();
 
 const MAX_DEPTH = 64;
 

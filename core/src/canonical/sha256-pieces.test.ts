@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Sha256Pieces } from './sha256-pieces.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+describe('Sha256Pieces', () => {
+  it('digests text and kept bytes of every size, in the order written, as the joined text', () => {
+    const pieces = ['{"a":', 'é'.repeat(3000), ',"tools":', 'x'.repeat(5000), '😀', 'y'.repeat(4096), '}'];
+    const digest = new Sha256Pieces();
+    let bytes = 0;
+    pieces.forEach((piece, index) => {
+      // Every other piece as bytes kept from an earlier digest: small ones are copied, large ones hashed where they lie.
+      bytes += index % 2 === 1 ? digest.writeBytes(Buffer.from(piece, 'utf8')) : digest.write(piece);
+    });
+    const joined = pieces.join('');
+    expect(digest.digest()).toEqual({ sha256: sha256(joined), bytes: Buffer.byteLength(joined, 'utf8') });
+    expect(bytes).toBe(Buffer.byteLength(joined, 'utf8'));
+  });
+
+  it('resumes from a checkpoint taken between pieces', () => {
+    const first = new Sha256Pieces();
+    first.write('opening,');
+    first.writeBytes(Buffer.from('z'.repeat(8192)));
+    const checkpoint = first.checkpoint();
+    const resumed = new Sha256Pieces(checkpoint);
+    resumed.write('tail');
+    resumed.writeBytes(Buffer.from('w'.repeat(4096)));
+    const text = `opening,${'z'.repeat(8192)}tail${'w'.repeat(4096)}`;
+    expect(resumed.digest()).toEqual({ sha256: sha256(text), bytes: text.length });
+  });
+});
