@@ -1,7 +1,7 @@
-import { fstatSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cwPaths } from '@cw/core/home';
 import { CLI_ROOT } from '../package-folder.js';
+import { stdinIsData } from '../flags/stdin-prompt.js';
 import { unreadableDataDirLine } from './check-data-dir.js';
 import { fastChat } from './fast-chat.js';
 import { fastEntries } from './load-fast-entry.js';
@@ -14,16 +14,6 @@ import type { StartSession } from './start-line.js';
 // Node's ES module loader, and a preview or a send never needs it (docs/performance.md, "Every entry").
 // The chat entry is built in too (it only picks its bundle); acp and oclif, which only their own
 // lines reach, are loaded with import() when they are.
-
-/** Whether stdin holds data to read (a pipe or a file), as the send's prompt reader decides it. */
-function stdinIsData(): boolean {
-  try {
-    const info = fstatSync(0);
-    return info.isFIFO() || info.isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Prints one line on stderr and exits with `code`. */
 function stop(line: string, code: number): never {

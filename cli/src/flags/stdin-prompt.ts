@@ -26,7 +26,8 @@ export async function promptFrom(
   return text === '' ? undefined : text;
 }
 
-function stdinIsData(): boolean {
+/** Whether stdin holds data to read (a pipe or a file), not a terminal, /dev/null or a socket. */
+export function stdinIsData(): boolean {
   try {
     const info = fstatSync(0);
     return info.isFIFO() || info.isFile();
