@@ -4,9 +4,10 @@
 // Agent API against a scripted local model.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApprovalStore, type AskedCall, createAgent, type AgentEvent } from '@cw/core';
+import { ApprovalStore, type AskedCall, type AgentEvent } from '@cw/core';
 import { describe, expect, it } from 'vitest';
-import { builtinPluginDescriptors, DEFAULT_ROUTE_ID, FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY } from './support/cw-fixture.js';
+import { scriptedAgent } from './support/scripted-agent.js';
 import { type ScriptedCall, useScriptedModels } from './support/scripted-model.js';
 
 const KEY_ENV = 'CW_APPROVAL_KEY';
@@ -14,16 +15,6 @@ const models = useScriptedModels(KEY_ENV, FAKE_KEY);
 const call = (id: string, name: string, args: unknown): ScriptedCall => ({ id, name, arguments: JSON.stringify(args) });
 const EDIT = call('call_edit', 'edit_file', { path: 'notes.txt', old_text: 'milk', new_text: 'bread' });
 const REASON = 'keep the milk, add eggs below it instead';
-
-async function agentFor(home: string, ws: string) {
-  return createAgent({
-    home,
-    cwd: ws,
-    env: { ...process.env, ...models.envFor(home) },
-    plugins: await builtinPluginDescriptors(),
-    defaultRouteId: DEFAULT_ROUTE_ID,
-  });
-}
 
 describe('approval answers through the Agent API', () => {
   it('no with a reason: the call is refused and the next request carries the reason in its tool result', async () => {
@@ -35,7 +26,7 @@ describe('approval answers through the Agent API', () => {
     const ws = await models.folder('cw-approval-ws-');
     await writeFile(join(ws, 'notes.txt'), 'remember the milk\n');
     const home = await models.home(model, { workspace: ws, approval: 'ask' });
-    const agent = await agentFor(home, ws);
+    const agent = await scriptedAgent(models, home, ws);
     const asked: AskedCall[] = [];
     const run = agent.run('swap milk for bread', {
       approvalEvents: true,
@@ -79,7 +70,7 @@ describe('approval answers through the Agent API', () => {
     const ws = await models.folder('cw-approval-ws-');
     await writeFile(join(ws, 'notes.txt'), 'remember the milk\n');
     const home = await models.home(model, { workspace: ws, approval: 'ask' });
-    const agent = await agentFor(home, ws);
+    const agent = await scriptedAgent(models, home, ws);
     const approvals = new ApprovalStore();
     const asked: string[] = [];
     const changes: unknown[] = [];

@@ -4,9 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createAgent, createSessionScope, mcpSessionStates } from '@cw/core';
+import { createSessionScope, mcpSessionStates } from '@cw/core';
 import { describe, expect, it } from 'vitest';
-import { builtinPluginDescriptors, DEFAULT_ROUTE_ID, FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY } from './support/cw-fixture.js';
+import { scriptedAgent } from './support/scripted-agent.js';
 import { MCP_FIXTURE } from './support/mcp-fixture.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { runCwChild } from './support/spawn-cw.js';
@@ -55,18 +56,11 @@ describe('MCP servers under a session scope', () => {
       approval: 'workspace',
       mcpServers: { fixture: server.entry },
     });
-    const env = { ...process.env, ...models.envFor(home) };
     const refreshed = await runCwChild(['mcp', 'refresh'], models.envFor(home));
     expect(refreshed.code, refreshed.stderr).toBe(0);
     expect(await server.starts()).toBe(1);
 
-    const agent = await createAgent({
-      home,
-      cwd: ws,
-      env,
-      plugins: await builtinPluginDescriptors(),
-      defaultRouteId: DEFAULT_ROUTE_ID,
-    });
+    const agent = await scriptedAgent(models, home, ws);
     const scope = createSessionScope();
     const servers = (await agent.load()).snapshot.config.mcpServers;
     const turn = async (prompt: string): Promise<string> => {

@@ -3,9 +3,9 @@
 // the way `cw send` drives the Agent API (load the snapshot, then run the turn on it). The counts are
 // taken on the core's own functions, so a second load or read that comes back fails here.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAgent } from '@cw/core';
 import { turnHooksOf } from '../core/src/turn/core-turn-types.js';
-import { builtinPluginDescriptors, DEFAULT_ROUTE_ID, FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY } from './support/cw-fixture.js';
+import { scriptedAgent } from './support/scripted-agent.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { readSession } from '../core/src/state/session-store.js';
 
@@ -57,13 +57,7 @@ beforeEach(() => {
 
 /** One `cw send` through the Agent API, counting what it read and planned. */
 async function countedSend(home: string, ws: string, prompt: string) {
-  const agent = await createAgent({
-    home,
-    cwd: ws,
-    env: { ...process.env, ...models.envFor(home) },
-    plugins: await builtinPluginDescriptors(),
-    defaultRouteId: DEFAULT_ROUTE_ID,
-  });
+  const agent = await scriptedAgent(models, home, ws);
   let loads = 0;
   turnHooksOf(agent.registry).loadState.tapPromise('count-loads', async (snapshot) => {
     loads += 1;
@@ -109,13 +103,7 @@ describe('state read once per send', () => {
     const model = await models.model('chat-completions', { reply: { text: 'first' } }, { reply: { text: 'second' } });
     const ws = await models.folder('cw-read-once-ws-');
     const home = await models.home(model, { workspace: ws });
-    const agent = await createAgent({
-      home,
-      cwd: ws,
-      env: { ...process.env, ...models.envFor(home) },
-      plugins: await builtinPluginDescriptors(),
-      defaultRouteId: DEFAULT_ROUTE_ID,
-    });
+    const agent = await scriptedAgent(models, home, ws);
     const stale = (await agent.load({}, { repair: true })).snapshot;
     await agent.run('one', {}).result;
     counts.sessionReads = 0;

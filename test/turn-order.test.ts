@@ -5,9 +5,10 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createAgent, type RequestManifest } from '@cw/core';
+import type { RequestManifest } from '@cw/core';
 import { describe, expect, it } from 'vitest';
-import { builtinPluginDescriptors, builtinRegistry, DEFAULT_ROUTE_ID, FAKE_KEY } from './support/cw-fixture.js';
+import { builtinRegistry, FAKE_KEY } from './support/cw-fixture.js';
+import { scriptedAgent } from './support/scripted-agent.js';
 import { useScriptedModels } from './support/scripted-model.js';
 
 const KEY_ENV = 'CW_TURN_ORDER_KEY';
@@ -47,14 +48,7 @@ describe('the turn order', () => {
       auto: { classifier_route: 'fault', candidates: ['fault'] },
       hooks: { message_submit: [hook] },
     });
-    const env = { ...process.env, ...models.envFor(home) };
-    const agent = await createAgent({
-      home,
-      cwd: ws,
-      env,
-      plugins: await builtinPluginDescriptors(),
-      defaultRouteId: DEFAULT_ROUTE_ID,
-    });
+    const agent = await scriptedAgent(models, home, ws);
     // Preview: hooks (200) before the failing mention (300) before the classification (400).
     expect(reasonOf((await agent.preview('see @missing.txt')).manifest)).toBe('message-submit-hooks-not-executed');
     expect(existsSync(marker)).toBe(false);
@@ -69,13 +63,7 @@ describe('the turn order', () => {
       auto: { classifier_route: 'fault', candidates: ['fault'] },
     });
     await writeFile(join(ws, 'present.txt'), 'here');
-    const plain = await createAgent({
-      home: unhooked,
-      cwd: ws,
-      env: { ...process.env, ...models.envFor(unhooked) },
-      plugins: await builtinPluginDescriptors(),
-      defaultRouteId: DEFAULT_ROUTE_ID,
-    });
+    const plain = await scriptedAgent(models, unhooked, ws);
     expect(reasonOf((await plain.preview('see @present.txt')).manifest)).toBe('auto-route-classification-not-executed');
   });
 });

@@ -4,24 +4,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AgentEvent, createAgent, runTurn } from '@cw/core';
+import { type AgentEvent, runTurn } from '@cw/core';
 import { withSessionLock } from '../core/src/state/session-store.js';
-import { builtinPluginDescriptors, DEFAULT_ROUTE_ID, FAKE_KEY } from './support/cw-fixture.js';
+import { FAKE_KEY } from './support/cw-fixture.js';
+import { scriptedAgent } from './support/scripted-agent.js';
 import { useScriptedModels } from './support/scripted-model.js';
 import { readTurn } from './support/turn-events.js';
 
 const KEY_ENV = 'CW_TURN_STREAM_KEY';
 const models = useScriptedModels(KEY_ENV, FAKE_KEY);
-
-async function agentOn(home: string, ws: string) {
-  return createAgent({
-    home,
-    cwd: ws,
-    env: { ...process.env, ...models.envFor(home) },
-    plugins: await builtinPluginDescriptors(),
-    defaultRouteId: DEFAULT_ROUTE_ID,
-  });
-}
 
 describe('the turn as one stream', () => {
   it('asks through approval-request events and waits for respond; steps are numbered once', async () => {
@@ -39,7 +30,7 @@ describe('the turn as one stream', () => {
     const ws = await models.folder('cw-turn-stream-ws-');
     await writeFile(join(ws, 'notes.txt'), 'milk\n');
     const home = await models.home(model, { workspace: ws, approval: 'ask' });
-    const agent = await agentOn(home, ws);
+    const agent = await scriptedAgent(models, home, ws);
     const answers = ['yes', 'no'] as const;
     const seen: string[] = [];
     const run = agent.run('edit my notes', { approvalEvents: true });
@@ -78,7 +69,7 @@ describe('the turn as one stream', () => {
     const model = await models.model('chat-completions', { reply: { text: 'hello' } });
     const ws = await models.folder('cw-turn-stream-ws-');
     const home = await models.home(model, { workspace: ws });
-    const agent = await agentOn(home, ws);
+    const agent = await scriptedAgent(models, home, ws);
     const { snapshot } = await agent.load();
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => {
