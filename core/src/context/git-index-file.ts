@@ -58,8 +58,10 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
     const mode = view.getUint32(at + 24);
     // A sparse index stores whole folders as entries; cw does not expand them.
     if ((mode & 0o170000) === 0o040000) throw new GitUnreadable('a sparse index is not read');
+    const path = bytes.toString('utf8', pathAt, nul);
+    if (!isWorkTreePath(path)) throw new GitUnreadable('an index path leaves the work tree');
     entries.push({
-      path: bytes.toString('utf8', pathAt, nul),
+      path,
       stage: (flags >> 12) & 3,
       mode,
       id: bytes.toString('hex', at + 40, at + 60),
@@ -89,6 +91,18 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
     at = body + size;
   }
   return { entries, rootTree };
+}
+
+/**
+ * Whether an index path names a file inside the work tree, as every index git writes does: relative,
+ * `/`-separated, with no empty, `.` or `..` part and no backslash. The work tree is read by joining
+ * it to the workspace folder, so a planted index must not name a file outside it (docs/security.md).
+ */
+export function isWorkTreePath(path: string): boolean {
+  // Almost every path has no dot after a slash and none first: one scan answers for it.
+  if (path === '' || path.includes('\\') || path.includes('//') || path[0] === '/' || path.endsWith('/')) return false;
+  if (path[0] !== '.' && !path.includes('/.')) return true;
+  return path.split('/').every((part) => part !== '.' && part !== '..');
 }
 
 // The first cached-tree record is the root: an empty path, its entry count (-1 when invalidated),
