@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -359,7 +368,20 @@ describe('isWorkTreePath', () => {
   it('takes the relative paths git writes and nothing that could leave the work tree', () => {
     for (const path of ['a.txt', 'src/deep/b.ts', '.gitignore', 'src/.hidden/x', 'a..b', '...', 'x/.../y', 'é/ü.txt'])
       expect(isWorkTreePath(path), path).toBe(true);
-    for (const path of ['', '..', '.', '../a', 'a/../../b', 'a/..', './a', 'a/./b', '/etc/passwd', 'a//b', 'a/', 'a\\..\\b'])
+    for (const path of [
+      '',
+      '..',
+      '.',
+      '../a',
+      'a/../../b',
+      'a/..',
+      './a',
+      'a/./b',
+      '/etc/passwd',
+      'a//b',
+      'a/',
+      'a\\..\\b',
+    ])
       expect(isWorkTreePath(path), path).toBe(false);
   });
 });
