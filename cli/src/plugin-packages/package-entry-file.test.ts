@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeModulesFolders, packageEntryFile } from './package-entry-file.js';
+import { nodeModulesFolders, PackageEntryFinder } from './package-entry-file.js';
+
+const packageEntryFile = (name: string, from: string, selfName: string) =>
+  new PackageEntryFinder().entryFile(name, from, selfName);
 
 const require = createRequire(import.meta.url);
 const scratch = mkdtempSync(join(tmpdir(), 'cw-entry-file-'));
@@ -107,7 +110,7 @@ function nodeSays(name: string, from: string): string | 'throws' {
   }
 }
 
-describe('packageEntryFile', () => {
+describe('PackageEntryFinder', () => {
   it('finds what require.resolve finds, or leaves it to Node, for any shape of the lookup folders', () => {
     fc.assert(
       fc.property(

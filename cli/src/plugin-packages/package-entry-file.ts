@@ -1,6 +1,6 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 
 // Where `require.resolve(name, { paths: [from] })` finds a package, found with a few file lookups:
 // Node's resolver is exact but slow to start (it walks each lookup folder through several layers, and
@@ -19,47 +19,85 @@ const DEFAULT_EXTENSIONS = ['.js', '.json', '.node'];
 const PACKAGE_NAME = /^(?:@[^/\\@.][^/\\]*\/)?[^/\\@.][^/\\]*$/;
 
 /**
- * The file `require.resolve(name, { paths: [from] })` would give, when finding it takes Node no more
- * than a package's `main`; undefined when Node must be asked. `selfName` is the name of the package
- * the asking module is in, which Node resolves to that package itself. Throws nothing.
+ * Finds packages' entry files as `require.resolve(name, { paths: [from] })` would, when that takes
+ * Node no more than a package's `main`. One finder is one look at the disk: each folder is listed
+ * once, so the built-ins, side by side in one scope folder, cost a listing between them.
  */
-export function packageEntryFile(name: string, from: string, selfName: string): string | undefined {
-  if (!plainLookup(name) || name === selfName || name.startsWith(`${selfName}/`)) return undefined;
-  try {
-    for (const folder of nodeModulesFolders(resolve(from))) {
-      if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) continue;
-      const base = join(folder, name);
-      // Node looks for `exports` first, then for a file named like the package with each extension.
-      const manifest = readManifest(base);
-      if (manifest === 'unreadable' || (manifest !== null && manifest['exports'] != null)) return undefined;
-      for (const extension of DEFAULT_EXTENSIONS)
-        if (statSync(base + extension, { throwIfNoEntry: false }) !== undefined) return undefined;
-      const found = statSync(base, { throwIfNoEntry: false });
-      if (found === undefined) continue;
-      if (!found.isDirectory() || manifest === null) return undefined;
-      const main = manifest['main'];
-      if (typeof main !== 'string' || main === '') return undefined;
-      const file = resolve(base, main);
-      if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
-      return realpathSync.native(file);
+export class PackageEntryFinder {
+  // Lower-cased names in a folder; null when it is not there or not a folder.
+  private readonly listings = new Map<string, ReadonlySet<string> | null>();
+
+  /**
+   * The entry file of `name`, or undefined when Node must be asked. `selfName` is the name of the
+   * package the asking module is in, which Node resolves to that package itself. Throws nothing.
+   */
+  entryFile(name: string, from: string, selfName: string): string | undefined {
+    if (!plainLookup(name) || name === selfName || name.startsWith(`${selfName}/`)) return undefined;
+    const slash = name.indexOf('/');
+    const leaf = name.slice(slash + 1).toLowerCase();
+    try {
+      for (const folder of nodeModulesFolders(isAbsolute(from) ? normalize(from) : resolve(from))) {
+        // A missing or non-folder node_modules, or scope folder, holds nothing for Node either.
+        const names = this.listing(slash < 0 ? folder : `${folder}/${name.slice(0, slash)}`);
+        if (names === null) continue;
+        // Node tries a file named like the package first; the names are compared without case, so
+        // a disk that ignores case never hides one.
+        if (DEFAULT_EXTENSIONS.some((extension) => names.has(leaf + extension))) return undefined;
+        if (!names.has(leaf)) continue;
+        const base = `${folder}/${name}`;
+        const manifest = readManifest(base);
+        if (manifest === 'unreadable' || (manifest !== null && manifest['exports'] != null)) return undefined;
+        const found = statSync(base, { throwIfNoEntry: false });
+        if (found === undefined) continue;
+        if (!found.isDirectory() || manifest === null) return undefined;
+        const main = manifest['main'];
+        if (typeof main !== 'string' || main === '') return undefined;
+        const file = resolve(base, main);
+        if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
+        return realpathSync.native(file);
+      }
+    } catch {
+      return undefined;
     }
-  } catch {
+    // Past the last folder Node looks in its global folders: only it knows them.
     return undefined;
   }
-  // Past the last folder Node looks in its global folders: only it knows them.
-  return undefined;
+
+  private listing(folder: string): ReadonlySet<string> | null {
+    let names = this.listings.get(folder);
+    if (names === undefined) {
+      try {
+        names = new Set(readdirSync(folder).map((entry) => entry.toLowerCase()));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // Anything else (a folder it may not list) Node could still look into: ask it.
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        names = null;
+      }
+      this.listings.set(folder, names);
+    }
+    return names;
+  }
 }
 
-/** Whether this process resolves a bare name the way the function above assumes. */
+/** Whether this process resolves a bare name the way the finder assumes. */
 function plainLookup(name: string): boolean {
   if (process.platform === 'win32' || !PACKAGE_NAME.test(name) || isBuiltin(name)) return false;
   // Links kept as written change every answer; either spelling of the option turns it on.
   const options = `${process.execArgv.join(' ')} ${process.env['NODE_OPTIONS'] ?? ''}`;
   if (options.includes('--preserve-symlinks') || process.env['NODE_PRESERVE_SYMLINKS'] === '1') return false;
-  const registered = Object.keys(createRequire(import.meta.url).extensions);
-  return (
-    registered.length === DEFAULT_EXTENSIONS.length && registered.every((ext, at) => ext === DEFAULT_EXTENSIONS[at])
-  );
+  return defaultExtensions();
+}
+
+let extensionsChecked: boolean | undefined;
+// Asked once: making a require costs more than the rest of a lookup.
+function defaultExtensions(): boolean {
+  if (extensionsChecked === undefined) {
+    const registered = Object.keys(createRequire(import.meta.url).extensions);
+    extensionsChecked =
+      registered.length === DEFAULT_EXTENSIONS.length && registered.every((ext, at) => ext === DEFAULT_EXTENSIONS[at]);
+  }
+  return extensionsChecked;
 }
 
 /** The node_modules folders Node looks in from `from`, nearest first (its `_nodeModulePaths`, POSIX). */
