@@ -18,6 +18,8 @@ const SHAPES = [
   'none',
   'empty',
   'main',
+  'main-bare',
+  'main-dotted',
   'main-missing',
   'no-main',
   'exports',
@@ -45,6 +47,15 @@ function makePackage(folder: string, name: string, shape: Shape, elsewhere: stri
     case 'main':
       manifest({ main: './dist/index.js' });
       write(join(folder, 'dist', 'index.js'), '');
+      return;
+    case 'main-bare':
+      manifest({ main: 'dist/index.js' });
+      write(join(folder, 'dist', 'index.js'), '');
+      return;
+    case 'main-dotted':
+      manifest({ main: './lib/../dist//index.js' });
+      write(join(folder, 'dist', 'index.js'), '');
+      mkdirSync(join(folder, 'lib'));
       return;
     case 'main-missing':
       manifest({ main: './dist/gone.js' });
