@@ -143,7 +143,9 @@ async function bundle(entry, outfile, caches, { zodApart = false } = {}) {
       },
     ],
     minify: false,
-    keepNames: true,
+    // As the core's bundle (scripts/bundle-packages.mjs): no pinned function names, which would cost
+    // every start a property write per function.
+    keepNames: false,
     logLevel: 'warning',
   });
   // A script compiled with a code cache cannot import(): V8 drops the callback Node needs for it
