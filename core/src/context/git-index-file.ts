@@ -60,21 +60,7 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
     if ((mode & 0o170000) === 0o040000) throw new GitUnreadable('a sparse index is not read');
     const path = bytes.toString('utf8', pathAt, nul);
     if (!isWorkTreePath(path)) throw new GitUnreadable('an index path leaves the work tree');
-    entries.push({
-      path,
-      stage: (flags >> 12) & 3,
-      mode,
-      id: bytes.toString('hex', at + 40, at + 60),
-      ctimeSeconds: view.getUint32(at),
-      ctimeNanoseconds: view.getUint32(at + 4),
-      mtimeSeconds: view.getUint32(at + 8),
-      mtimeNanoseconds: view.getUint32(at + 12),
-      ino: view.getUint32(at + 20),
-      uid: view.getUint32(at + 28),
-      gid: view.getUint32(at + 32),
-      size: view.getUint32(at + 36),
-      skipWorkTree: (flags & ASSUME_VALID) !== 0 || (extra & SKIP_WORKTREE) !== 0,
-    });
+    entries.push(new IndexEntry(bytes, view, at, path, flags, extra, mode));
     // Entries are padded with 1–8 NULs to a multiple of eight bytes from their start.
     const length = nul - at;
     at += (length + 8) & ~7;
@@ -91,6 +77,45 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
     at = body + size;
   }
   return { entries, rootTree };
+}
+
+// Fields read where they lie: the hex id only when asked, which a clean work tree never does.
+class IndexEntry implements GitIndexEntry {
+  readonly stage: number;
+  readonly ctimeSeconds: number;
+  readonly ctimeNanoseconds: number;
+  readonly mtimeSeconds: number;
+  readonly mtimeNanoseconds: number;
+  readonly ino: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly size: number;
+  readonly skipWorkTree: boolean;
+
+  constructor(
+    private readonly bytes: Buffer,
+    view: DataView,
+    private readonly at: number,
+    readonly path: string,
+    flags: number,
+    extra: number,
+    readonly mode: number,
+  ) {
+    this.stage = (flags >> 12) & 3;
+    this.ctimeSeconds = view.getUint32(at);
+    this.ctimeNanoseconds = view.getUint32(at + 4);
+    this.mtimeSeconds = view.getUint32(at + 8);
+    this.mtimeNanoseconds = view.getUint32(at + 12);
+    this.ino = view.getUint32(at + 20);
+    this.uid = view.getUint32(at + 28);
+    this.gid = view.getUint32(at + 32);
+    this.size = view.getUint32(at + 36);
+    this.skipWorkTree = (flags & ASSUME_VALID) !== 0 || (extra & SKIP_WORKTREE) !== 0;
+  }
+
+  get id(): string {
+    return this.bytes.toString('hex', this.at + 40, this.at + 60);
+  }
 }
 
 /**
