@@ -8,6 +8,8 @@
 // - cli/dist/fast-chat.cjs (cli/src/entry/open-chat.ts: cw chat), the same with the session code,
 //   its cache from a chat opened and closed at once; apart, so that a preview does not read and hash
 //   the session code;
+// - cli/dist/zod.cjs (cli/src/entry/zod-companion.ts), zod, which fast-entry.cjs loads apart the first
+//   time the core builds a schema; its cache zod.cjs.v8cache is made by the preview and send above;
 // - cli/dist/launch.cjs (cli/src/entry/launch.ts), the small launcher bin/run.js requires.
 // The launcher reads the bundles through cli/src/entry/compile-bundle.ts.
 import { isAscii } from 'node:buffer';
@@ -26,6 +28,7 @@ const bundleFile = join(dist, 'fast-entry.cjs');
 const cacheFile = join(dist, 'fast-entry.cjs.v8cache');
 // A preview with no config file reads a cache made from such a preview alone (cli/src/entry/load-fast-entry.ts).
 const previewCacheFile = join(dist, 'fast-entry.cjs.preview.v8cache');
+const zodBundleFile = join(dist, 'zod.cjs');
 const chatBundleFile = join(dist, 'fast-chat.cjs');
 const chatCacheFile = join(dist, 'fast-chat.cjs.v8cache');
 // The generic loader: the children compile the bundles with it, and the build writes its wrapper.
@@ -84,10 +87,12 @@ const lazyLocales = (real) =>
 
 /**
  * Builds one entry's bundle: CommonJS, so that it can be compiled with a code cache (vm.Script).
- * `caches` are the cache files made from an older bundle, removed first.
+ * `caches` are the cache files made from an older bundle, removed first. With `zodApart`, the core's
+ * zod is the companion bundle zod.cjs (compile-bundle.ts, `__cwBundle`) instead of part of this one.
  */
-async function bundle(entry, outfile, caches) {
+async function bundle(entry, outfile, caches, { zodApart = false } = {}) {
   for (const file of caches) rmSync(file, { force: true });
+  const zodRequire = zodApart ? '__cwBundle("zod")' : 'require("zod")';
   await build({
     absWorkingDir: join(root, 'cli'),
     entryPoints: [join(dist, 'entry', entry)],
@@ -96,7 +101,7 @@ async function bundle(entry, outfile, caches) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    external: EXTERNAL,
+    external: zodApart ? [...EXTERNAL, 'zod'] : EXTERNAL,
     // An ES module build where a package has one: jsonc-parser's main file is a UMD wrapper whose
     // requires esbuild cannot follow.
     mainFields: ['module', 'main'],
@@ -131,16 +136,16 @@ async function bundle(entry, outfile, caches) {
             resolveDir: dist,
           }));
           plugin.onLoad({ filter: /core[\\/]dist[\\/]bundle[\\/].*\.js$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8')
-              .replace(CORE_REQUIRE_BANNER, '')
-              .replace(ZOD_REQUIRE, 'require("zod")'),
+            contents: readFileSync(args.path, 'utf8').replace(CORE_REQUIRE_BANNER, '').replace(ZOD_REQUIRE, zodRequire),
             loader: 'js',
           }));
         },
       },
     ],
     minify: false,
-    keepNames: true,
+    // As the core's bundle (scripts/bundle-packages.mjs): no pinned function names, which would cost
+    // every start a property write per function.
+    keepNames: false,
     logLevel: 'warning',
   });
   // A script compiled with a code cache cannot import(): V8 drops the callback Node needs for it
@@ -162,6 +167,9 @@ async function bundle(entry, outfile, caches) {
   // A require of a relative path esbuild could not follow would fail at run time, away from its package.
   if (code.some((line) => /\brequire\d*\("\.\.?\//.test(line)))
     throw new Error(`the bundle of ${entry} requires a relative path it does not hold`);
+  // A zod of its own beside the companion's would be a second copy of zod's classes, and uncached.
+  if (zodApart && code.some((line) => /\brequire\d*\("zod(\/[^"]*)?"\)/.test(line)))
+    throw new Error(`the bundle of ${entry} requires zod beside the companion bundle`);
   const { BUNDLE_HEAD, BUNDLE_TAIL } = await import(compileBundleModule);
   writeFileSync(outfile, `${BUNDLE_HEAD}${text}${BUNDLE_TAIL}`);
 }
@@ -233,14 +241,15 @@ async function startLocalModel() {
  */
 async function compiledWithCacheAtExit(bundle, file) {
   const { compileBundle, cacheFileBytes } = await import(compileBundleModule);
-  const compiled = compileBundle(bundle, file);
-  process.on('exit', (code) => {
-    if (code !== 0) return;
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, cacheFileBytes(readFileSync(bundle), compiled.script.createCachedData()));
-    renameSync(temporary, file);
-  });
-  return compiled;
+  // The companion bundles the run compiles (zod.cjs) get theirs too, beside them.
+  const cacheAtExit = (compiled, bundleFile, cacheFile) =>
+    process.on('exit', (code) => {
+      if (code !== 0) return;
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temporary, cacheFileBytes(readFileSync(bundleFile), compiled.script.createCachedData()));
+      renameSync(temporary, cacheFile);
+    });
+  return compileBundle(bundle, file, { compiled: cacheAtExit });
 }
 
 /** In the child: compile the bundle, run a preview with an empty home, write its cache when the process ends. */
@@ -337,11 +346,12 @@ if (process.argv[2] === '--produce-cache') await cacheChild();
 else if (process.argv[2] === '--produce-preview-cache') await previewCacheChild();
 else if (process.argv[2] === '--produce-chat-cache') await chatCacheChild();
 else {
-  await bundle('fast-entry.js', bundleFile, [cacheFile, previewCacheFile]);
+  await bundle('zod-companion.js', zodBundleFile, [`${zodBundleFile}.v8cache`]);
+  await bundle('fast-entry.js', bundleFile, [cacheFile, previewCacheFile], { zodApart: true });
   produceCache('--produce-cache');
   produceCache('--produce-preview-cache');
   await bundle('open-chat.js', chatBundleFile, [chatCacheFile]);
   produceCache('--produce-chat-cache');
   await bundleLauncher();
-  console.log('@cw/cli: dist/fast-entry.cjs, dist/fast-chat.cjs and their code caches, dist/launch.cjs');
+  console.log('@cw/cli: dist/fast-entry.cjs, dist/zod.cjs, dist/fast-chat.cjs and their code caches, dist/launch.cjs');
 }

@@ -54,9 +54,12 @@ async function bundleEntry({ packageRoot, pjson, outdir, bundled, entry }) {
     chunkNames: 'chunks/[name]-[hash]',
     // An external package path covers its subpaths too (ajv/dist/2020.js, @modelcontextprotocol/sdk/...).
     external: runtime.filter((name) => !bundled.includes(name)),
-    // Readable stack traces and error messages; names stay as written even where two modules' names clash.
+    // Readable stack traces and error messages. Function names are not pinned (keepNames): pinning
+    // costs every start a property write and an allocation per function, about a scavenge's worth
+    // (docs/performance.md); a name two modules share reads with a number in a stack trace, and the
+    // source map gives it back.
     minify: false,
-    keepNames: true,
+    keepNames: false,
     sourcemap: true,
     // Only the main entry reaches the bundled CommonJS packages (tapable); the plugin entry is types and constants.
     ...(bundled.length > 0 && entry === 'index' ? { banner: { js: REQUIRE_BANNER } } : {}),

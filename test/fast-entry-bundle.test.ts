@@ -1,6 +1,8 @@
 // The preview and send entries run from one bundle that holds the built-in plugins
 // (scripts/bundle-cli.mjs, cli/src/entry/load-fast-entry.ts): a preview imports no plugin file, yet every
 // built-in is loaded, and a linked third-party plugin is still imported from its own files.
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/cw-fixture.js';
@@ -36,6 +38,42 @@ describe('the bundled preview and send entries', () => {
     const imported = withLink.stderr.split('\n').filter((line) => line.startsWith(IMPORTED));
     expect(imported).toEqual([
       `${IMPORTED}file://${join(REPO_ROOT, 'test', 'fixtures', 'plugins', 'good-esm', 'index.js')}`,
+    ]);
+  });
+});
+
+// A child compiles the bundle the way the launcher does and reports, at exit, every bundle compiled
+// and what became of its code cache.
+const REPORT_BUNDLES = `
+const { compileBundle } = await import(${JSON.stringify(join(REPO_ROOT, 'cli', 'dist', 'entry', 'compile-bundle.js'))});
+const seen = [];
+process.on('exit', () => process.stderr.write('bundles: ' + JSON.stringify(seen) + '\\n'));
+const dist = ${JSON.stringify(join(REPO_ROOT, 'cli', 'dist'))};
+const cache = process.env.PREVIEW_CACHE ? '/fast-entry.cjs.preview.v8cache' : '/fast-entry.cjs.v8cache';
+const { exports } = compileBundle(dist + '/fast-entry.cjs', dist + cache, {
+  compiled: (compiled, file) => seen.push([file.slice(dist.length + 1), compiled.cache]),
+});
+await exports.fastPreview(['json', '--prompt', 'hi']);
+`;
+
+describe('zod, a bundle apart', () => {
+  it('is compiled from its own cache when a config file is read, and not at all for a preview without one', async () => {
+    const home = await folders.make('cw-zod-apart-');
+    const env = { ...process.env, CW_HOME: home, CW_DATA_DIR: await folders.make('cw-zod-data-') };
+    const run = (extra: Record<string, string>) => {
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', REPORT_BUNDLES], {
+        env: { ...env, ...extra },
+        encoding: 'utf8',
+      });
+      expect(child.status, child.stderr).toBe(0);
+      return JSON.parse(/bundles: (.*)/.exec(child.stderr)?.[1] ?? 'null');
+    };
+    expect(run({ PREVIEW_CACHE: '1' })).toEqual([['fast-entry.cjs', 'used']]);
+    await writeFile(join(home, 'config.json'), '{ "route": "deepseek", "reasoning": "high" }');
+    // zod is compiled when the config is checked, after the bundle has run its own start.
+    expect(run({})).toEqual([
+      ['fast-entry.cjs', 'used'],
+      ['zod.cjs', 'used'],
     ]);
   });
 });

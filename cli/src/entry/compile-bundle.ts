@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 // A one-file bundle the build made (scripts/bundle-cli.mjs: the preview and send entries, the chat
@@ -58,16 +58,24 @@ function builtinNamespace(exports: Record<string, unknown>): Record<string, unkn
  * What the build writes around the bundle's code, so that the file compiles to the function the loader
  * calls. Written once at build time: wrapping it here would join two strings V8 must then copy whole.
  */
-export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname, __cwImport) {';
+export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname, __cwImport, __cwBundle) {';
 /** The end of that wrapper. */
 export const BUNDLE_TAIL = '\n})';
+
+/** What compileBundle may be told: `compiled` hears of each bundle it compiles, companions included. */
+export interface CompileOptions {
+  readonly compiled?: (bundle: CompiledBundle, bundleFile: string, cacheFile: string) => void;
+}
 
 /**
  * Compiles and runs the CommonJS bundle at `bundleFile`, with the code cache at `cacheFile` when it
  * fits; the file is the build's code inside BUNDLE_HEAD and BUNDLE_TAIL. The bundle's dynamic
- * import()s were renamed __cwImport by the build and import from here.
+ * import()s were renamed __cwImport by the build and import from here. `__cwBundle(name)` hands the
+ * bundle the exports of a companion bundle beside it, `name.cjs` with its cache `name.cjs.v8cache`,
+ * compiled the same way the first time it is asked for: code only some runs need (zod, for a config
+ * file), kept out of the file every run reads and hashes (docs/performance.md).
  */
-export function compileBundle(bundleFile: string, cacheFile: string): CompiledBundle {
+export function compileBundle(bundleFile: string, cacheFile: string, options: CompileOptions = {}): CompiledBundle {
   const bundle = readFileSync(bundleFile);
   let cacheBytes: Buffer | undefined;
   try {
@@ -86,10 +94,22 @@ export function compileBundle(bundleFile: string, cacheFile: string): CompiledBu
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   const require = createRequire(bundleFile);
-  run(module.exports, require, module, bundleFile, dirname(bundleFile), (specifier: string) =>
+  const folder = dirname(bundleFile);
+  // One compile per companion: a second would be a second copy of its classes.
+  const companions = new Map<string, unknown>();
+  const companion = (name: string): unknown => {
+    if (!companions.has(name)) {
+      const file = join(folder, `${name}.cjs`);
+      companions.set(name, compileBundle(file, `${file}.v8cache`, options).exports);
+    }
+    return companions.get(name);
+  };
+  const importer = (specifier: string) =>
     // A Node module is required, not imported: the first import() sets up Node's ES module loader,
     // which a preview need not pay for. What it gives has the import's shape, default included.
-    specifier.startsWith('node:') ? Promise.resolve(builtinNamespace(require(specifier))) : import(specifier),
-  );
-  return { exports: module.exports, script, cache };
+    specifier.startsWith('node:') ? Promise.resolve(builtinNamespace(require(specifier))) : import(specifier);
+  run(module.exports, require, module, bundleFile, folder, importer, companion);
+  const compiled = { exports: module.exports, script, cache };
+  options.compiled?.(compiled, bundleFile, cacheFile);
+  return compiled;
 }

@@ -150,9 +150,11 @@ async function snapshotOf(
  * another core version, or none, changes nothing: every check then runs the schema.
  */
 async function useBuiltChecks(core: typeof import('@cw/core')): Promise<void> {
-  const { readFile } = await import('node:fs/promises');
+  // Read synchronously: nothing else could run meanwhile, and a first promise-based read costs a
+  // start more than the read itself.
+  const { readFileSync } = await import('node:fs');
   try {
-    const values = JSON.parse(await readFile(join(CLI_DIST, 'checked-values.json'), 'utf8')) as { core?: unknown };
+    const values = JSON.parse(readFileSync(join(CLI_DIST, 'checked-values.json'), 'utf8')) as { core?: unknown };
     if (values.core === core.coreVersion()) core.useCheckedValues(values);
   } catch {
     // No recorded checks (a build that skipped the recording): the schema answers every check.

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { PluginDescriptor } from '@cw/core';
 import { type RuntimeSource, defaultRouteOf } from '../entry/load-runtime.js';
+import { PackageEntryFinder } from './package-entry-file.js';
 
 // The plugins oclif would load for cw, found from the files alone, so that `cw preview-request` can
 // start without oclif (fast-preview.ts). The rules are oclif's plugin loader's:
@@ -70,7 +71,8 @@ export function runtimeSourceFromFiles(cliRoot: string, dataDir: string | null):
   const dependencies = objectOr(cli.dependencies ?? {});
   if (dependencies === undefined) return undefined;
 
-  const installed = listedPlugins(dataDir);
+  const finder = new PackageEntryFinder();
+  const installed = listedPlugins(finder, dataDir, cli.name);
   if (installed === undefined) return undefined;
   const names = new Set<string>([cli.name, ...(listed as string[])]);
   for (const plugin of installed) {
@@ -82,7 +84,7 @@ export function runtimeSourceFromFiles(cliRoot: string, dataDir: string | null):
   for (const name of listed as string[]) {
     // oclif's own plugins (help, plugins, autocomplete) are never cw plugins.
     if (name.startsWith('@oclif/') || !Object.hasOwn(dependencies, name)) continue;
-    const root = resolvedRoot(name, cliRoot);
+    const root = resolvedRoot(finder, name, cliRoot, cli.name);
     if (root === undefined) return undefined;
     const descriptor = descriptorAt(name, root, 'core', cli.name);
     if (descriptor === undefined) return undefined;
@@ -100,7 +102,11 @@ export function runtimeSourceFromFiles(cliRoot: string, dataDir: string | null):
  * The installed and linked plugins the data folder's package.json lists, with their roots; none
  * when it does not exist yet; undefined when it cannot be read or holds anything cw does not write.
  */
-function listedPlugins(dataDir: string | null): ListedPlugin[] | undefined {
+function listedPlugins(
+  finder: PackageEntryFinder,
+  dataDir: string | null,
+  cliName: string,
+): ListedPlugin[] | undefined {
   // No data folder: the built-ins alone, as a host that installs no plugins runs them.
   if (dataDir === null) return [];
   const file = join(dataDir, 'package.json');
@@ -124,7 +130,7 @@ function listedPlugins(dataDir: string | null): ListedPlugin[] | undefined {
     if (entry['type'] === 'user') {
       // A `root` would move the resolve's starting point; cw's installs never write one.
       if (entry['root'] !== undefined) return undefined;
-      const root = resolvedRoot(name, file) ?? legacyUserRoot(name, dataDir);
+      const root = resolvedRoot(finder, name, file, cliName) ?? legacyUserRoot(name, dataDir);
       if (root === undefined) return undefined;
       users.push({ name, type: 'user', root });
     } else if (entry['type'] === 'link') {
@@ -182,12 +188,13 @@ function filesIn(root: string): (file: string) => boolean {
 
 /**
  * oclif's way to a plugin's folder: resolve the name from `from` as require does, then walk up from
- * the resolved file to the first folder whose path ends with the package's base name.
+ * the resolved file to the first folder whose path ends with the package's base name. The plain case
+ * is found without Node's resolver (package-entry-file.ts), which answers the rest.
  */
-function resolvedRoot(name: string, from: string): string | undefined {
+function resolvedRoot(finder: PackageEntryFinder, name: string, from: string, selfName: string): string | undefined {
   let entry: string;
   try {
-    entry = require.resolve(name, { paths: [from] });
+    entry = finder.entryFile(name, from, selfName) ?? require.resolve(name, { paths: [from] });
   } catch {
     return undefined;
   }

@@ -1,11 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testGit } from '../../../test/support/test-git.js';
 import { gitDirtyState } from './git-dirty-state.js';
+import { isWorkTreePath } from './git-index-file.js';
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
 const folders: string[] = [];
@@ -279,6 +289,26 @@ describe.skipIf(!hasGit)('gitDirtyState against git status', () => {
     expect(await gitDirtyState(repo)).toBe(expected);
   });
 
+  it('never looks outside the work tree for a path a planted index names there', async () => {
+    const outside = folder();
+    writeFileSync(join(outside, 'secret.txt'), 'the same bytes\n');
+    const repo = join(outside, 'repo');
+    mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    write(repo, 'ab/secret.txt', 'the same bytes\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'first');
+    // The model may write .git/index (a commit in the sandbox does): the entry now names a file one
+    // folder up, whose bytes are the committed blob's. Read through it, the tree would look clean.
+    const indexPath = join(repo, '.git', 'index');
+    const bytes = readFileSync(indexPath);
+    const at = bytes.indexOf('ab/secret.txt');
+    bytes.write('../secret.txt', at, 'latin1');
+    writeFileSync(indexPath, bytes);
+    rmSync(join(repo, 'ab'), { recursive: true });
+    expect(await gitDirtyState(repo)).toBe('unknown');
+  });
+
   it('reads a pack whose objects are deltas of one another', () => {
     const repo = gcRepository(false);
     const verified = git(repo, 'verify-pack', '-v', ...packIndexes(repo));
@@ -333,3 +363,25 @@ function packIndexes(repo: string): string[] {
     .stdout.trim()
     .split('\n');
 }
+
+describe('isWorkTreePath', () => {
+  it('takes the relative paths git writes and nothing that could leave the work tree', () => {
+    for (const path of ['a.txt', 'src/deep/b.ts', '.gitignore', 'src/.hidden/x', 'a..b', '...', 'x/.../y', 'é/ü.txt'])
+      expect(isWorkTreePath(path), path).toBe(true);
+    for (const path of [
+      '',
+      '..',
+      '.',
+      '../a',
+      'a/../../b',
+      'a/..',
+      './a',
+      'a/./b',
+      '/etc/passwd',
+      'a//b',
+      'a/',
+      'a\\..\\b',
+    ])
+      expect(isWorkTreePath(path), path).toBe(false);
+  });
+});

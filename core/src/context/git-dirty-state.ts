@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import { type GitIndexEntry, parseGitIndex } from './git-index-file.js';
 import { type GitObjectStore, openObjectStore } from './git-object-store.js';
 import {
@@ -131,17 +131,22 @@ function collectTree(
 /** The work tree, looked at through `lstat` only: a link is never followed, not even a folder on the way. */
 class WorkTree {
   private readonly realFolders = new Map<string, boolean>();
+  // Index paths are checked relative paths (git-index-file.ts), so the folder and a path joined by
+  // hand are what path.join would give, for a fraction of its cost over thousands of entries.
+  private readonly prefix: string;
 
   constructor(
-    private readonly root: string,
+    root: string,
     private readonly fileMode: boolean,
-  ) {}
+  ) {
+    this.prefix = root.endsWith(sep) || root.endsWith('/') ? root : `${root}${sep}`;
+  }
 
   /** True when the file at the entry's path differs from the entry: gone, another type or mode, other bytes. */
   changed(entry: GitIndexEntry, indexTime: Stats | null, checkTime: () => void): boolean {
     const slash = entry.path.lastIndexOf('/');
     if (slash >= 0 && !this.realFolder(entry.path.slice(0, slash))) return true;
-    const file = join(this.root, entry.path);
+    const file = this.prefix + entry.path;
     let info: Stats | undefined;
     try {
       info = lstatSync(file, { throwIfNoEntry: false });
@@ -168,7 +173,7 @@ class WorkTree {
     let real = slash < 0 || this.realFolder(folder.slice(0, slash));
     if (real) {
       try {
-        real = lstatSync(join(this.root, folder)).isDirectory();
+        real = lstatSync(this.prefix + folder).isDirectory();
       } catch {
         real = false;
       }

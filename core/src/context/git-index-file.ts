@@ -58,21 +58,9 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
     const mode = view.getUint32(at + 24);
     // A sparse index stores whole folders as entries; cw does not expand them.
     if ((mode & 0o170000) === 0o040000) throw new GitUnreadable('a sparse index is not read');
-    entries.push({
-      path: bytes.toString('utf8', pathAt, nul),
-      stage: (flags >> 12) & 3,
-      mode,
-      id: bytes.toString('hex', at + 40, at + 60),
-      ctimeSeconds: view.getUint32(at),
-      ctimeNanoseconds: view.getUint32(at + 4),
-      mtimeSeconds: view.getUint32(at + 8),
-      mtimeNanoseconds: view.getUint32(at + 12),
-      ino: view.getUint32(at + 20),
-      uid: view.getUint32(at + 28),
-      gid: view.getUint32(at + 32),
-      size: view.getUint32(at + 36),
-      skipWorkTree: (flags & ASSUME_VALID) !== 0 || (extra & SKIP_WORKTREE) !== 0,
-    });
+    const path = bytes.toString('utf8', pathAt, nul);
+    if (!isWorkTreePath(path)) throw new GitUnreadable('an index path leaves the work tree');
+    entries.push(new IndexEntry(bytes, view, at, path, flags, extra, mode));
     // Entries are padded with 1–8 NULs to a multiple of eight bytes from their start.
     const length = nul - at;
     at += (length + 8) & ~7;
@@ -89,6 +77,57 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
     at = body + size;
   }
   return { entries, rootTree };
+}
+
+// Fields read where they lie: the hex id only when asked, which a clean work tree never does.
+class IndexEntry implements GitIndexEntry {
+  readonly stage: number;
+  readonly ctimeSeconds: number;
+  readonly ctimeNanoseconds: number;
+  readonly mtimeSeconds: number;
+  readonly mtimeNanoseconds: number;
+  readonly ino: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly size: number;
+  readonly skipWorkTree: boolean;
+
+  constructor(
+    private readonly bytes: Buffer,
+    view: DataView,
+    private readonly at: number,
+    readonly path: string,
+    flags: number,
+    extra: number,
+    readonly mode: number,
+  ) {
+    this.stage = (flags >> 12) & 3;
+    this.ctimeSeconds = view.getUint32(at);
+    this.ctimeNanoseconds = view.getUint32(at + 4);
+    this.mtimeSeconds = view.getUint32(at + 8);
+    this.mtimeNanoseconds = view.getUint32(at + 12);
+    this.ino = view.getUint32(at + 20);
+    this.uid = view.getUint32(at + 28);
+    this.gid = view.getUint32(at + 32);
+    this.size = view.getUint32(at + 36);
+    this.skipWorkTree = (flags & ASSUME_VALID) !== 0 || (extra & SKIP_WORKTREE) !== 0;
+  }
+
+  get id(): string {
+    return this.bytes.toString('hex', this.at + 40, this.at + 60);
+  }
+}
+
+/**
+ * Whether an index path names a file inside the work tree, as every index git writes does: relative,
+ * `/`-separated, with no empty, `.` or `..` part and no backslash. The work tree is read by joining
+ * it to the workspace folder, so a planted index must not name a file outside it (docs/security.md).
+ */
+export function isWorkTreePath(path: string): boolean {
+  // Almost every path has no dot after a slash and none first: one scan answers for it.
+  if (path === '' || path.includes('\\') || path.includes('//') || path[0] === '/' || path.endsWith('/')) return false;
+  if (path[0] !== '.' && !path.includes('/.')) return true;
+  return path.split('/').every((part) => part !== '.' && part !== '..');
 }
 
 // The first cached-tree record is the root: an empty path, its entry count (-1 when invalidated),

@@ -33,7 +33,19 @@ export const SECRET_SHAPES: readonly RegExp[] = [
   /BEGIN[A-Z0-9 ]*PRIVATE KEY/i,
 ];
 
+// The shapes joined into one pattern per case rule: a text matches one of them exactly when it
+// matches a shape, and one scan costs a preview's forty variables far less than eighteen each.
+const joinedShapes = (ignoreCase: boolean): RegExp =>
+  new RegExp(
+    SECRET_SHAPES.filter((shape) => shape.flags.includes('i') === ignoreCase)
+      .map((shape) => `(?:${shape.source})`)
+      .join('|'),
+    ignoreCase ? 'i' : '',
+  );
+let anyShape: readonly [RegExp, RegExp] | undefined;
+
 /** True when the text contains something shaped like a known credential. */
 export function looksSecretShaped(text: string): boolean {
-  return SECRET_SHAPES.some((shape) => shape.test(text));
+  anyShape ??= [joinedShapes(true), joinedShapes(false)];
+  return anyShape[0].test(text) || anyShape[1].test(text);
 }

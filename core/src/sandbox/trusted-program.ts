@@ -1,4 +1,4 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /** Why a folder cannot hold a program cw starts; `trusted` when it can (docs/security.md). */
@@ -22,7 +22,7 @@ export function folderTrust(folder: string, options: { readonly workspace?: stri
   if (folder === '' || !isAbsolute(folder)) return 'relative';
   let real: string;
   try {
-    real = realpathSync(folder);
+    real = realpathSync.native(folder);
   } catch {
     return 'missing';
   }
@@ -55,6 +55,9 @@ export function findTrustedProgram(
   options: { readonly workspace?: string } = {},
 ): string | null {
   for (const folder of (env['PATH'] ?? '').split(delimiter)) {
+    // Most folders on PATH do not hold the program: one look says so before the walk up that
+    // trusting a folder takes, which a preview would otherwise pay for every folder (docs/performance.md).
+    if (folder === '' || !isAbsolute(folder) || !existsSync(join(folder, name))) continue;
     if (folderTrust(folder, options) !== 'trusted') continue;
     const file = join(folder, name);
     if (trustedProgramFile(file, options)) return file;
@@ -66,7 +69,7 @@ export function findTrustedProgram(
 export function trustedProgramFile(file: string, options: { readonly workspace?: string } = {}): boolean {
   if (!isAbsolute(file) || folderTrust(dirname(file), options) !== 'trusted') return false;
   try {
-    const real = realpathSync(file);
+    const real = realpathSync.native(file);
     if (folderTrust(dirname(real), options) !== 'trusted') return false;
     const info = statSync(real);
     if (!info.isFile() || info.uid !== 0 || (info.mode & 0o022) !== 0) return false;
@@ -79,7 +82,7 @@ export function trustedProgramFile(file: string, options: { readonly workspace?:
 
 function realOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }
