@@ -59,12 +59,7 @@ export function byteClasses(
   canonical: CanonicalBody = canonicalBody(body),
 ): ByteClasses {
   const values = classValues(body, layout);
-  const sum = (list: readonly JsonValue[]): number =>
-    list.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
   const { itemsKey, toolsKey } = layout;
-  // classValues reads the items only at a non-empty key; an index past the end counts as null.
-  const sumItems = (indexes: readonly number[]): number =>
-    itemsKey ? canonical.itemBytes(itemsKey, indexes) : indexes.length * canonicalJsonBytes(null);
   const total = canonical.bytes;
   const system = sum(values.system);
   const toolSchemas = values.tools === undefined || toolsKey === null ? 0 : (canonical.valueBytes(toolsKey) ?? 0);
@@ -73,16 +68,28 @@ export function byteClasses(
   const messages =
     values.items === undefined || !itemsKey
       ? 0
-      : (canonical.valueBytesByDifference(itemsKey) ?? 0) - sumItems(layout.systemItemIndexes);
+      : (canonical.valueBytesByDifference(itemsKey) ?? 0) - sumItems(canonical, itemsKey, layout.systemItemIndexes);
   return {
     body: total,
     system,
     toolSchemas,
     messages,
     messageCount: values.conversationItems.length,
-    toolResults: sumItems(layout.toolResultItemIndexes),
+    toolResults: sumItems(canonical, itemsKey, layout.toolResultItemIndexes),
     attachments: sum(values.attachmentParts),
     attachmentCount: values.attachmentParts.length,
     framing: total - system - toolSchemas - messages,
   };
+}
+
+// Module-level rather than closures per body: a preview creates as few functions as it can (docs/performance.md).
+function sum(list: readonly JsonValue[]): number {
+  let total = 0;
+  for (const value of list) total += canonicalJsonBytes(value);
+  return total;
+}
+
+// classValues reads the items only at a non-empty key; an index past the end counts as null.
+function sumItems(canonical: CanonicalBody, itemsKey: string | null, indexes: readonly number[]): number {
+  return itemsKey ? canonical.itemBytes(itemsKey, indexes) : indexes.length * canonicalJsonBytes(null);
 }
