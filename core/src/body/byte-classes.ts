@@ -1,5 +1,6 @@
 import { canonicalBody, type CanonicalBody } from '../canonical/canonical-body.js';
 import { canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
+import { rememberedCanonicalBytes } from '../canonical/remembered-sha256.js';
 import type { BodyLayout, WireBody } from './wire-body.js';
 
 /** Canonical JSON byte counts per region of a body. system + toolSchemas + messages + framing == body. */
@@ -61,7 +62,8 @@ export function byteClasses(
   const values = classValues(body, layout);
   const { itemsKey, toolsKey } = layout;
   const total = canonical.bytes;
-  const system = sum(values.system);
+  // The system values are the same text on every step: their size is found by value, not written again.
+  const system = rememberedCanonicalBytes(values.system);
   const toolSchemas = values.tools === undefined || toolsKey === null ? 0 : (canonical.valueBytes(toolsKey) ?? 0);
   // System items sit inside the items array on some dialects; their bytes count once, as system.
   // The commas that separated them stay in messages, which keeps the identity exact.
