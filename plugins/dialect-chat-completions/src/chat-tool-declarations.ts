@@ -7,12 +7,12 @@ const built = new WeakMap<readonly WireToolSpec[], JsonValue>();
 
 /** The body's `tools` member for these tools: the same frozen value for the same frozen list, new otherwise. */
 export function chatToolDeclarations(tools: readonly WireToolSpec[]): JsonValue {
+  // A list is kept only once it and its tools were seen frozen, which they stay.
+  const kept = built.get(tools);
+  if (kept !== undefined) return kept;
   if (!Object.isFrozen(tools) || !tools.every((tool) => Object.isFrozen(tool))) return tools.map(declaration);
-  let declarations = built.get(tools);
-  if (declarations === undefined) {
-    declarations = Object.freeze(tools.map((tool) => freezeDeclaration(declaration(tool)))) as JsonValue;
-    built.set(tools, declarations);
-  }
+  const declarations = Object.freeze(tools.map((tool) => freezeDeclaration(declaration(tool)))) as JsonValue;
+  built.set(tools, declarations);
   return declarations;
 }
 
