@@ -168,7 +168,9 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     }
     memberSizes.set(itemsKey, 2 + Math.max(0, items.length - 1) + sizes.reduce((total, size) => total + size, 0));
     canonical.write(']');
-    closeMembers(sortedKeys, itemsKey, members, (key, member) => {
+    for (let index = sortedKeys.indexOf(itemsKey) + 1; index < sortedKeys.length; index += 1) {
+      const key = sortedKeys[index] as string;
+      const member = members.get(key) as MemberTexts;
       canonical.write(`,${JSON.stringify(key)}:`);
       memberSizes.set(
         key,
@@ -176,7 +178,7 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
           ? canonical.write(member.canonical)
           : canonical.writeBytes(member.canonicalBytes),
       );
-    });
+    }
     canonical.write('}');
     const canonicalDigest = canonical.digest();
     // Wire: the same items, in the builder's order of members.
@@ -188,11 +190,13 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     }
     const wireCheckpoint = keep && grown ? wire.checkpoint() : null;
     wire.write(']');
-    closeMembers(keys, itemsKey, members, (key, member) => {
+    for (let index = keys.indexOf(itemsKey) + 1; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const member = members.get(key) as MemberTexts;
       wire.write(`,${JSON.stringify(key)}:`);
       if (typeof member.wire === 'string') wire.write(member.wire);
       else wire.writeBytes(member.wire);
-    });
+    }
     wire.write('}');
     const wireDigest = wire.digest();
     if (!grown && reused !== undefined && earlier[0] !== reused) {
@@ -264,20 +268,6 @@ function sealItems(items: readonly JsonValue[], from: number, reused: ItemsCheck
     kept.push(sealed);
   }
   return kept;
-}
-
-/** Calls `write` for each member after the items, in `order`. */
-function closeMembers(
-  order: readonly string[],
-  itemsKey: string,
-  members: ReadonlyMap<string, MemberTexts>,
-  write: (key: string, member: MemberTexts) => void,
-): void {
-  const at = order.indexOf(itemsKey);
-  for (let index = at + 1; index < order.length; index += 1) {
-    const key = order[index] as string;
-    write(key, members.get(key) as MemberTexts);
-  }
 }
 
 /** A member's texts: kept ones when it is the same value a kept member was written from. */

@@ -139,7 +139,6 @@ function sectionReason(snapshot: CwSnapshot, section: ReasonPlace, reason: strin
  */
 function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnPlan): SessionFacts {
   const routeId = snapshot.config.route ?? snapshot.defaultRouteId;
-  const catalog = new Set(snapshot.registry.row(routeId)?.model.catalog ?? []);
   const gates = snapshot.config.tools;
   // A snapshot built by hand (tests, other hosts) may carry a config parsed before the field existed.
   const sandboxConfig = snapshot.config.sandbox ?? DEFAULT_SANDBOX_CONFIG;
@@ -151,7 +150,9 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     ...unknownEffectCalls(snapshot.session.messages),
     requested_route: safeIdentifier(routeId),
     requested_model:
-      snapshot.config.model === undefined ? 'route-default' : safeCatalogModel(snapshot.config.model, catalog),
+      snapshot.config.model === undefined
+        ? 'route-default'
+        : safeCatalogModel(snapshot.config.model, new Set(snapshot.registry.row(routeId)?.model.catalog ?? [])),
     routing_mode: 'fixed-route',
     requested_reasoning: snapshot.config.reasoning ?? 'route-default',
     hypothetical_prompt_supplied: promptSupplied,
