@@ -321,8 +321,8 @@ class ResumedBody implements CanonicalBody {
   readonly sha256: string;
   readonly wireSha256: string;
   readonly wireBytes: number;
-  #text: string | undefined;
-  #wireText: string | undefined;
+  private textWritten: string | undefined;
+  private wireTextWritten: string | undefined;
 
   constructor(
     private readonly body: Body,
@@ -337,17 +337,19 @@ class ResumedBody implements CanonicalBody {
     this.sha256 = canonical.sha256;
     this.wireSha256 = wire.sha256;
     this.wireBytes = wire.bytes;
+    this.textWritten = undefined;
+    this.wireTextWritten = undefined;
   }
 
   // Written when first read, from the body as it is then, as the whole-body path does.
   get text(): string {
-    this.#text ??= canonicalJson(this.body);
-    return this.#text;
+    this.textWritten ??= canonicalJson(this.body);
+    return this.textWritten;
   }
 
   get wireText(): string {
-    this.#wireText ??= JSON.stringify(this.body);
-    return this.#wireText;
+    this.wireTextWritten ??= JSON.stringify(this.body);
+    return this.wireTextWritten;
   }
 
   valueText(key: string): string | undefined {

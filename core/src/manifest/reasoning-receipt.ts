@@ -96,29 +96,31 @@ export function valueAt(body: WireBody, path: string): JsonValue | undefined {
 /**
  * The paths of one body, each of its top-level members looked up once: a receipt reads about twenty
  * paths under a handful of keys, most of them absent, and a lookup of an absent key is what costs.
- * Gives exactly what valueAt gives.
+ * Gives exactly what valueAt gives. Plain fields, not `#` ones: one is made per receipt.
  */
 class TopMembers {
-  readonly #body: WireBody;
-  readonly #keys: string[] = [];
-  readonly #values: (JsonValue | undefined)[] = [];
+  private readonly body: WireBody;
+  private readonly keys: string[];
+  private readonly values: (JsonValue | undefined)[];
 
   constructor(body: WireBody) {
-    this.#body = body;
+    this.body = body;
+    this.keys = [];
+    this.values = [];
   }
 
   valueAt(path: string): JsonValue | undefined {
     const dot = path.indexOf('.');
-    const node = this.#top(dot === -1 ? path : path.slice(0, dot));
+    const node = this.top(dot === -1 ? path : path.slice(0, dot));
     return dot === -1 ? node : descend(node, path, dot + 1);
   }
 
-  #top(key: string): JsonValue | undefined {
-    const known = this.#keys.indexOf(key);
-    if (known !== -1) return this.#values[known];
-    const value = isObject(this.#body) ? this.#body[key] : undefined;
-    this.#keys.push(key);
-    this.#values.push(value);
+  private top(key: string): JsonValue | undefined {
+    const known = this.keys.indexOf(key);
+    if (known !== -1) return this.values[known];
+    const value = isObject(this.body) ? this.body[key] : undefined;
+    this.keys.push(key);
+    this.values.push(value);
     return value;
   }
 }
