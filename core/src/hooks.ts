@@ -1,7 +1,7 @@
 import { SyncBailHook, SyncWaterfallHook } from 'tapable';
 import { placeReasoning, REASONING_PLACEMENT_STAGE, REASONING_PLACEMENT_TAP } from './body/place-reasoning.js';
 import type { BuildContext, WireBody } from './body/wire-body.js';
-import { ANSWERED_BY } from './route/answered-by.js';
+import { stampAnswer } from './route/answered-by.js';
 import type { ResolvedRoute, RouteQuery } from './route/route-types.js';
 import type { ProjectionContext, ToolProjection } from './tools/tool-projection-types.js';
 
@@ -12,7 +12,7 @@ import type { ProjectionContext, ToolProjection } from './tools/tool-projection-
 export class CoreHooks {
   /**
    * Bail: the first tap that recognises the route id answers. Each answer is stamped with the tap's
-   * name, so the core knows which plugin resolved a route and can hold it to the route's owner.
+   * name (route/answered-by.ts), so the core knows which plugin resolved a route and can hold it to the route's owner.
    */
   readonly resolveRoute = (() => {
     const hook = new SyncBailHook<[RouteQuery], ResolvedRoute | undefined>(['query']);
@@ -21,7 +21,7 @@ export class CoreHooks {
         const answer = tap.fn as (query: RouteQuery) => ResolvedRoute | undefined;
         const fn = (query: RouteQuery): ResolvedRoute | undefined => {
           const resolved = answer(query);
-          return resolved === undefined || resolved === null ? resolved : { ...resolved, [ANSWERED_BY]: tap.name };
+          return resolved === undefined || resolved === null ? resolved : stampAnswer(resolved, tap.name);
         };
         return { ...tap, fn };
       },

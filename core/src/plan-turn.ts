@@ -77,23 +77,17 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
     const detail = early?.detail ?? null;
     return blocked(reason, detail, new TurnBlockedError(reason, detail, early?.remedy), { input });
   }
-  const stop = (
-    reason: UnavailableReason,
-    detail: string | null,
-    error: Error,
-    known: BlockedKnown = {},
-  ): BlockedTurn => blocked(reason, detail, error, { ...known, input });
-
   let prepared: PreparedOutboundRequest;
   try {
     prepared = prepareOutboundRequest(snapshot, prompt, entrypoint);
   } catch (error) {
-    if (error instanceof RoutePlanError) return stop('route-plan-failed', safeErrorText(error.message), error);
+    if (error instanceof RoutePlanError)
+      return stopped(input, 'route-plan-failed', safeErrorText(error.message), error);
     // Projection failed: there is no tool surface to describe, so all three sections fail together.
     if (error instanceof ToolChoiceError)
-      return stop('request-preparation-failed', safeErrorText(error.message), error);
+      return stopped(input, 'request-preparation-failed', safeErrorText(error.message), error);
     if (error instanceof RequestPreparationError) {
-      return stop('request-preparation-failed', safeErrorText(error.message), error, {
+      return stopped(input, 'request-preparation-failed', safeErrorText(error.message), error, {
         toolSurface: error.toolSurface,
         toolsUnknown: error.toolSurface === null ? null : toolsUnknown(snapshot, prompt),
       });
@@ -107,7 +101,7 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
     const error = new TurnBlockedError(unknown.reason, unknown.detail, unknown.remedy);
     // The route stays exact; the tool surface too, unless the reason's registration says it is unknown.
     const toolsToo = snapshot.registry.turn.reasons.mayStandIn(unknown.reason, 'tools');
-    return stop(unknown.reason, unknown.detail, error, { prepared, toolSurface: toolsToo ? null : prepared });
+    return stopped(input, unknown.reason, unknown.detail, error, { prepared, toolSurface: toolsToo ? null : prepared });
   }
   const measured = measureBody(prepared);
   const measuredKnown = { ...known, measured };
@@ -116,7 +110,7 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
   if (transforms.length > 0) {
     const detail = safeErrorText(transforms.join('; '));
     const error = new TurnBlockedError('runtime-transforms-before-send', detail);
-    return stop('runtime-transforms-before-send', detail, error, {
+    return stopped(input, 'runtime-transforms-before-send', detail, error, {
       ...measuredKnown,
       // A host's own transforms are not the features' to perform: only theirs can be resolved.
       resolvable: snapshot.pending.runtimeTransforms.length === 0 && due.every((transform) => transform.resolvable),
@@ -130,7 +124,7 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
     const detail = safeErrorText(
       `about ${measured.estimates.total_conservative} input tokens against an input budget of ${measured.ceiling}`,
     );
-    return stop('input-budget-exceeded', detail, error, measuredKnown);
+    return stopped(input, 'input-budget-exceeded', detail, error, measuredKnown);
   }
   return { status: 'ready', input, prepared, measured };
 }
@@ -154,6 +148,17 @@ interface BlockedKnown {
   readonly measured?: MeasuredBody;
   readonly resolvable?: boolean;
   readonly toolsUnknown?: BlockedTurn['toolsUnknown'];
+}
+
+// A plain function rather than a closure per plan: a blocked turn is rare, a plan is not.
+function stopped(
+  input: TurnInput,
+  reason: UnavailableReason,
+  detail: string | null,
+  error: Error,
+  known: BlockedKnown = {},
+): BlockedTurn {
+  return blocked(reason, detail, error, { ...known, input });
 }
 
 function blocked(reason: UnavailableReason, detail: string | null, error: Error, known: BlockedKnown): BlockedTurn {

@@ -17,7 +17,7 @@ import { composeSystemPrompt, type SystemPrompt } from './prompt/compose-system-
 import type { CapabilityRow, Dialect, RouteShape } from './route/capability-row.js';
 import { endpointUrl } from './route/endpoint-url.js';
 import { resolveRoute, wireModelFor } from './route/resolve-route.js';
-import type { ResolvedRoute } from './route/route-types.js';
+import type { ResolvedRoute, RouteQuery } from './route/route-types.js';
 import type { CwSnapshot } from './snapshot/snapshot.js';
 import { EMPTY_PROJECTION, ToolChoiceError } from './tools/project-tools.js';
 import type { ProjectionContext, ToolProjection } from './tools/tool-projection-types.js';
@@ -128,7 +128,7 @@ export function prepareOutboundRequest(
   const route = resolveRoute(hooks, {
     routeId: snapshot.config.route ?? snapshot.defaultRouteId,
     config: snapshot.config,
-    row: (routeId) => snapshot.registry.row(routeId),
+    row: rowLookup(snapshot.registry),
   });
   const { row } = route;
   // The catalog narrowed by the gates and split for the route, kept per catalog (catalog/tool-surface-cache.ts).
@@ -273,7 +273,13 @@ export function prepareOutboundRequest(
     messages,
     outputCapTokens: capTokens,
     outputReservationTokens: reservationTokens,
-    outboundRedaction: { ...outbound.counts, systemPrompt: layers.count },
+    // Written out rather than spread: the same members in the same order, without a copy's slow path.
+    outboundRedaction: {
+      enabled: outbound.counts.enabled,
+      userText: outbound.counts.userText,
+      toolResults: outbound.counts.toolResults,
+      systemPrompt: layers.count,
+    },
     promptCacheKeyField,
     userMessage,
     turnContext,
@@ -283,6 +289,19 @@ export function prepareOutboundRequest(
       strippedImages: rendered?.strippedImageCount ?? 0,
     },
   };
+}
+
+// One lookup function per registry rather than a closure per request: a preview creates as few
+// functions as it can (docs/performance.md).
+const rowLookups = new WeakMap<CwSnapshot['registry'], RouteQuery['row']>();
+
+function rowLookup(registry: CwSnapshot['registry']): RouteQuery['row'] {
+  let lookup = rowLookups.get(registry);
+  if (lookup === undefined) {
+    lookup = (routeId) => registry.row(routeId);
+    rowLookups.set(registry, lookup);
+  }
+  return lookup;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { canonicalBody, type CanonicalBody } from '../canonical/canonical-body.js';
 import { canonicalJsonBytes, type JsonValue } from '../canonical/canonical-json.js';
+import { rememberedCanonicalBytes } from '../canonical/remembered-sha256.js';
 import type { BodyLayout, WireBody } from './wire-body.js';
 
 /** Canonical JSON byte counts per region of a body. system + toolSchemas + messages + framing == body. */
@@ -59,30 +60,38 @@ export function byteClasses(
   canonical: CanonicalBody = canonicalBody(body),
 ): ByteClasses {
   const values = classValues(body, layout);
-  const sum = (list: readonly JsonValue[]): number =>
-    list.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
   const { itemsKey, toolsKey } = layout;
-  // classValues reads the items only at a non-empty key; an index past the end counts as null.
-  const sumItems = (indexes: readonly number[]): number =>
-    itemsKey ? canonical.itemBytes(itemsKey, indexes) : indexes.length * canonicalJsonBytes(null);
   const total = canonical.bytes;
-  const system = sum(values.system);
+  // The system values are the same text on every step: their size is found by value, not written again.
+  const system = rememberedCanonicalBytes(values.system);
   const toolSchemas = values.tools === undefined || toolsKey === null ? 0 : (canonical.valueBytes(toolsKey) ?? 0);
   // System items sit inside the items array on some dialects; their bytes count once, as system.
   // The commas that separated them stay in messages, which keeps the identity exact.
   const messages =
     values.items === undefined || !itemsKey
       ? 0
-      : (canonical.valueBytesByDifference(itemsKey) ?? 0) - sumItems(layout.systemItemIndexes);
+      : (canonical.valueBytesByDifference(itemsKey) ?? 0) - sumItems(canonical, itemsKey, layout.systemItemIndexes);
   return {
     body: total,
     system,
     toolSchemas,
     messages,
     messageCount: values.conversationItems.length,
-    toolResults: sumItems(layout.toolResultItemIndexes),
+    toolResults: sumItems(canonical, itemsKey, layout.toolResultItemIndexes),
     attachments: sum(values.attachmentParts),
     attachmentCount: values.attachmentParts.length,
     framing: total - system - toolSchemas - messages,
   };
+}
+
+// Module-level rather than closures per body: a preview creates as few functions as it can (docs/performance.md).
+function sum(list: readonly JsonValue[]): number {
+  let total = 0;
+  for (const value of list) total += canonicalJsonBytes(value);
+  return total;
+}
+
+// classValues reads the items only at a non-empty key; an index past the end counts as null.
+function sumItems(canonical: CanonicalBody, itemsKey: string | null, indexes: readonly number[]): number {
+  return itemsKey ? canonical.itemBytes(itemsKey, indexes) : indexes.length * canonicalJsonBytes(null);
 }

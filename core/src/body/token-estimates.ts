@@ -27,7 +27,6 @@ export interface TokenEstimates {
 
 /** Estimates each class as ceil(bytes / 4); the total is estimated from the whole body, plus the margin. */
 export function estimateTokens(classes: ByteClasses): TokenEstimates {
-  const tokens = (bytes: number): number => Math.ceil(bytes / BYTES_PER_TOKEN);
   const whole = tokens(classes.body);
   return {
     basis: 'offline-estimate',
@@ -39,6 +38,10 @@ export function estimateTokens(classes: ByteClasses): TokenEstimates {
     framing: tokens(classes.framing),
     total_conservative: whole + Math.floor((whole * MARGIN_PERCENT) / 100),
   };
+}
+
+function tokens(bytes: number): number {
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
 }
 
 /** The most output a window can reserve: what is left once the safety headroom and the smallest input budget fit. */

@@ -91,3 +91,61 @@ describe('canonicalBody', () => {
     }
   });
 });
+
+describe('canonicalBody: a member frozen all the way down', () => {
+  // Declarations long enough to be kept between bodies (canonical-body.ts, KEPT_MEMBER_CHARS).
+  const declarations = (description: string): JsonValue =>
+    Array.from({ length: 12 }, (_unused, index) => ({
+      type: 'function',
+      function: { name: `tool_${index}`, description, parameters: { type: 'object', properties: {} } },
+    }));
+  const deepFreeze = <Value>(value: Value): Value => {
+    if (typeof value === 'object' && value !== null) {
+      for (const member of Object.values(value)) deepFreeze(member);
+      Object.freeze(value);
+    }
+    return value;
+  };
+  // Counts the reads of the list's members: a list found by identity is not read at all.
+  const counted = (list: JsonValue): { list: JsonValue; reads: () => number } => {
+    let reads = 0;
+    const proxy = new Proxy(list as object, {
+      get(target, key, receiver) {
+        reads += 1;
+        return Reflect.get(target, key, receiver);
+      },
+    }) as JsonValue;
+    return { list: proxy, reads: () => reads };
+  };
+  const bodyWith = (tools: JsonValue) => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools });
+  const cold = (tools: JsonValue) => {
+    const body = JSON.parse(JSON.stringify(bodyWith(tools))) as { [key: string]: JsonValue };
+    return { sha256: sha256Hex(canonicalJson(body)), wireSha256: sha256Hex(JSON.stringify(body)) };
+  };
+
+  it('is found again by identity, without reading it, and gives the digests of its bytes', () => {
+    const { list, reads } = counted(deepFreeze(declarations('first')));
+    const first = canonicalBody(bodyWith(list), 'messages');
+    expect(reads()).toBeGreaterThan(0);
+    const before = reads();
+    const second = canonicalBody(bodyWith(list), 'messages');
+    expect(reads()).toBe(before);
+    expect(second.sha256).toBe(first.sha256);
+    expect(second.sha256).toBe(cold(list).sha256);
+    expect(second.wireSha256).toBe(cold(list).wireSha256);
+  });
+
+  it('writes a changed declaration again: other digests and other bytes', () => {
+    const list = deepFreeze(declarations('first'));
+    const first = canonicalBody(bodyWith(list), 'messages');
+    const changed = deepFreeze(declarations('second'));
+    const second = canonicalBody(bodyWith(changed), 'messages');
+    expect(second.sha256).not.toBe(first.sha256);
+    expect(second.sha256).toBe(cold(changed).sha256);
+    expect(second.wireSha256).toBe(cold(changed).wireSha256);
+    expect(second.valueText('tools')).toBe(canonicalJson(changed));
+    // An equal list that is not frozen is compared, not trusted, and gives the same digests.
+    const open = declarations('second');
+    expect(canonicalBody(bodyWith(open), 'messages').sha256).toBe(second.sha256);
+  });
+});

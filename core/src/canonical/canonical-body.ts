@@ -10,6 +10,7 @@ import {
   type KeptMember,
 } from './digest-checkpoints.js';
 import { sameJson } from './same-json.js';
+import { isDeepFrozen } from './deep-frozen.js';
 import { sealJson } from './sealed-json.js';
 
 /**
@@ -106,8 +107,6 @@ function wholeCanonicalBody(body: Body, itemsKey: string | null): CanonicalBody 
   };
 }
 
-// A top-level key native stringify would not write in canonical order; such a body takes the whole path.
-const INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
 // Members whose text is at least this long are kept between requests (the tool declarations).
 const KEPT_MEMBER_CHARS = 1024;
 // Openings longer than this are not worth a checkpoint's key.
@@ -131,7 +130,7 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
   const prototype = Object.getPrototypeOf(body);
   if (prototype !== Object.prototype && prototype !== null) return null;
   const keys = Object.keys(body);
-  for (const key of keys) if (!key.isWellFormed() || INDEX_KEY.test(key) || key === '__proto__') return null;
+  for (const key of keys) if (!key.isWellFormed() || isIndexKey(key) || key === '__proto__') return null;
   const sortedKeys = [...keys].sort();
   const members = new Map<string, MemberTexts>();
   try {
@@ -141,18 +140,8 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
       if (member === null) return null;
       members.set(key, member);
     }
-    const opening = (order: readonly string[], text: (member: MemberTexts) => string | Buffer): string => {
-      let written = '{';
-      for (const key of order) {
-        if (key === itemsKey) break;
-        const member = members.get(key) as MemberTexts;
-        const value = text(member);
-        written += `${JSON.stringify(key)}:${typeof value === 'string' ? value : value.toString('utf8')},`;
-      }
-      return `${written}${JSON.stringify(itemsKey)}:[`;
-    };
-    const canonicalOpening = opening(sortedKeys, (member) => member.canonical);
-    const wireOpening = opening(keys, (member) => member.wire);
+    const canonicalOpening = opening(sortedKeys, itemsKey, members, true);
+    const wireOpening = opening(keys, itemsKey, members, false);
     const checkpointKey = `${canonicalOpening}\u0000${wireOpening}`;
     const keep = checkpointKey.length <= MAX_OPENING_CHARS;
     const earlier = (keep ? itemsCheckpoints.get(checkpointKey) : undefined) ?? [];
@@ -179,7 +168,9 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     }
     memberSizes.set(itemsKey, 2 + Math.max(0, items.length - 1) + sizes.reduce((total, size) => total + size, 0));
     canonical.write(']');
-    closeMembers(sortedKeys, itemsKey, members, (key, member) => {
+    for (let index = sortedKeys.indexOf(itemsKey) + 1; index < sortedKeys.length; index += 1) {
+      const key = sortedKeys[index] as string;
+      const member = members.get(key) as MemberTexts;
       canonical.write(`,${JSON.stringify(key)}:`);
       memberSizes.set(
         key,
@@ -187,7 +178,7 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
           ? canonical.write(member.canonical)
           : canonical.writeBytes(member.canonicalBytes),
       );
-    });
+    }
     canonical.write('}');
     const canonicalDigest = canonical.digest();
     // Wire: the same items, in the builder's order of members.
@@ -199,11 +190,13 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     }
     const wireCheckpoint = keep && grown ? wire.checkpoint() : null;
     wire.write(']');
-    closeMembers(keys, itemsKey, members, (key, member) => {
+    for (let index = keys.indexOf(itemsKey) + 1; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const member = members.get(key) as MemberTexts;
       wire.write(`,${JSON.stringify(key)}:`);
       if (typeof member.wire === 'string') wire.write(member.wire);
       else wire.writeBytes(member.wire);
-    });
+    }
     wire.write('}');
     const wireDigest = wire.digest();
     if (!grown && reused !== undefined && earlier[0] !== reused) {
@@ -226,6 +219,39 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
   }
 }
 
+/**
+ * Whether a top-level key is one native stringify would not write in canonical order (what
+ * `/^(?:0|[1-9][0-9]{0,9})$/` matches): such a body takes the whole path. Plain code rather than a
+ * regular expression, whose compiled code does not outlive a full garbage collection (docs/performance.md).
+ */
+function isIndexKey(key: string): boolean {
+  const length = key.length;
+  if (length === 0 || length > 10) return false;
+  if (length > 1 && key.charCodeAt(0) === 48) return false;
+  for (let index = 0; index < length; index += 1) {
+    const code = key.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/** The text of a body up to its items' first element: the members before them in `order`, canonical or as sent. */
+function opening(
+  order: readonly string[],
+  itemsKey: string,
+  members: ReadonlyMap<string, MemberTexts>,
+  canonical: boolean,
+): string {
+  let written = '{';
+  for (const key of order) {
+    if (key === itemsKey) break;
+    const member = members.get(key) as MemberTexts;
+    const value = canonical ? member.canonical : member.wire;
+    written += `${JSON.stringify(key)}:${typeof value === 'string' ? value : value.toString('utf8')},`;
+  }
+  return `${written}${JSON.stringify(itemsKey)}:[`;
+}
+
 /** Whether the items begin with the kept ones, member for member. */
 function startsWith(items: readonly JsonValue[], kept: readonly unknown[]): boolean {
   if (items.length < kept.length) return false;
@@ -244,20 +270,6 @@ function sealItems(items: readonly JsonValue[], from: number, reused: ItemsCheck
   return kept;
 }
 
-/** Calls `write` for each member after the items, in `order`. */
-function closeMembers(
-  order: readonly string[],
-  itemsKey: string,
-  members: ReadonlyMap<string, MemberTexts>,
-  write: (key: string, member: MemberTexts) => void,
-): void {
-  const at = order.indexOf(itemsKey);
-  for (let index = at + 1; index < order.length; index += 1) {
-    const key = order[index] as string;
-    write(key, members.get(key) as MemberTexts);
-  }
-}
-
 /** A member's texts: kept ones when it is the same value a kept member was written from. */
 function memberTexts(key: string, value: JsonValue): MemberTexts | null {
   const kept = keptMembers.get(key);
@@ -274,7 +286,9 @@ function memberTexts(key: string, value: JsonValue): MemberTexts | null {
   const canonical = jsonText(view);
   const wire = jsonText(value);
   if (wire.length >= KEPT_MEMBER_CHARS) {
-    const sealed = sealJson(value);
+    // A value frozen all the way down cannot change: it is kept as it is, so a dialect that hands back
+    // the same frozen declarations for the same tools is found by identity, without a comparison.
+    const sealed = isDeepFrozen(value) ? value : sealJson(value);
     if (sealed !== undefined) {
       const member: KeptMember = {
         kept: sealed,
@@ -298,40 +312,78 @@ function resumedBody(
   canonical: { readonly sha256: string; readonly bytes: number },
   wire: { readonly sha256: string; readonly bytes: number },
 ): CanonicalBody {
-  let text: string | undefined;
-  let wireText: string | undefined;
-  const viewOf = (key: string): unknown => {
-    const member = members.get(key);
-    if (member === undefined) return canonicalView(body[key]);
-    member.view ??= canonicalView(body[key]);
+  return new ResumedBody(body, itemsKey, members, memberSizes, itemSizes, canonical, wire);
+}
+
+// A class rather than an object of closures: a preview creates as few functions as it can (docs/performance.md).
+class ResumedBody implements CanonicalBody {
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly wireSha256: string;
+  readonly wireBytes: number;
+  private textWritten: string | undefined;
+  private wireTextWritten: string | undefined;
+
+  constructor(
+    private readonly body: Body,
+    private readonly itemsKey: string,
+    private readonly members: ReadonlyMap<string, MemberTexts>,
+    private readonly memberSizes: ReadonlyMap<string, number>,
+    private readonly itemSizes: readonly number[],
+    canonical: { readonly sha256: string; readonly bytes: number },
+    wire: { readonly sha256: string; readonly bytes: number },
+  ) {
+    this.bytes = canonical.bytes;
+    this.sha256 = canonical.sha256;
+    this.wireSha256 = wire.sha256;
+    this.wireBytes = wire.bytes;
+    this.textWritten = undefined;
+    this.wireTextWritten = undefined;
+  }
+
+  // Written when first read, from the body as it is then, as the whole-body path does.
+  get text(): string {
+    this.textWritten ??= canonicalJson(this.body);
+    return this.textWritten;
+  }
+
+  get wireText(): string {
+    this.wireTextWritten ??= JSON.stringify(this.body);
+    return this.wireTextWritten;
+  }
+
+  valueText(key: string): string | undefined {
+    return Object.hasOwn(this.body, key)
+      ? (this.members.get(key)?.canonical ?? canonicalJson(this.body[key]))
+      : undefined;
+  }
+
+  valueBytes(key: string): number | undefined {
+    return Object.hasOwn(this.body, key) ? this.memberSizes.get(key) : undefined;
+  }
+
+  valueBytesByDifference(key: string): number | undefined {
+    return Object.hasOwn(this.body, key) ? this.memberSizes.get(key) : undefined;
+  }
+
+  itemBytes(key: string, indexes: readonly number[]): number {
+    if (indexes.length === 0) return 0;
+    if (key === this.itemsKey) {
+      let total = 0;
+      for (const index of indexes) total += this.itemSizes[index] ?? NULL_BYTES;
+      return total;
+    }
+    const list = Object.hasOwn(this.body, key) ? this.viewOf(key) : undefined;
+    const selected = indexes.map((index) => (Array.isArray(list) ? (list[index] ?? null) : null));
+    return Buffer.byteLength(JSON.stringify(selected), 'utf8') - 2 - (selected.length - 1);
+  }
+
+  private viewOf(key: string): unknown {
+    const member = this.members.get(key);
+    if (member === undefined) return canonicalView(this.body[key]);
+    member.view ??= canonicalView(this.body[key]);
     return member.view;
-  };
-  return {
-    // Written when first read, from the body as it is then, as the whole-body path does.
-    get text() {
-      text ??= canonicalJson(body);
-      return text;
-    },
-    bytes: canonical.bytes,
-    sha256: canonical.sha256,
-    get wireText() {
-      wireText ??= JSON.stringify(body);
-      return wireText;
-    },
-    wireSha256: wire.sha256,
-    wireBytes: wire.bytes,
-    valueText: (key) =>
-      Object.hasOwn(body, key) ? (members.get(key)?.canonical ?? canonicalJson(body[key])) : undefined,
-    valueBytes: (key) => (Object.hasOwn(body, key) ? memberSizes.get(key) : undefined),
-    valueBytesByDifference: (key) => (Object.hasOwn(body, key) ? memberSizes.get(key) : undefined),
-    itemBytes: (key, indexes) => {
-      if (indexes.length === 0) return 0;
-      if (key === itemsKey) return indexes.reduce((total, index) => total + (itemSizes[index] ?? NULL_BYTES), 0);
-      const list = Object.hasOwn(body, key) ? viewOf(key) : undefined;
-      const selected = indexes.map((index) => (Array.isArray(list) ? (list[index] ?? null) : null));
-      return Buffer.byteLength(JSON.stringify(selected), 'utf8') - 2 - (selected.length - 1);
-    },
-  };
+  }
 }
 
 /** What one digest pass leaves: the digest and size, each member's size, and each element's of the items. */

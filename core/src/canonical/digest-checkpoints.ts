@@ -18,7 +18,10 @@ export interface ItemsCheckpoint {
   readonly wire: { readonly hash: Hash; readonly bytes: number };
 }
 
-/** A large member's texts, kept with a sealed copy of the value they were written from. */
+/**
+ * A large member's texts, kept with a sealed copy of the value they were written from, or the value
+ * itself when it was frozen all the way down (canonical/deep-frozen.ts).
+ */
 export interface KeptMember {
   readonly kept: unknown;
   readonly canonicalText: string;

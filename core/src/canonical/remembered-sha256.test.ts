@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './canonical-json.js';
-import { rememberedCanonicalSha256, rememberedSha256 } from './remembered-sha256.js';
+import { canonicalJson, canonicalJsonBytes } from './canonical-json.js';
+import { rememberedCanonicalBytes, rememberedCanonicalSha256, rememberedSha256 } from './remembered-sha256.js';
 import { sha256Hex } from './sha256.js';
 
 describe('rememberedSha256', () => {
@@ -33,5 +33,29 @@ describe('rememberedCanonicalSha256', () => {
     expect(changed).toBe(digestOf([system]));
     expect(rememberedCanonicalSha256([system, system])).toBe(digestOf([system, system]));
     expect(rememberedCanonicalSha256([{ content: 'You are someone else.', role: 'system' }])).toBe(digestOf([system]));
+  });
+});
+
+describe('rememberedCanonicalBytes', () => {
+  const bytesOf = (values: readonly unknown[]): number =>
+    values.reduce<number>((total, value) => total + canonicalJsonBytes(value), 0);
+
+  it('is the sum of the values canonical sizes, the first time and when the same values come again', () => {
+    const values = () => [
+      { role: 'system', content: 'Vous êtes cw.' },
+      { z: 1, a: [true, null] },
+    ];
+    expect(rememberedCanonicalBytes(values())).toBe(bytesOf(values()));
+    expect(rememberedCanonicalBytes(values())).toBe(bytesOf(values()));
+    expect(rememberedCanonicalBytes([])).toBe(0);
+  });
+
+  it('is a new size when a value changes in place, and agrees with the digest kept beside it', () => {
+    const system = { role: 'system', content: 'You are cw.' };
+    const first = rememberedCanonicalBytes([system]);
+    system.content = 'You are someone else entirely.';
+    expect(rememberedCanonicalBytes([system])).not.toBe(first);
+    expect(rememberedCanonicalBytes([system])).toBe(bytesOf([system]));
+    expect(rememberedCanonicalSha256([system])).toBe(sha256Hex(canonicalJson(system)));
   });
 });

@@ -21,17 +21,35 @@ export function rememberedSha256(text: string): string {
 }
 
 // The system items of a body are new objects on every request but hold the same text: their canonical
-// text's digest is kept with sealed copies of them, and found again by comparing values, so the text
-// is neither written nor hashed again.
+// text's digest and size are kept with sealed copies of them, and found again by comparing values, so
+// the text is neither written nor hashed again.
 const KEPT_VALUE_LISTS = 4;
-let keptValueLists: readonly { readonly kept: readonly unknown[]; readonly digest: string }[] = [];
+interface KeptValueList {
+  readonly kept: readonly unknown[];
+  readonly digest: string;
+  readonly bytes: number;
+}
+let keptValueLists: readonly KeptValueList[] = [];
 
 /** rememberedSha256 of the values' canonical JSON texts joined, found by value when the same values were hashed before. */
 export function rememberedCanonicalSha256(values: readonly unknown[]): string {
+  return keptValueList(values).digest;
+}
+
+/** The UTF-8 bytes of the same text (the sum of each value's canonical size), found the same way. */
+export function rememberedCanonicalBytes(values: readonly unknown[]): number {
+  return values.length === 0 ? 0 : keptValueList(values).bytes;
+}
+
+function keptValueList(values: readonly unknown[]): KeptValueList {
   const known = keptValueLists.find((entry) => sameJson(values, entry.kept));
-  if (known !== undefined) return known.digest;
-  const digest = rememberedSha256(values.map((value) => canonicalJson(value)).join(''));
+  if (known !== undefined) return known;
+  const text = values.map((value) => canonicalJson(value)).join('');
+  const digest = rememberedSha256(text);
+  const bytes = Buffer.byteLength(text, 'utf8');
   const kept = sealJson([...values]);
-  if (kept !== undefined) keptValueLists = [{ kept, digest }, ...keptValueLists].slice(0, KEPT_VALUE_LISTS);
-  return digest;
+  if (kept === undefined) return { kept: [], digest, bytes };
+  const entry: KeptValueList = { kept, digest, bytes };
+  keptValueLists = [entry, ...keptValueLists].slice(0, KEPT_VALUE_LISTS);
+  return entry;
 }

@@ -86,11 +86,6 @@ export function renderManifest(
   options: PreviewOptions = {},
 ): RequestManifest {
   const session = sessionFacts(snapshot, promptSupplied, plan);
-  const manifest = (
-    route: RequestManifest['route'],
-    tools: RequestManifest['tools'],
-    body: RequestManifest['body'],
-  ): RequestManifest => ({ schema_version: MANIFEST_SCHEMA_VERSION, session, route, tools, body });
   if (plan.status === 'blocked') {
     const { reason, detail } = plan;
     const standing = (section: ReasonPlace) => unavailable(sectionReason(snapshot, section, reason), detail);
@@ -101,7 +96,7 @@ export function renderManifest(
         : plan.toolsUnknown !== null
           ? unavailable(sectionReason(snapshot, 'tools', plan.toolsUnknown.reason), plan.toolsUnknown.detail)
           : toolSection(snapshot, plan.toolSurface);
-    return manifest(route, tools, standing('body'));
+    return manifest(session, route, tools, standing('body'));
   }
   const { prepared, measured } = plan;
   const counts: TokenizerCounts =
@@ -112,9 +107,19 @@ export function renderManifest(
           classValues(prepared.body, prepared.layout),
           () => prepared.canonicalBodyText,
         );
-  return manifest({ exact: cachedRouteFacts(prepared, routeFacts) }, toolSection(snapshot, prepared), {
+  return manifest(session, { exact: cachedRouteFacts(prepared, routeFacts) }, toolSection(snapshot, prepared), {
     exact: bodyFacts(prepared, measured, counts),
   });
+}
+
+// Module-level rather than a closure per manifest: a preview creates as few functions as it can (docs/performance.md).
+function manifest(
+  session: SessionFacts,
+  route: RequestManifest['route'],
+  tools: RequestManifest['tools'],
+  body: RequestManifest['body'],
+): RequestManifest {
+  return { schema_version: MANIFEST_SCHEMA_VERSION, session, route, tools, body };
 }
 
 /**
@@ -134,7 +139,6 @@ function sectionReason(snapshot: CwSnapshot, section: ReasonPlace, reason: strin
  */
 function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnPlan): SessionFacts {
   const routeId = snapshot.config.route ?? snapshot.defaultRouteId;
-  const catalog = new Set(snapshot.registry.row(routeId)?.model.catalog ?? []);
   const gates = snapshot.config.tools;
   // A snapshot built by hand (tests, other hosts) may carry a config parsed before the field existed.
   const sandboxConfig = snapshot.config.sandbox ?? DEFAULT_SANDBOX_CONFIG;
@@ -146,7 +150,9 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     ...unknownEffectCalls(snapshot.session.messages),
     requested_route: safeIdentifier(routeId),
     requested_model:
-      snapshot.config.model === undefined ? 'route-default' : safeCatalogModel(snapshot.config.model, catalog),
+      snapshot.config.model === undefined
+        ? 'route-default'
+        : safeCatalogModel(snapshot.config.model, new Set(snapshot.registry.row(routeId)?.model.catalog ?? [])),
     routing_mode: 'fixed-route',
     requested_reasoning: snapshot.config.reasoning ?? 'route-default',
     hypothetical_prompt_supplied: promptSupplied,

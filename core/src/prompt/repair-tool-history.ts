@@ -12,11 +12,6 @@ export const NOT_EXECUTED_RESULT = 'Not executed: cw returned this tool call to 
 export function repairToolHistory(messages: readonly ConversationMessage[]): ConversationMessage[] {
   const repaired: ConversationMessage[] = [];
   let open: { id: string; name: string }[] = [];
-  const closeOpenCalls = (): void => {
-    for (const call of open)
-      repaired.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: NOT_EXECUTED_RESULT });
-    open = [];
-  };
   for (const message of messages) {
     if (message.role === 'tool') {
       const index = open.findIndex((call) => call.id === message.tool_call_id);
@@ -25,11 +20,19 @@ export function repairToolHistory(messages: readonly ConversationMessage[]): Con
       repaired.push(message);
       continue;
     }
-    closeOpenCalls();
+    closeOpenCalls(repaired, open);
+    open = [];
     repaired.push(message);
     if (message.role === 'assistant')
       open = (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.name }));
   }
-  closeOpenCalls();
+  closeOpenCalls(repaired, open);
   return repaired;
+}
+
+// A plain function rather than a closure per history: a preview creates as few functions as it can
+// (docs/performance.md).
+function closeOpenCalls(repaired: ConversationMessage[], open: readonly { id: string; name: string }[]): void {
+  for (const call of open)
+    repaired.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: NOT_EXECUTED_RESULT });
 }

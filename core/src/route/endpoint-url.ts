@@ -18,6 +18,16 @@ export function endpointUrl(row: Pick<CapabilityRow, 'endpoint'>, target?: Endpo
   const { base_url: base, path, streaming_path: streamingPath } = row.endpoint;
   const template = target?.entrypoint === 'streaming' && streamingPath !== null ? streamingPath : path;
   const filled =
-    target === undefined ? template : template.split(MODEL_PLACEHOLDER).join(encodeURIComponent(target.wireModel));
-  return base.replace(/\/+$/, '') + filled;
+    target === undefined || !template.includes(MODEL_PLACEHOLDER)
+      ? template
+      : template.split(MODEL_PLACEHOLDER).join(encodeURIComponent(target.wireModel));
+  return withoutTrailingSlashes(base) + filled;
+}
+
+// A loop rather than a regular expression: every request builds its URL, and a regular expression's
+// compiled code does not outlive a full garbage collection (docs/performance.md).
+function withoutTrailingSlashes(base: string): string {
+  let end = base.length;
+  while (end > 0 && base.charCodeAt(end - 1) === 47) end -= 1;
+  return end === base.length ? base : base.slice(0, end);
 }

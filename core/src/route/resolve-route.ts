@@ -1,6 +1,6 @@
 import { SmallLru } from '../canonical/small-lru.js';
 import type { CoreHooks } from '../hooks.js';
-import { ANSWERED_BY } from './answered-by.js';
+import { answeredByOf } from './answered-by.js';
 import { checkAnsweredRow } from './checked-route-row.js';
 import { wireModelOf } from './model-facts.js';
 import type { ResolvedRoute, RouteQuery } from './route-types.js';
@@ -57,7 +57,7 @@ export function resolveRoute(hooks: CoreHooks, query: RouteQuery): ResolvedRoute
     );
   }
   // The tap's own name, not what its row claims: registered_by must say who really answered.
-  const answeredBy = resolved[ANSWERED_BY] ?? resolved.row.plugin;
+  const answeredBy = answeredByOf(resolved) ?? resolved.row.plugin;
   const owner = ownerOf(query);
   if (owner !== null && answeredBy !== owner.plugin) {
     const sameOrigin = originOf(checked.base.endpoint.base_url) === owner.origin;

@@ -1,5 +1,4 @@
 import type { CwConfig } from '../config/cw-config.js';
-import type { ANSWERED_BY } from './answered-by.js';
 import type { CapabilityRow } from './capability-row.js';
 import type { ModelFacts } from './model-facts.js';
 
@@ -23,6 +22,4 @@ export interface ResolvedRoute {
   readonly definedBy: 'plugin-row' | 'user-config';
   /** Set by resolveRoute: which model override applied, and which facts it set. */
   readonly modelFacts?: Pick<ModelFacts, 'match' | 'provenance'>;
-  /** Set by the hook, never by a tap: the name of the tap that answered. */
-  readonly [ANSWERED_BY]?: string;
 }

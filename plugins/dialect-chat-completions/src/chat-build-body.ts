@@ -1,21 +1,11 @@
 import type { BuildContext, ConversationMessage, JsonValue, ReconciledToolChoice, WireBody } from '@cw/core/plugin';
 import { setValueAt, stringAt } from '@cw/plugin-kit';
+import { chatToolDeclarations } from './chat-tool-declarations.js';
 
 /** Builds a Chat Completions body in wire key order: model, messages, tools, tool_choice, cap, stream. */
 export function buildChatBody(context: BuildContext): WireBody {
   const body: WireBody = { model: context.wireModel, messages: chatMessages(context) };
-  if (context.tools.length > 0) {
-    body['tools'] = context.tools.map((tool) => {
-      // Assigned rather than spread in: the same keys in the same order, without copying an object per tool.
-      const declaration: { [key: string]: JsonValue } = {
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.parameters as JsonValue,
-      };
-      if (tool.strict) declaration['strict'] = true;
-      return { type: 'function', function: declaration };
-    });
-  }
+  if (context.tools.length > 0) body['tools'] = chatToolDeclarations(context.tools);
   const toolChoice = chatToolChoice(context.toolChoice);
   if (toolChoice !== undefined) body['tool_choice'] = toolChoice;
   const capField = context.row.output_cap.field;

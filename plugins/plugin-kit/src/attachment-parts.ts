@@ -6,7 +6,10 @@ export function collectAttachmentParts(
   items: readonly JsonValue[],
   isAttachmentPart: (part: JsonObject) => boolean,
 ): JsonValue[] {
-  return items.flatMap((item) =>
-    arrayAt(item, 'content').filter((part) => isJsonObject(part) && isAttachmentPart(part)),
-  );
+  // Loops rather than flatMap and filter: no list per item, on every body described.
+  const parts: JsonValue[] = [];
+  for (const item of items) {
+    for (const part of arrayAt(item, 'content')) if (isJsonObject(part) && isAttachmentPart(part)) parts.push(part);
+  }
+  return parts;
 }

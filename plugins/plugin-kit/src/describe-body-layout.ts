@@ -80,6 +80,12 @@ function cacheBreakpoints(
 
 // Positions count every item, objects or not, so indexes match the body the core measures.
 function indexesWhere(items: readonly JsonValue[], accepts: ((item: JsonObject) => boolean) | null): number[] {
-  if (accepts === null) return [];
-  return items.flatMap((item, index) => (isJsonObject(item) && accepts(item) ? [index] : []));
+  const indexes: number[] = [];
+  if (accepts === null) return indexes;
+  // A loop rather than flatMap: no list per item, on every body described.
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    if (isJsonObject(item) && accepts(item)) indexes.push(index);
+  }
+  return indexes;
 }

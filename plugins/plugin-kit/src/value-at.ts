@@ -16,6 +16,11 @@ export function valueAt(value: JsonValue | undefined, dottedPath: string): JsonV
  * (`generationConfig.maxOutputTokens`). A non-object met on the way is replaced: the builder owns the body.
  */
 export function setValueAt(body: { [key: string]: JsonValue }, dottedPath: string, value: JsonValue): void {
+  // Most paths are one key (an output cap's field): written without splitting, as every body is built.
+  if (!dottedPath.includes('.')) {
+    body[dottedPath] = value;
+    return;
+  }
   const keys = dottedPath.split('.');
   const last = keys.pop() as string;
   let node = body;

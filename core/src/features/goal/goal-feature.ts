@@ -69,5 +69,9 @@ export function applyGoal(hooks: CoreTurnHooks): void {
       await recordGoalUsage(context.home, snapshot.session.key, context.plan, context.reply),
     ),
   );
-  hooks.describeSession.tap(GOAL_FEATURE, (facts, snapshot) => ({ ...facts, goal_state: goalGateOf(snapshot) }));
+  // The facts as they came when they already say so: a preview copies them no more than it must.
+  hooks.describeSession.tap(GOAL_FEATURE, (facts, snapshot) => {
+    const goalState = goalGateOf(snapshot);
+    return facts.goal_state === goalState ? facts : { ...facts, goal_state: goalState };
+  });
 }

@@ -49,8 +49,9 @@ export function applySubmitHooks(hooks: CoreTurnHooks): void {
     );
     return { snapshot: withFeatureState(snapshot, SUBMIT_HOOKS_FEATURE, true), prompt: rewritten };
   });
-  hooks.describeSession.tap(SUBMIT_HOOKS_FEATURE, (facts, snapshot) => ({
-    ...facts,
-    message_submit_hook_count: snapshot.config.hooks.message_submit.length,
-  }));
+  // The facts as they came when they already say so: a preview copies them no more than it must.
+  hooks.describeSession.tap(SUBMIT_HOOKS_FEATURE, (facts, snapshot) => {
+    const count = snapshot.config.hooks.message_submit.length;
+    return facts.message_submit_hook_count === count ? facts : { ...facts, message_submit_hook_count: count };
+  });
 }
