@@ -12,12 +12,13 @@ let shared: Buffer | null = null;
 
 /** A SHA-256 of text fed a piece at a time, with the UTF-8 size of every piece and of the whole. */
 export class Sha256Pieces {
-  // Plain fields set in the constructor, not `#` fields with initializers: every body makes two of
-  // these, and private fields cost each new instance more (docs/performance.md).
-  private readonly hash: Hash;
-  private readonly buffer: Buffer;
-  private used: number;
-  private bytes: number;
+  // Plain fields set in the constructor, not `#` fields with initializers, and declared only (no
+  // class field is emitted, which would define each as undefined first): every body makes two of
+  // these, and each definition costs a new instance more (docs/performance.md).
+  declare private readonly hash: Hash;
+  declare private readonly buffer: Buffer;
+  declare private used: number;
+  declare private bytes: number;
 
   /** Starts empty, or where a `checkpoint` of an earlier digest left off, `bytes` already written. */
   constructor(resume?: { readonly hash: Hash; readonly bytes: number }) {

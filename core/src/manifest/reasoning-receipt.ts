@@ -99,9 +99,10 @@ export function valueAt(body: WireBody, path: string): JsonValue | undefined {
  * Gives exactly what valueAt gives. Plain fields, not `#` ones: one is made per receipt.
  */
 class TopMembers {
-  private readonly body: WireBody;
-  private readonly keys: string[];
-  private readonly values: (JsonValue | undefined)[];
+  // Declared only, as Sha256Pieces' fields: set once, in the constructor.
+  declare private readonly body: WireBody;
+  declare private readonly keys: string[];
+  declare private readonly values: (JsonValue | undefined)[];
 
   constructor(body: WireBody) {
     this.body = body;
