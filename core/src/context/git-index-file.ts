@@ -1,24 +1,5 @@
 import { GitUnreadable } from './git-repository-files.js';
 
-/** One entry of git's index: a path at a stage, its object and the stat data git saw when it last looked. */
-export interface GitIndexEntry {
-  readonly path: string;
-  /** 0 when merged; 1–3 during a conflict. */
-  readonly stage: number;
-  readonly mode: number;
-  readonly id: string;
-  readonly ctimeSeconds: number;
-  readonly ctimeNanoseconds: number;
-  readonly mtimeSeconds: number;
-  readonly mtimeNanoseconds: number;
-  readonly ino: number;
-  readonly uid: number;
-  readonly gid: number;
-  readonly size: number;
-  /** `assume-unchanged` or `skip-worktree`: git does not look at the work tree for it, and neither does cw. */
-  readonly skipWorkTree: boolean;
-}
-
 /** The index's entries, and the root tree id its cached-tree extension holds when that is still valid. */
 export interface GitIndex {
   readonly entries: readonly GitIndexEntry[];
@@ -60,7 +41,7 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
     if ((mode & 0o170000) === 0o040000) throw new GitUnreadable('a sparse index is not read');
     const path = bytes.toString('utf8', pathAt, nul);
     if (!isWorkTreePath(path)) throw new GitUnreadable('an index path leaves the work tree');
-    entries.push(new IndexEntry(bytes, view, at, path, flags, extra, mode));
+    entries.push(new GitIndexEntry(bytes, view, at, path, flags, extra, mode));
     // Entries are padded with 1–8 NULs to a multiple of eight bytes from their start.
     const length = nul - at;
     at += (length + 8) & ~7;
@@ -79,8 +60,12 @@ export function parseGitIndex(bytes: Buffer): GitIndex {
   return { entries, rootTree };
 }
 
-// Fields read where they lie: the hex id only when asked, which a clean work tree never does.
-class IndexEntry implements GitIndexEntry {
+/**
+ * One entry of git's index: a path at a stage, its object and the stat data git saw when it last
+ * looked. Its fields are read where they lie: the hex id only when asked, which a clean work tree never does.
+ */
+export class GitIndexEntry {
+  /** 0 when merged; 1–3 during a conflict. */
   readonly stage: number;
   readonly ctimeSeconds: number;
   readonly ctimeNanoseconds: number;
@@ -90,6 +75,7 @@ class IndexEntry implements GitIndexEntry {
   readonly uid: number;
   readonly gid: number;
   readonly size: number;
+  /** `assume-unchanged` or `skip-worktree`: git does not look at the work tree for it, and neither does cw. */
   readonly skipWorkTree: boolean;
 
   constructor(
@@ -113,6 +99,7 @@ class IndexEntry implements GitIndexEntry {
     this.skipWorkTree = (flags & ASSUME_VALID) !== 0 || (extra & SKIP_WORKTREE) !== 0;
   }
 
+  /** The object id, in hex. */
   get id(): string {
     return this.bytes.toString('hex', this.at + 40, this.at + 60);
   }
