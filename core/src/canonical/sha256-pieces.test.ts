@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Sha256Pieces } from './sha256-pieces.js';
 
@@ -28,5 +29,25 @@ describe('Sha256Pieces', () => {
     resumed.writeBytes(Buffer.from('w'.repeat(4096)));
     const text = `opening,${'z'.repeat(8192)}tail${'w'.repeat(4096)}`;
     expect(resumed.digest()).toEqual({ sha256: sha256(text), bytes: text.length });
+  });
+
+  it('digests any run of pieces as the joined text, with or without a checkpoint, in one call or through a Hash', () => {
+    // Sizes around every threshold: the direct size (4 KiB), the buffer (1 MiB) and its slices.
+    const size = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.constantFrom(4095, 4096, 4097, 262_145, 1_048_577));
+    const piece = fc.record({ kept: fc.boolean(), length: size, char: fc.constantFrom('a', 'é', '😀') });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.option(fc.nat({ max: 8 })), (run, cut) => {
+        const texts = run.map(({ length, char }) => char.repeat(Math.ceil(length / char.length)));
+        let digest = new Sha256Pieces();
+        texts.forEach((text, index) => {
+          if (index === cut) digest = new Sha256Pieces(digest.checkpoint());
+          if (run[index]?.kept) digest.writeBytes(Buffer.from(text, 'utf8'));
+          else digest.write(text);
+        });
+        const joined = texts.join('');
+        expect(digest.digest()).toEqual({ sha256: sha256(joined), bytes: Buffer.byteLength(joined, 'utf8') });
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as oneShot } from 'node:crypto';
 
 // Text is encoded a slice at a time into one reusable buffer: handing createHash a large string is
 // several times slower than handing it bytes, and encoding a whole request body at once would hold a
@@ -12,9 +12,10 @@ let scratch: Buffer | null = null;
  * cross-check both give the same digest.
  */
 export function sha256Hex(input: string | Uint8Array): string {
+  // One call for what fits one slice: a `Hash` object is a stream, and making one costs several
+  // times more than hashing a small text, most of all right after a collection (docs/performance.md).
+  if (typeof input !== 'string' || input.length <= SLICE_CHARS) return oneShot('sha256', input, 'hex');
   const hash = createHash('sha256');
-  if (typeof input !== 'string') return hash.update(input).digest('hex');
-  if (input.length <= SLICE_CHARS) return hash.update(Buffer.from(input, 'utf8')).digest('hex');
   // Three bytes per UTF-16 unit is the most UTF-8 a slice can need.
   scratch ??= Buffer.allocUnsafe(SLICE_CHARS * 3);
   for (let start = 0; start < input.length; ) {
