@@ -3,7 +3,7 @@
 // damaged, or refused by V8 — the bundle then compiles without it and does the same.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLE_HEAD, BUNDLE_TAIL, cacheFileBytes, compileBundle } from './compile-bundle.js';
 
@@ -79,5 +79,22 @@ describe('the bundle and its code cache', () => {
     const compiled = compileBundle(other.bundle, other.cache);
     expect(compiled.cache).toBe('rejected');
     expect((compiled.exports as { more: number[] }).more).toEqual([2, 3, 4]);
+  });
+
+  it('hands the bundle a companion beside it, compiled once, and the package itself when the file is missing', () => {
+    const companion = join(scratch, 'companion-twice.cjs');
+    writeFileSync(companion, `${BUNDLE_HEAD}exports.made = {};\n${BUNDLE_TAIL}`);
+    produceCache(companion, `${companion}.v8cache`);
+    const seen: [string, string][] = [];
+    const { bundle, cache } = bundleWith(
+      'exports.same = __cwBundle("companion-twice").made === __cwBundle("companion-twice").made;\n' +
+        'exports.path = __cwBundle("node:path").sep;\n',
+    );
+    const compiled = compileBundle(bundle, cache, { compiled: (one, file) => seen.push([file, one.cache]) });
+    expect(compiled.exports).toEqual({ same: true, path: sep });
+    expect(seen).toEqual([
+      [companion, 'used'],
+      [bundle, 'missing'],
+    ]);
   });
 });

@@ -72,8 +72,9 @@ export interface CompileOptions {
  * fits; the file is the build's code inside BUNDLE_HEAD and BUNDLE_TAIL. The bundle's dynamic
  * import()s were renamed __cwImport by the build and import from here. `__cwBundle(name)` hands the
  * bundle the exports of a companion bundle beside it, `name.cjs` with its cache `name.cjs.v8cache`,
- * compiled the same way the first time it is asked for: code only some runs need (zod, for a config
- * file), kept out of the file every run reads and hashes (docs/performance.md).
+ * compiled the same way the first time it is asked for (or, when the file is missing, of the package
+ * `name` itself): code only some runs need (zod, for a config file), kept out of the file every run
+ * reads and hashes (docs/performance.md).
  */
 export function compileBundle(bundleFile: string, cacheFile: string, options: CompileOptions = {}): CompiledBundle {
   const bundle = readFileSync(bundleFile);
@@ -98,11 +99,19 @@ export function compileBundle(bundleFile: string, cacheFile: string, options: Co
   // One compile per companion: a second would be a second copy of its classes.
   const companions = new Map<string, unknown>();
   const companion = (name: string): unknown => {
-    if (!companions.has(name)) {
-      const file = join(folder, `${name}.cjs`);
-      companions.set(name, compileBundle(file, `${file}.v8cache`, options).exports);
-    }
+    if (!companions.has(name)) companions.set(name, companionExports(join(folder, `${name}.cjs`), name));
     return companions.get(name);
+  };
+  // No companion file (a build that stopped before writing it): the package itself, required from
+  // the bundle's folder, as a missing bundle means the compiled modules.
+  const companionExports = (file: string, name: string): unknown => {
+    try {
+      return compileBundle(file, `${file}.v8cache`, options).exports;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || (error as NodeJS.ErrnoException).path !== file)
+        throw error;
+      return require(name);
+    }
   };
   const importer = (specifier: string) =>
     // A Node module is required, not imported: the first import() sets up Node's ES module loader,
