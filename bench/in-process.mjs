@@ -63,7 +63,7 @@ await rm(home, { recursive: true, force: true });
 const first = previewRequest(snapshot, prompt, 'streaming');
 if (first.prepared === null) throw new Error(`preview is blocked: ${first.plan.reason}`);
 const body = first.prepared.body;
-const bodyBytes = Buffer.byteLength(first.prepared.bodyText);
+const bodyBytes = Buffer.byteLength(first.prepared.canonical.wireText);
 const toolCount = first.prepared.projection.wireTools.length;
 
 let captured = null;

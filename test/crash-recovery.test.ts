@@ -39,7 +39,11 @@ describe('SIGKILL after a call ran and before its result was saved', () => {
     // Preview, before anything is written, already counts every call whose effects are unknown.
     const preview = await runCwChild(['preview-request', 'json', '--prompt', 'what happened?'], crash.plainEnv());
     expect(preview.code, preview.stderr).toBe(0);
-    expect(JSON.parse(preview.stdout).session.unknown_effect_calls).toBe(KILLS);
+    const session = JSON.parse(preview.stdout).session as Record<string, unknown>;
+    expect(session['unknown_effect_calls']).toBe(KILLS);
+    // In its place in the schema's order, right after the stored message count.
+    const keys = Object.keys(session);
+    expect(keys[keys.indexOf('stored_message_count') + 1]).toBe('unknown_effect_calls');
     crash.model.andThen({ carries: [{ id: `call_${KILLS - 1}`, includes: UNKNOWN }], reply: { text: 'checked' } });
     const last = await runCwChild(['send', '--prompt', 'what happened?'], crash.plainEnv());
     expect(last.code, last.stderr).toBe(0);

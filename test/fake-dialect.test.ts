@@ -150,7 +150,7 @@ describe('a fourth dialect with its own key names', () => {
       runTurn(snapshot, { home, prompt: 'hello', entrypoint: 'streaming', env: { FAKE_WIRE_KEY: FAKE_KEY } }),
       (event) => (event.type === 'text-delta' ? deltas.push(event.text) : undefined),
     );
-    expect(sha256(canonicalize(JSON.parse(captured)) ?? '')).toBe(sha256(plan.prepared.canonicalBodyText));
+    expect(sha256(canonicalize(JSON.parse(captured)) ?? '')).toBe(sha256(plan.prepared.canonical.text));
     expect(deltas).toEqual(['hel', 'lo']);
     expect(sent.reply).toEqual({
       text: 'hello',

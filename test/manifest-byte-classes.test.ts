@@ -73,8 +73,8 @@ describe('the identity holds in every dialect x entry point x conversation shape
           if (hasTools) expect(body.tool_schema_canonical_json_bytes).toBe(canonicalBytes(wire['tools']));
           // Hashes: independent JCS over the body, and the exact wire bytes.
           expect(body.body_sha256).toBe(sha256(canonicalize(wire) as string));
-          expect(body.body_wire_sha256).toBe(sha256(prepared?.bodyText ?? ''));
-          expect(body.body_wire_bytes).toBe(Buffer.byteLength(prepared?.bodyText ?? '', 'utf8'));
+          expect(body.body_wire_sha256).toBe(sha256(prepared?.canonical.wireText ?? ''));
+          expect(body.body_wire_bytes).toBe(Buffer.byteLength(prepared?.canonical.wireText ?? '', 'utf8'));
           expect(body.local_system_tools_component_sha256).toBe(
             sha256(
               `system=${body.system_prompt.effective_system_sha256}\ntools=${body.tool_schema_wire_sha256 ?? ''}\n`,

@@ -60,7 +60,7 @@ describe('previews of one process', () => {
       const warm = preview(on(routeId));
       expect(warm.projected).toBe(0);
       expect(warm.result.manifest).toEqual(cold.manifest);
-      expect(warm.result.prepared?.bodyText).toBe(cold.prepared?.bodyText);
+      expect(warm.result.prepared?.canonical.wireText).toBe(cold.prepared?.canonical.wireText);
     }
   });
 });

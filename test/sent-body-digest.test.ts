@@ -18,10 +18,10 @@ describe('the body the transport sends', () => {
   it('is the text the manifest digested, written when the transport reads it', async () => {
     const { prepared, manifest } = await preparedTurn();
     const body = manifest.body as { exact: { body_wire_sha256: string; body_wire_bytes: number; body_sha256: string } };
-    expect(prepared.bodyText).toBe(JSON.stringify(prepared.body));
-    expect(sha256Hex(prepared.bodyText)).toBe(body.exact.body_wire_sha256);
-    expect(Buffer.byteLength(prepared.bodyText, 'utf8')).toBe(body.exact.body_wire_bytes);
-    expect(sha256Hex(prepared.canonicalBodyText)).toBe(body.exact.body_sha256);
+    expect(prepared.canonical.wireText).toBe(JSON.stringify(prepared.body));
+    expect(sha256Hex(prepared.canonical.wireText)).toBe(body.exact.body_wire_sha256);
+    expect(Buffer.byteLength(prepared.canonical.wireText, 'utf8')).toBe(body.exact.body_wire_bytes);
+    expect(sha256Hex(prepared.canonical.text)).toBe(body.exact.body_sha256);
   });
 
   it('is refused, before any connection, when the body changed after it was digested', async () => {

@@ -175,7 +175,7 @@ describe('one catalog, projected per route', () => {
     expect(streaming.projection.warning).not.toBeNull();
     expect(blocking.projection.warning).toEqual(streaming.projection.warning);
     expect(blocking.projection.wireTools).toEqual(streaming.projection.wireTools);
-    expect(streaming.bodyText).not.toBe(blocking.bodyText); // different bodies, one projection
+    expect(streaming.canonical.wireText).not.toBe(blocking.canonical.wireText); // different bodies, one projection
   });
 
   it('bounds the manifest list to eight tools and counts the rest', () => {

@@ -94,7 +94,6 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
     }
     throw error;
   }
-  const known = { prepared, toolSurface: prepared };
   // What the request depends on that a preview cannot know (docs/architecture.md, "The turn's hooks").
   const unknown = checkRequest(snapshot, prompt);
   if (unknown !== null) {
@@ -104,7 +103,9 @@ export function planTurn(loaded: CwSnapshot, prompt: TurnPrompt | undefined, ent
     return stopped(input, unknown.reason, unknown.detail, error, { prepared, toolSurface: toolsToo ? null : prepared });
   }
   const measured = measureBody(prepared);
-  const measuredKnown = { ...known, measured };
+  // Written out rather than spread from a smaller object: a member added after a spread makes a
+  // layout of its own, built again after every full collection (docs/performance.md).
+  const measuredKnown = { prepared, toolSurface: prepared, measured };
   const due = transformsDue(snapshot, measured);
   const transforms = [...snapshot.pending.runtimeTransforms, ...due.map((transform) => transform.words)];
   if (transforms.length > 0) {

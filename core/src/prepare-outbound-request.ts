@@ -5,6 +5,7 @@ import type { BodyLayout, BuildContext, Entrypoint, ReasoningPlan, WireBody } fr
 import { planReasoning } from './body/plan-reasoning.js';
 import { outputCapFor } from './body/output-cap.js';
 import { placePromptCacheKey, promptCacheKey } from './body/prompt-cache-key.js';
+import { keepLatestLayout } from './kept-layouts.js';
 import type { ConversationMessage } from './prompt/conversation.js';
 import {
   redactOutboundLayers,
@@ -31,6 +32,9 @@ import {
 } from './prompt/turn-context-message.js';
 import { userAgent } from './transport/user-agent.js';
 
+// The largest body whose layout is kept until the next (kept-layouts.ts).
+const KEPT_BODY_BYTES = 256 * 1024;
+
 /** The one value that both preview describes and send puts on the wire. */
 export interface PreparedOutboundRequest {
   readonly dialect: Dialect;
@@ -46,11 +50,10 @@ export interface PreparedOutboundRequest {
   readonly body: WireBody;
   /** What the dialect says about the finished body: its regions and the wire facts the manifest reports. */
   readonly layout: BodyLayout;
-  /** The exact bytes the transport sends: the body serialized in wire key order (canonical.wireSha256 is its digest). */
-  readonly bodyText: string;
-  /** The body's RFC 8785 canonical form: what body_sha256 hashes. */
-  readonly canonicalBodyText: string;
-  /** Both digests of the body with the sizes of its parts, which the manifest and the byte classes read. */
+  /**
+   * Both digests of the body with the sizes of its parts, which the manifest and the byte classes
+   * read; its `wireText` is the exact bytes the transport sends, written when first read.
+   */
   readonly canonical: CanonicalBody;
   readonly projection: ToolProjection;
   readonly reasoning: ReasoningPlan | null;
@@ -240,6 +243,9 @@ export function prepareOutboundRequest(
       toolSurface,
     );
   }
+  // A body is built member by member; the newest small one of each dialect is kept, so the next is
+  // built through layouts that are still there (kept-layouts.ts). A large one would cost more to keep.
+  if (canonical.wireBytes <= KEPT_BODY_BYTES) keepLatestLayout(row.dialect, body);
   return {
     dialect: row.dialect,
     routeShape: row.route_shape,
@@ -256,13 +262,6 @@ export function prepareOutboundRequest(
     apiKeyEnv: row.auth.api_key_env,
     body,
     layout,
-    // Written when first read (the transport reads it; a preview needs only its digest and size).
-    get bodyText() {
-      return canonical.wireText;
-    },
-    get canonicalBodyText() {
-      return canonical.text;
-    },
     canonical,
     projection,
     reasoning,

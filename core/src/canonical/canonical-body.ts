@@ -1,7 +1,7 @@
 import { canonicalJson, canonicalView, ORDER_NOT_NATIVE, type JsonValue } from './canonical-json.js';
 import { sha256Hex } from './sha256.js';
 import { Sha256Pieces } from './sha256-pieces.js';
-import { jsonText } from './json-text.js';
+import { jsonText, quoted } from './json-text.js';
 import {
   CHECKPOINTS_PER_OPENING,
   itemsCheckpoints,
@@ -12,6 +12,7 @@ import {
 import { sameJson } from './same-json.js';
 import { isDeepFrozen } from './deep-frozen.js';
 import { sealJson } from './sealed-json.js';
+import { keepLayout } from '../kept-layouts.js';
 
 /**
  * A body's canonical and wire digests and the canonical UTF-8 sizes of its parts, from one walk of the
@@ -171,7 +172,7 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     for (let index = sortedKeys.indexOf(itemsKey) + 1; index < sortedKeys.length; index += 1) {
       const key = sortedKeys[index] as string;
       const member = members.get(key) as MemberTexts;
-      canonical.write(`,${JSON.stringify(key)}:`);
+      canonical.write(`,${quoted(key)}:`);
       memberSizes.set(
         key,
         member.canonicalBytes === null
@@ -193,7 +194,7 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
     for (let index = keys.indexOf(itemsKey) + 1; index < keys.length; index += 1) {
       const key = keys[index] as string;
       const member = members.get(key) as MemberTexts;
-      wire.write(`,${JSON.stringify(key)}:`);
+      wire.write(`,${quoted(key)}:`);
       if (typeof member.wire === 'string') wire.write(member.wire);
       else wire.writeBytes(member.wire);
     }
@@ -247,9 +248,9 @@ function opening(
     if (key === itemsKey) break;
     const member = members.get(key) as MemberTexts;
     const value = canonical ? member.canonical : member.wire;
-    written += `${JSON.stringify(key)}:${typeof value === 'string' ? value : value.toString('utf8')},`;
+    written += `${quoted(key)}:${typeof value === 'string' ? value : value.toString('utf8')},`;
   }
-  return `${written}${JSON.stringify(itemsKey)}:[`;
+  return `${written}${quoted(itemsKey)}:[`;
 }
 
 /** Whether the items begin with the kept ones, member for member. */
@@ -315,24 +316,35 @@ function resumedBody(
   return new ResumedBody(body, itemsKey, members, memberSizes, itemSizes, canonical, wire);
 }
 
-// A class rather than an object of closures: a preview creates as few functions as it can (docs/performance.md).
+// A class rather than an object of closures: a preview creates as few functions as it can
+// (docs/performance.md). Fields are declared only and set in the constructor, as Sha256Pieces' are.
 class ResumedBody implements CanonicalBody {
-  readonly bytes: number;
-  readonly sha256: string;
-  readonly wireSha256: string;
-  readonly wireBytes: number;
-  private textWritten: string | undefined;
-  private wireTextWritten: string | undefined;
+  declare readonly bytes: number;
+  declare readonly sha256: string;
+  declare readonly wireSha256: string;
+  declare readonly wireBytes: number;
+  declare private readonly body: Body;
+  declare private readonly itemsKey: string;
+  declare private readonly members: ReadonlyMap<string, MemberTexts>;
+  declare private readonly memberSizes: ReadonlyMap<string, number>;
+  declare private readonly itemSizes: readonly number[];
+  declare private textWritten: string | undefined;
+  declare private wireTextWritten: string | undefined;
 
   constructor(
-    private readonly body: Body,
-    private readonly itemsKey: string,
-    private readonly members: ReadonlyMap<string, MemberTexts>,
-    private readonly memberSizes: ReadonlyMap<string, number>,
-    private readonly itemSizes: readonly number[],
+    body: Body,
+    itemsKey: string,
+    members: ReadonlyMap<string, MemberTexts>,
+    memberSizes: ReadonlyMap<string, number>,
+    itemSizes: readonly number[],
     canonical: { readonly sha256: string; readonly bytes: number },
     wire: { readonly sha256: string; readonly bytes: number },
   ) {
+    this.body = body;
+    this.itemsKey = itemsKey;
+    this.members = members;
+    this.memberSizes = memberSizes;
+    this.itemSizes = itemSizes;
     this.bytes = canonical.bytes;
     this.sha256 = canonical.sha256;
     this.wireSha256 = wire.sha256;
@@ -386,6 +398,9 @@ class ResumedBody implements CanonicalBody {
   }
 }
 
+// One body lives as long as the module, so the next one is built through a layout that is still there.
+keepLayout(new ResumedBody({}, '', new Map(), new Map(), [], { sha256: '', bytes: 0 }, { sha256: '', bytes: 0 }));
+
 /** What one digest pass leaves: the digest and size, each member's size, and each element's of the items. */
 interface DigestedMembers {
   readonly sha256: string;
@@ -411,7 +426,7 @@ function digestMembers(object: Body, itemsKey: string | null, keepTexts: boolean
   pieces.write('{');
   let first = true;
   for (const key of Object.keys(object)) {
-    pieces.write(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
+    pieces.write(first ? `${quoted(key)}:` : `,${quoted(key)}:`);
     first = false;
     const value = object[key];
     if (key === itemsKey && Array.isArray(value)) {

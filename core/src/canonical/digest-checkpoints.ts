@@ -1,8 +1,9 @@
-import type { Hash } from 'node:crypto';
+import type { DigestCheckpoint } from './sha256-pieces.js';
 import { SmallLru } from './small-lru.js';
 
 // What the body digests of recent requests leave behind for the next one (docs/performance.md,
-// "History digested once"): a SHA-256 midstate can only be resumed for a prefix of the exact byte
+// "History digested once"): a SHA-256 midstate (or, for a short one, the bytes
+// themselves: canonical/sha256-pieces.ts) can only be resumed for a prefix of the exact byte
 // stream, and in both orders a body is written in, the turn items come after a few small members and
 // before the rest. So each digest keeps its midstate at the end of the items, with sealed copies of the
 // items it covers; the next request with the same opening and those items first resumes from there and
@@ -14,8 +15,8 @@ export interface ItemsCheckpoint {
   readonly items: readonly unknown[];
   /** The canonical UTF-8 size of each item. */
   readonly sizes: readonly number[];
-  readonly canonical: { readonly hash: Hash; readonly bytes: number };
-  readonly wire: { readonly hash: Hash; readonly bytes: number };
+  readonly canonical: DigestCheckpoint;
+  readonly wire: DigestCheckpoint;
 }
 
 /**

@@ -12,6 +12,11 @@ const sealedTexts = new WeakMap<object, string>();
  */
 export function jsonText(value: unknown): string {
   if (typeof value === 'string') return quoted(value);
+  // Written by hand: native stringify costs several times more right after a full collection, even
+  // for a number (docs/performance.md, "Layouts that outlive a collection").
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (value === null) return 'null';
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
   if (isSealed(value)) {
     let text = sealedTexts.get(value);
@@ -42,8 +47,22 @@ export function jsonText(value: unknown): string {
   return `${text}}`;
 }
 
-// Native stringify rather than a regular expression that finds the strings needing no escapes: the
+// Short strings (member names, labels, model ids) come back on every request: their quoted form is
+// kept, since native stringify costs several times more right after a full collection. Native
+// stringify rather than a regular expression that finds the strings needing no escapes: the
 // expression's compiled code does not outlive a full garbage collection (docs/performance.md).
-function quoted(text: string): string {
-  return JSON.stringify(text);
+const QUOTED_MAX_CHARS = 64;
+const QUOTED_KEPT = 1024;
+const quotedTexts = new Map<string, string>();
+
+/** `JSON.stringify(text)`: a string as a JSON string literal. */
+export function quoted(text: string): string {
+  if (text.length > QUOTED_MAX_CHARS) return JSON.stringify(text);
+  let known = quotedTexts.get(text);
+  if (known === undefined) {
+    known = JSON.stringify(text);
+    if (quotedTexts.size >= QUOTED_KEPT) quotedTexts.clear();
+    quotedTexts.set(text, known);
+  }
+  return known;
 }

@@ -31,9 +31,31 @@ describe('Sha256Pieces', () => {
     expect(resumed.digest()).toEqual({ sha256: sha256(text), bytes: text.length });
   });
 
+  it('keeps a short unhashed prefix as its bytes and a longer one as a midstate, and resumes either', () => {
+    const short = new Sha256Pieces();
+    short.write('x'.repeat(16_384));
+    const kept = short.checkpoint();
+    expect(kept.state).toBeInstanceOf(Uint8Array);
+    const long = new Sha256Pieces();
+    long.write('x'.repeat(16_385));
+    expect(long.checkpoint().state).not.toBeInstanceOf(Uint8Array);
+    // The bytes are a copy: the shared buffer is written over by the next digest.
+    const other = new Sha256Pieces();
+    other.write('y'.repeat(100));
+    other.digest();
+    const resumed = new Sha256Pieces(kept);
+    resumed.write('z');
+    const text = `${'x'.repeat(16_384)}z`;
+    expect(resumed.digest()).toEqual({ sha256: sha256(text), bytes: text.length });
+  });
+
   it('digests any run of pieces as the joined text, with or without a checkpoint, in one call or through a Hash', () => {
-    // Sizes around every threshold: the direct size (4 KiB), the buffer (1 MiB) and its slices.
-    const size = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.constantFrom(4095, 4096, 4097, 262_145, 1_048_577));
+    // Sizes around every threshold: the direct size (4 KiB), a checkpoint kept as bytes (16 KiB), the
+    // buffer (1 MiB) and its slices.
+    const size = fc.oneof(
+      fc.integer({ min: 0, max: 64 }),
+      fc.constantFrom(4095, 4096, 4097, 16_383, 16_384, 16_385, 262_145, 1_048_577),
+    );
     const piece = fc.record({ kept: fc.boolean(), length: size, char: fc.constantFrom('a', 'é', '😀') });
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 8 }), fc.option(fc.nat({ max: 8 })), (run, cut) => {

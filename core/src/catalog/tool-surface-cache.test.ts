@@ -78,6 +78,25 @@ describe('the tool surface cache', () => {
     }
   });
 
+  it('finds the newest surface of a frozen catalog by identity, only while the other inputs are the same', () => {
+    const catalog = Object.freeze([tool('read'), tool('write'), tool('mcp_a', { server: 'a' })]);
+    const gates = { surface: 'standard' as const, deny: [] as string[] };
+    const first = surface(inputs(catalog, { gates }));
+    expect(first.result.upFront.map((entry) => entry.name)).toContain('write');
+    // The gates changed in place: the same objects, another surface.
+    gates.deny.push('write');
+    const denied = surface(inputs(catalog, { gates }));
+    expect(denied.result.upFront.map((entry) => entry.name)).not.toContain('write');
+    expect(denied.result).toEqual(uncached(inputs(catalog, { gates })));
+    gates.deny.pop();
+    const back = surface(inputs(catalog, { gates }));
+    expect(back.computed).toBe(false);
+    expect(back.result).toBe(first.result);
+    const limited = surface(inputs(catalog, { gates, maxTools: 2, loaded: ['mcp_a'] }));
+    expect(limited.result).toEqual(uncached(inputs(catalog, { gates, maxTools: 2, loaded: ['mcp_a'] })));
+    expect(limited.result).not.toEqual(first.result);
+  });
+
   it('splits every time a catalog holding a tool that is not sealed', () => {
     const catalog = [tool('read', { sealed: false })];
     expect(surface(inputs(catalog)).computed).toBe(true);

@@ -1,3 +1,4 @@
+import { jsonText } from '../canonical/json-text.js';
 import { SmallLru } from '../canonical/small-lru.js';
 import type { ToolGatesConfig } from '../config/cw-config.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -13,6 +14,9 @@ import { narrowCatalog, surfaceBudget } from './narrow-catalog.js';
 // surface per catalog"). A catalog holding a tool that is not sealed is split every time.
 const CAPACITY = 8;
 const kept = new SmallLru<string, DeferredCatalog>(CAPACITY);
+// The newest surface of each catalog whose key could be made, with the key of the other inputs: the
+// next step finds it by the catalog's identity, without writing the catalog's key again.
+const newest = new WeakMap<readonly ToolDefinition[], { readonly others: string; readonly surface: DeferredCatalog }>();
 let computed = 0;
 
 /** What a turn's tool surface is split from. */
@@ -33,19 +37,27 @@ export interface ToolSurfaceInputs {
  * route takes (catalog/defer-catalog.ts). From memory when the same inputs were split before.
  */
 export function toolSurfaceFor(inputs: ToolSurfaceInputs): DeferredCatalog {
-  const key = surfaceKey(inputs);
-  const known = key === null ? undefined : kept.get(key);
-  if (known !== undefined) return known;
-  computed += 1;
-  const surface = splitSurface(inputs);
-  if (key === null) return surface;
-  const frozen: DeferredCatalog = Object.freeze({
-    upFront: Object.freeze([...surface.upFront]),
-    deferred: Object.freeze([...surface.deferred]),
-    searchable: surface.searchable,
-  });
-  kept.set(key, frozen);
-  return frozen;
+  const others = otherInputsKey(inputs);
+  const latest = newest.get(inputs.catalog);
+  if (latest !== undefined && latest.others === others) return latest.surface;
+  const catalog = sealedListKey(inputs.catalog);
+  // A catalog key has digits and commas only: no separator can be mistaken for part of it.
+  const key = catalog === null ? null : `${catalog}\u0000${others}`;
+  let surface = key === null ? undefined : kept.get(key);
+  if (surface === undefined) {
+    computed += 1;
+    const split = splitSurface(inputs);
+    if (key === null) return split;
+    surface = Object.freeze({
+      upFront: Object.freeze([...split.upFront]),
+      deferred: Object.freeze([...split.deferred]),
+      searchable: split.searchable,
+    });
+    kept.set(key, surface);
+  }
+  // Only a frozen list keeps the tools its key was made from.
+  if (Object.isFrozen(inputs.catalog)) newest.set(inputs.catalog, { others, surface });
+  return surface;
 }
 
 /** How many surfaces were split rather than found in memory, for the tests that check the cache. */
@@ -67,8 +79,8 @@ function splitSurface(inputs: ToolSurfaceInputs): DeferredCatalog {
   return deferCatalog(narrowed, configDeferred, inputs.maxTools, inputs.loaded, inputs.serverOrder);
 }
 
-function surfaceKey(inputs: ToolSurfaceInputs): string | null {
-  const catalog = sealedListKey(inputs.catalog);
-  if (catalog === null) return null;
-  return JSON.stringify([catalog, inputs.gates ?? null, inputs.maxTools, inputs.loaded, inputs.serverOrder]);
+/** Everything the split reads besides the catalog. */
+function otherInputsKey(inputs: ToolSurfaceInputs): string {
+  // jsonText, not JSON.stringify: the same text, without native stringify's cost after a collection.
+  return jsonText([inputs.gates ?? null, inputs.maxTools, inputs.loaded, inputs.serverOrder]);
 }

@@ -105,7 +105,7 @@ export function renderManifest(
       : offlineTokenCounts(
           prepared.route.row.tokenizer ?? null,
           classValues(prepared.body, prepared.layout),
-          () => prepared.canonicalBodyText,
+          () => prepared.canonical.text,
         );
   return manifest(session, { exact: cachedRouteFacts(prepared, routeFacts) }, toolSection(snapshot, prepared), {
     exact: bodyFacts(prepared, measured, counts),
@@ -147,7 +147,6 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     lane_kind: plan.input === 'continuation' ? 'agent-loop-continuation' : 'cli-single-turn',
     session_name: safeIdentifier(snapshot.session.name),
     stored_message_count: snapshot.session.messages.length,
-    ...unknownEffectCalls(snapshot.session.messages),
     requested_route: safeIdentifier(routeId),
     requested_model:
       snapshot.config.model === undefined
@@ -169,7 +168,21 @@ function sessionFacts(snapshot: CwSnapshot, promptSupplied: boolean, plan: TurnP
     goal_state: 'none',
     base_prompt: basePromptFacts(),
   };
-  return turnHooksOf(snapshot.registry).describeSession.call(facts, snapshot);
+  // One literal, the rare member added apart: members written after a spread are added key by key,
+  // and such an object's layout is built again after every full collection (docs/performance.md).
+  const unknownCalls = unknownEffectCallCount(snapshot.session.messages);
+  const described = unknownCalls === 0 ? facts : withUnknownEffectCalls(facts, unknownCalls);
+  return turnHooksOf(snapshot.registry).describeSession.call(described, snapshot);
+}
+
+/** The facts with `unknown_effect_calls` in its place in the schema's order, after the stored message count. */
+function withUnknownEffectCalls(facts: SessionFacts, count: number): SessionFacts {
+  const ordered: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(facts)) {
+    ordered[key] = value;
+    if (key === 'stored_message_count') ordered['unknown_effect_calls'] = count;
+  }
+  return ordered as unknown as SessionFacts;
 }
 
 // The bundled base prompt is the same text for the life of the process: its size and digest are taken once.
@@ -410,8 +423,9 @@ export function toolChoiceLabel(choice: ToolChoiceFacts | null): string | null {
   return safeIdentifier(choice.name === null ? choice.kind : `${choice.kind}:${choice.name}`);
 }
 
-/** The calls whose effects are unknown because a killed cw never saved their results; nothing when none. */
-function unknownEffectCalls(messages: CwSnapshot['session']['messages']): { unknown_effect_calls?: number } {
-  const count = messages.filter((message) => message.role === 'tool' && message.status === 'unknown').length;
-  return count === 0 ? {} : { unknown_effect_calls: count };
+/** How many calls have unknown effects because a killed cw never saved their results. */
+function unknownEffectCallCount(messages: CwSnapshot['session']['messages']): number {
+  let count = 0;
+  for (const message of messages) if (message.role === 'tool' && message.status === 'unknown') count += 1;
+  return count;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyLayout, ReasoningPlan, WireBody } from '../body/wire-body.js';
 import type { CapabilityRow } from '../route/capability-row.js';
-import { reasoningReceipt } from './reasoning-receipt.js';
+import { reasoningReceipt, valueAt } from './reasoning-receipt.js';
 
 // Layouts as the built-in dialects declare them: the flat effort key first, then `<key>.effort`.
 const layout = (controlKeys: readonly string[], disclosureKeys: readonly string[] = []): BodyLayout => ({
@@ -113,6 +113,14 @@ describe('reasoningReceipt', () => {
     expect(
       reasoningReceipt(body, CHAT, explicit, control('chat_template_kwargs.reasoning_effort', 'toggle')),
     ).toMatchObject({ controlKeys: ['chat_template_kwargs'], effort: null });
+  });
+
+  it('reads own members only: a path naming an inherited member finds nothing', () => {
+    const receipt = reasoningReceipt({ model: 'm' }, layout(['constructor', 'toString']), explicit, null);
+    expect(receipt.controlKeys).toEqual([]);
+    expect(receipt.resolution).toBe('not-applicable');
+    expect(valueAt({ model: 'm', nested: {} }, 'constructor.name')).toBeUndefined();
+    expect(valueAt({ model: 'm', nested: {} }, 'nested.toString')).toBeUndefined();
   });
 
   it('keys are only ever reported from the constant lists, never lifted from the body', () => {

@@ -1,6 +1,7 @@
 import type { JsonValue } from '../canonical/canonical-json.js';
 import type { BodyLayout, ReasoningPlan, WireBody } from '../body/wire-body.js';
 import type { CapabilityRow } from '../route/capability-row.js';
+import { keepLayout } from '../kept-layouts.js';
 
 /** What the finished body says about reasoning, read off the JSON rather than inferred from the request. */
 export interface ReasoningReceipt {
@@ -86,7 +87,7 @@ export function reasoningReceipt(
   return { controlKeys, effort, effortSource, budgetTokens, budgetSource, resolution };
 }
 
-/** The value at a dotted path of a JSON object, or undefined when any step is missing. */
+/** The value at a dotted path of a JSON object, or undefined when any step is missing. Own members only. */
 export function valueAt(body: WireBody, path: string): JsonValue | undefined {
   // Step by step along the path rather than splitting it: a receipt reads about twenty paths, most of
   // them absent at the first step, and a split would allocate a list for each.
@@ -94,37 +95,31 @@ export function valueAt(body: WireBody, path: string): JsonValue | undefined {
 }
 
 /**
- * The paths of one body, each of its top-level members looked up once: a receipt reads about twenty
- * paths under a handful of keys, most of them absent, and a lookup of an absent key is what costs.
- * Gives exactly what valueAt gives. Plain fields, not `#` ones: one is made per receipt.
+ * The paths of one body, its own top-level keys listed once: a receipt reads about twenty paths under
+ * a handful of keys, most of them absent, and looking an absent key up on the object (through its
+ * prototypes) is what costs, most of all after a collection. Gives exactly what valueAt gives.
  */
 class TopMembers {
   // Declared only, as Sha256Pieces' fields: set once, in the constructor.
   declare private readonly body: WireBody;
-  declare private readonly keys: string[];
-  declare private readonly values: (JsonValue | undefined)[];
+  declare private readonly own: readonly string[];
 
   constructor(body: WireBody) {
     this.body = body;
-    this.keys = [];
-    this.values = [];
+    this.own = isObject(body) ? Object.keys(body) : [];
   }
 
   valueAt(path: string): JsonValue | undefined {
     const dot = path.indexOf('.');
-    const node = this.top(dot === -1 ? path : path.slice(0, dot));
+    const key = dot === -1 ? path : path.slice(0, dot);
+    if (!this.own.includes(key)) return undefined;
+    const node = (this.body as { [key: string]: JsonValue })[key];
     return dot === -1 ? node : descend(node, path, dot + 1);
   }
-
-  private top(key: string): JsonValue | undefined {
-    const known = this.keys.indexOf(key);
-    if (known !== -1) return this.values[known];
-    const value = isObject(this.body) ? this.body[key] : undefined;
-    this.keys.push(key);
-    this.values.push(value);
-    return value;
-  }
 }
+
+// One receipt's reader lives as long as the module, so the next one is built through a layout that is still there.
+keepLayout(new TopMembers({}));
 
 /** The value at the rest of a dotted path (from `start`) below `node`, as valueAt reads it. */
 function descend(node: JsonValue | undefined, path: string, start: number): JsonValue | undefined {
@@ -132,8 +127,11 @@ function descend(node: JsonValue | undefined, path: string, start: number): Json
   for (;;) {
     if (!isObject(node)) return undefined;
     const dot = path.indexOf('.', at);
-    if (dot === -1) return node[at === 0 ? path : path.slice(at)];
-    node = node[path.slice(at, dot)];
+    const key = dot === -1 ? (at === 0 ? path : path.slice(at)) : path.slice(at, dot);
+    // Own members only: a path naming `constructor` or `toString` finds nothing on a JSON body.
+    if (!Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+    if (dot === -1) return node;
     at = dot + 1;
   }
 }

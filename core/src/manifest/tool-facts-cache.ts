@@ -1,3 +1,4 @@
+import { jsonText } from '../canonical/json-text.js';
 import { isSealed } from '../canonical/sealed-json.js';
 import { SmallLru } from '../canonical/small-lru.js';
 import type { ToolGatesConfig } from '../config/cw-config.js';
@@ -59,7 +60,8 @@ function factsKey(inputs: ToolFactsInputs): string | null {
   const deferred = sealedListKey(inputs.deferredTools);
   if (catalog === null || active === null || deferred === null) return null;
   const mcp = inputs.mcp.kind === 'snapshot' ? inputs.mcp.serverCount : -1;
-  return `${catalog}|${active}|${deferred}|${mcp}|${JSON.stringify(inputs.gates ?? null)}`;
+  // jsonText, not JSON.stringify: the same text, without native stringify's cost after a collection.
+  return `${catalog}|${active}|${deferred}|${mcp}|${jsonText(inputs.gates ?? null)}`;
 }
 
 function deepFreeze<Value>(value: Value): Value {

@@ -1,3 +1,4 @@
+import { keepLayout } from '../kept-layouts.js';
 import type { ConversationMessage } from './conversation.js';
 
 /**
@@ -34,6 +35,10 @@ export function placeTurnContext(
   if (!newMessage) return { status: 'continuation', block };
   return { status: lastTurnContext(stored) === block ? 'unchanged' : 'sent', block };
 }
+
+// One placement lives as long as the module (kept-layouts.ts): a function called once a turn has no
+// feedback for its first hundred or so calls, and builds its literals member by member until then.
+keepLayout(placeTurnContext(undefined, undefined, [], false));
 
 /** The last turn-context block stored with a user message, or null when none was. */
 export function lastTurnContext(messages: readonly ConversationMessage[]): string | null {

@@ -1,3 +1,4 @@
+import { keepLayout } from '../kept-layouts.js';
 import type { ConversationMessage } from './conversation.js';
 
 /** The image types a mention may attach, recognised by their first bytes. */
@@ -82,6 +83,10 @@ export function renderPrompt(prompt: TurnPrompt, imageInput: boolean): RenderedP
     strippedImageCount,
   };
 }
+
+// One rendered prompt lives as long as the module, as a turn-context placement does
+// (turn-context-message.ts).
+keepLayout(renderPrompt('', false));
 
 /**
  * History for a route that takes no images: stored image parts are left out. A user message's notes

@@ -49,7 +49,7 @@ export interface ExchangeOptions {
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /**
- * Sends `prepared.bodyText` — the exact bytes the preview hashed — and decodes the reply in one pass
+ * Sends `prepared.canonical.wireText` — the exact bytes the preview hashed — and decodes the reply in one pass
  * with the dialect's decoder. Failures before any reply byte (no connection, 408/409/429/5xx) are
  * retried with backoff. A reply counts only when the dialect says it finished: a stream cut short,
  * a stall, an error inside the stream or a reply of the wrong shape is a ProviderError.
@@ -74,7 +74,7 @@ export async function sendPreparedRequest(
   const deadline = Date.now() + settings.timeouts.totalMs;
   // The text is written when first read, here: it must still be the body the preview digested, or
   // what goes out would not be what was shown.
-  const bodyText = prepared.bodyText;
+  const bodyText = prepared.canonical.wireText;
   if (sha256Hex(bodyText) !== prepared.canonical.wireSha256) {
     throw new Error('the prepared body changed after it was digested; nothing was sent');
   }

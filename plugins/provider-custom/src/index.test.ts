@@ -52,4 +52,31 @@ describe('the custom provider tap', () => {
     expect(Object.isFrozen(tap(query({ ...ROUTE, model: 'm-2' }))?.row.tool_schema)).toBe(true);
     expect(tap(query({ ...ROUTE, provider: 'other' }))).toBeUndefined();
   });
+
+  it('answers one entry object, changed in place, with the row of what it now says', () => {
+    // The entry is found again by identity; every field a row is built from is compared, each alone.
+    const tap = tapOf();
+    const entry: Record<string, unknown> = { ...ROUTE };
+    const first = tap(query(entry));
+    expect(tap(query(entry))?.row).toBe(first?.row);
+    const changes: [string, unknown][] = [
+      ['dialect', 'anthropic-messages'],
+      ['base_url', 'https://other.example.test/v1'],
+      ['model', 'm-3'],
+      ['api_key_env', 'OTHER_KEY'],
+      ['context_window', 32_000],
+      ['max_output_tokens', 4_000],
+    ];
+    let previous = first?.row;
+    for (const [field, value] of changes) {
+      entry[field] = value;
+      const changed = tap(query(entry))?.row;
+      expect(changed, field).not.toBe(previous);
+      expect(changed, field).toEqual(tap(query({ ...entry }))?.row);
+      previous = changed;
+    }
+    // The same object under another route id is another route.
+    expect(tap(query(entry, 'theirs'))?.row.route_id).toBe('theirs');
+    expect(tap(query(entry))?.row.route_id).toBe('mine');
+  });
 });
