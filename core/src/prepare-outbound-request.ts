@@ -216,7 +216,10 @@ export function prepareOutboundRequest(
     );
   }
   const promptCacheKeyField = row.prompt_cache?.key_field ?? null;
-  placePromptCacheKey(body, promptCacheKeyField, promptCacheKey(snapshot.session.name, messages));
+  // Worked out only for a route that takes one: the key hashes the conversation's first message.
+  if (promptCacheKeyField !== null) {
+    placePromptCacheKey(body, promptCacheKeyField, promptCacheKey(snapshot.session.name, messages));
+  }
   // Keys the route never takes go last, after every tap, so no plugin can put one back.
   for (const key of row.omit_body_keys) delete body[key];
   // The layout names the turn items, which the digests write one by one; a body that is not JSON is
