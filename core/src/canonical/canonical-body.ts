@@ -213,7 +213,7 @@ function itemwiseCanonicalBody(body: Body, itemsKey: string, items: readonly Jso
         itemsCheckpoints.set(checkpointKey, [latest, ...others].slice(0, CHECKPOINTS_PER_OPENING));
       }
     }
-    return resumedBody(body, itemsKey, members, memberSizes, sizes, canonicalDigest, wireDigest);
+    return new ResumedBody(body, itemsKey, members, memberSizes, sizes, canonicalDigest, wireDigest);
   } catch {
     // Not JSON somewhere: the whole-body path throws the error that names where.
     return null;
@@ -302,18 +302,6 @@ function memberTexts(key: string, value: JsonValue): MemberTexts | null {
     }
   }
   return { view, canonical, canonicalBytes: null, wire };
-}
-
-function resumedBody(
-  body: Body,
-  itemsKey: string,
-  members: ReadonlyMap<string, MemberTexts>,
-  memberSizes: ReadonlyMap<string, number>,
-  itemSizes: readonly number[],
-  canonical: { readonly sha256: string; readonly bytes: number },
-  wire: { readonly sha256: string; readonly bytes: number },
-): CanonicalBody {
-  return new ResumedBody(body, itemsKey, members, memberSizes, itemSizes, canonical, wire);
 }
 
 // A class rather than an object of closures: a preview creates as few functions as it can
